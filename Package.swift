@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "calpipe",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "calpipe", targets: ["calpipe"]),
+        .library(name: "Pipeline", targets: ["Pipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "CalSQLite", dependencies: ["CSQLite"]),
+        .target(name: "CalXML", dependencies: ["CLibXML"]),
+
+        .target(name: "Pipeline"),
+        .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
+        .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
+        .executableTarget(
+            name: "calpipe",
+            dependencies: [
+                "Pipeline", "Importers", "Exporters",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
+            path: "Tests/PipelineTests"
+        ),
+    ]
+)

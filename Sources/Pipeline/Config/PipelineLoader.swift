@@ -1,0 +1,162 @@
+import Foundation
+
+/// Reads and validates a pipeline file, builds its plugins from the registry, and reports every problem
+/// it finds (not just the first) with the file and JSON path.
+public struct PipelineLoader {
+    public var registry: PluginRegistry
+    public var environment: [String: String]
+    public var zones: ZoneDatabase
+    public var now: Date
+
+    public static let topLevelKeys = ["name", "description", "timezone", "window", "location", "sources", "stages", "sinks"]
+
+    public init(registry: PluginRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
+                zones: ZoneDatabase = ZoneDatabase(), now: Date = Date()) {
+        self.registry = registry
+        self.environment = environment
+        self.zones = zones
+        self.now = now
+    }
+
+    /// Loads a pipeline file. Throws `ConfigErrors` listing every problem.
+    public func load(file: String) throws -> PipelineDefinition {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw ConfigErrors([ConfigIssue(file: file, path: "", message: "cannot read the file (\(Self.reason(error)))")])
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes: [UInt8](data))
+        } catch let e as JSONSyntaxError {
+            throw ConfigErrors([ConfigIssue(file: file, path: "", message: "line \(e.line), column \(e.column): \(e.message)")])
+        }
+        let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+        return try load(json: json, file: file, baseDirectory: base)
+    }
+
+    /// Builds a pipeline from an already parsed document (also used by `calpipe convert`).
+    public func load(json: JSONValue, file: String, baseDirectory: URL) throws -> PipelineDefinition {
+        let diagnostics = ConfigDiagnostics(file: file)
+        guard case .object(let rawRoot) = json else {
+            throw ConfigErrors([ConfigIssue(file: file, path: "", message: "expected a JSON object at the top level, got \(json.kindDescription)")])
+        }
+        guard case .object(let root) = EnvironmentInterpolation.expand(.object(rawRoot), path: "", environment: environment, diagnostics: diagnostics) else {
+            preconditionFailure("interpolation keeps the shape")
+        }
+        for key in root.keys where !Self.topLevelKeys.contains(key) {
+            diagnostics.add(key, "unknown key (expected one of: \(Self.topLevelKeys.joined(separator: ", ")))" + Suggestion.hint(for: key, in: Self.topLevelKeys))
+        }
+
+        let top = PluginOptions(path: "", object: root, environment: placeholderEnvironment(file: file, base: baseDirectory), diagnostics: diagnostics)
+        let name = top.string("name") ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        _ = top.string("description")
+        var zone = zones.defaultZone(environment: environment)
+        if let zoneName = top.string("timezone") {
+            if let z = zones.zone(named: zoneName) { zone = z } else {
+                diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")")
+            }
+        }
+        let today = PipelineEnvironment.today(in: zone, now: now)
+        var window: Window?
+        if let w = top.nested("window") {
+            w.rejectUnknownKeys(["from", "to"])
+            let from = w.string("from", required: true).flatMap { text -> CivilDate? in
+                guard let d = Window.parseBound(text, today: today) else {
+                    w.report("from", "invalid date \"\(text)\" (expected YYYY-MM-DD, today, today+Nd or today-Nw)"); return nil
+                }
+                return d
+            }
+            let to = w.string("to", required: true).flatMap { text -> CivilDate? in
+                guard let d = Window.parseBound(text, today: today) else {
+                    w.report("to", "invalid date \"\(text)\" (expected YYYY-MM-DD, today, today+Nd or today-Nw)"); return nil
+                }
+                return d
+            }
+            if let from, let to {
+                if to <= from { w.report("to", "the window ends (\(to.iso8601)) before or when it starts (\(from.iso8601)); \"to\" is exclusive") } else { window = Window(from: from, to: to) }
+            }
+        }
+        if let location = root["location"] {
+            if location.objectValue == nil { diagnostics.add("location", "expected an object such as {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}, got \(location.kindDescription)") }
+        }
+
+        let env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
+                                      location: root["location"], environment: environment, zones: zones, today: today)
+
+        let sources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
+        let stages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }
+        let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }
+
+        // Sinks must get what they read.
+        var produced: BatchContent = [.events, .occurrences]
+        for stage in stages { produced.formUnion(stage.produces) }
+        for (i, sink) in sinks.enumerated() where sink.needs.contains(.days) && !produced.contains(.days) {
+            diagnostics.add("sinks[\(i)]", "this sink writes day entries, but no stage makes them (add {\"type\": \"split\"} to \"stages\")")
+        }
+
+        if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
+        return PipelineDefinition(environment: env, sources: sources, stages: stages, sinks: sinks)
+    }
+
+    private func placeholderEnvironment(file: String, base: URL) -> PipelineEnvironment {
+        PipelineEnvironment(pipelineFile: file, baseDirectory: base, name: "", zone: .utc, window: nil, environment: environment, zones: zones, today: CivilDate(daysSinceEpoch: 0))
+    }
+
+    private func build<Product>(section kind: PluginKind, root: JSONObject, required: Bool, env: PipelineEnvironment,
+                                diagnostics: ConfigDiagnostics, lookup: (String) -> PluginDescriptor<Product>?) -> [Product] {
+        let key = kind.section
+        guard let value = root[key] else {
+            if required { diagnostics.add(key, "missing (expected an array of \(kind.rawValue) objects, each with a \"type\")") }
+            return []
+        }
+        guard case .array(let items) = value else {
+            diagnostics.add(key, "expected an array of \(kind.rawValue) objects, got \(value.kindDescription)")
+            return []
+        }
+        if required && items.isEmpty { diagnostics.add(key, "expected at least one \(kind.rawValue)") }
+        var built: [Product] = []
+        let known = registry.typeNames(kind)
+        for (i, item) in items.enumerated() {
+            let path = "\(key)[\(i)]"
+            guard case .object(let object) = item else {
+                diagnostics.add(path, "expected an object with a \"type\", got \(item.kindDescription)")
+                continue
+            }
+            guard let typeValue = object["type"] else {
+                diagnostics.add(path + ".type", "missing (expected one of: \(known.joined(separator: ", ")))")
+                continue
+            }
+            guard case .string(let type) = typeValue else {
+                diagnostics.add(path + ".type", "expected a string, got \(typeValue.kindDescription) \(typeValue.preview)")
+                continue
+            }
+            guard let descriptor = lookup(type) else {
+                diagnostics.add(path + ".type", "unknown \(kind.rawValue) type \"\(type)\" (known: \(known.joined(separator: ", ")))" + Suggestion.hint(for: type, in: known))
+                continue
+            }
+            let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics)
+            options.rejectUnknownKeys(descriptor.options.map(\.name))
+            for doc in descriptor.options where doc.required && object[doc.name] == nil {
+                options.report(doc.name, "missing required option (expected \(doc.kind))")
+            }
+            do {
+                let product = try descriptor.make(options)
+                try options.finish()
+                built.append(product)
+            } catch is OptionsRejected {
+                continue
+            } catch let issue as ConfigIssue {
+                diagnostics.add(issue.path, issue.message)
+            } catch {
+                diagnostics.add(path, Self.reason(error))
+            }
+        }
+        return built
+    }
+
+    static func reason(_ error: Error) -> String {
+        String(describing: error)
+    }
+}

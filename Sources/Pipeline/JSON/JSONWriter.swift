@@ -1,0 +1,83 @@
+/// Writes JSON deterministically: keys in the order given, numbers in a stable shortest form,
+/// pretty (two-space indent) or compact.
+public struct JSONWriter {
+    public var pretty: Bool
+
+    public init(pretty: Bool = true) {
+        self.pretty = pretty
+    }
+
+    public func string(_ value: JSONValue) -> String {
+        var out = ""
+        write(value, into: &out, indent: 0)
+        return out
+    }
+
+    public func write(_ value: JSONValue, into out: inout String, indent: Int) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += Self.numberText(n)
+        case .string(let s): Self.appendQuoted(s, to: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                newline(&out, indent + 1)
+                write(item, into: &out, indent: indent + 1)
+            }
+            newline(&out, indent)
+            out += "]"
+        case .object(let object):
+            if object.members.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, member) in object.members.enumerated() {
+                if i > 0 { out += "," }
+                newline(&out, indent + 1)
+                Self.appendQuoted(member.key, to: &out)
+                out += pretty ? ": " : ":"
+                write(member.value, into: &out, indent: indent + 1)
+            }
+            newline(&out, indent)
+            out += "}"
+        }
+    }
+
+    private func newline(_ out: inout String, _ level: Int) {
+        guard pretty else { return }
+        out += "\n"
+        out += String(repeating: "  ", count: level)
+    }
+
+    /// Integers without a fraction ("3", not "3.0"); other numbers in Swift's shortest round-trip form.
+    public static func numberText(_ n: Double) -> String {
+        if n.isNaN || n.isInfinite { return "null" }
+        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+        return String(n)
+    }
+
+    public static func appendQuoted(_ s: String, to out: inout String) {
+        out += "\""
+        var needsEscape = false
+        for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5C { needsEscape = true; break }
+        if !needsEscape {
+            out += s
+        } else {
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case let c where c.value < 0x20:
+                    let hex = String(c.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,90 @@
+/// One calendar event as read from a source (a VEVENT, a JSON record, ...), before expansion.
+public struct Event: Hashable, Sendable {
+    public var uid: String
+    /// SUMMARY.
+    public var title: String?
+    public var description: String?
+    public var location: String?
+    /// GEO.
+    public var coordinate: Coordinate?
+    public var organizer: Attendee?
+    public var attendees: [Attendee]
+    public var categories: [String]
+    /// COLOR (RFC 7986): a CSS3 colour name or "#rrggbb".
+    public var color: String?
+    public var url: String?
+    /// STATUS as written: TENTATIVE, CONFIRMED, CANCELLED.
+    public var status: String?
+
+    /// DTSTART.
+    public var start: EventTime
+    /// DTEND or DURATION, or neither (RFC 5545 defaults apply, see `end`).
+    public var endSpec: EndSpec?
+
+    /// RRULE / RDATE / EXDATE / EXRULE, as parsed; the expand stage turns them into occurrences.
+    public var recurrence: Recurrence
+    /// Set on an override of one instance of a recurring event.
+    public var recurrenceID: RecurrenceID?
+
+    /// Properties calpipe has no field for, in source order, kept for round trips.
+    public var otherProperties: [RawProperty]
+    /// Nested components (VALARM, ...), kept whole.
+    public var components: [RawComponent]
+    /// Parameters of the fields above that have no field of their own (e.g. LANGUAGE on SUMMARY),
+    /// keyed by property name, kept for round trips.
+    public var fieldParameters: [String: [Parameter]]
+
+    /// Where the record came from.
+    public var origin: SourceLocation?
+    /// Facts a source attaches (CalDAV href and etag, the source's name, ...).
+    public var metadata: [String: String]
+
+    public enum EndSpec: Hashable, Sendable {
+        case end(EventTime)
+        case duration(CalDuration)
+    }
+
+    public init(uid: String, start: EventTime, endSpec: EndSpec? = nil, title: String? = nil) {
+        self.uid = uid
+        self.start = start
+        self.endSpec = endSpec
+        self.title = title
+        attendees = []
+        categories = []
+        recurrence = Recurrence()
+        otherProperties = []
+        components = []
+        fieldParameters = [:]
+        metadata = [:]
+    }
+
+    public var isAllDay: Bool { start.isDate }
+
+    /// The effective end of the first occurrence: DTEND, else DTSTART + DURATION, else the RFC 5545 default
+    /// (a date lasts one day, a date-time lasts zero).
+    public var end: EventTime {
+        switch endSpec {
+        case .end(let e): return e
+        case .duration(let d): return start.adding(d)
+        case nil: return start.isDate ? start.adding(CalDuration(days: 1)) : start
+        }
+    }
+
+    /// The duration every occurrence of the event lasts (for recurring events), RFC 5545 3.8.5.3.
+    public func occurrenceDuration(in zone: Zone) -> CalDuration {
+        switch endSpec {
+        case .duration(let d): return d
+        case .end(let e):
+            if case .date(let s) = start, case .date(let ed) = e { return CalDuration(days: ed.daysSinceEpoch - s.daysSinceEpoch) }
+            if case .date = start { return CalDuration(days: 1) }
+            // Timed: exact seconds between the two instants.
+            return CalDuration(seconds: e.utcSeconds(in: zone) - start.utcSeconds(in: zone))
+        case nil: return start.isDate ? CalDuration(days: 1) : .zero
+        }
+    }
+
+    /// True for a series master (has RRULE or RDATE).
+    public var isRecurring: Bool { !recurrence.isEmpty }
+
+    public var isCancelled: Bool { status?.uppercased() == "CANCELLED" }
+}

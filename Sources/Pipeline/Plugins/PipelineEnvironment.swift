@@ -1,0 +1,44 @@
+import Foundation
+
+/// What a plugin may know about the pipeline it is part of, when it is built and when it runs.
+public struct PipelineEnvironment: Sendable {
+    /// The pipeline file as given by the user ("pipelines/team.json"), for messages.
+    public var pipelineFile: String
+    /// The folder relative paths resolve against: the pipeline file's folder.
+    public var baseDirectory: URL
+    public var name: String
+    /// The output zone: day entries and windows are in it; floating times are read in it.
+    public var zone: Zone
+    public var window: Window?
+    /// The pipeline's default place (`"location"`), for the forecast stage.
+    public var location: JSONValue?
+    public var environment: [String: String]
+    public var zones: ZoneDatabase
+    /// "Today" in the pipeline's zone, fixed once per run so every relative date agrees.
+    public var today: CivilDate
+
+    public init(pipelineFile: String, baseDirectory: URL, name: String, zone: Zone, window: Window?, location: JSONValue? = nil,
+                environment: [String: String], zones: ZoneDatabase, today: CivilDate) {
+        self.pipelineFile = pipelineFile
+        self.baseDirectory = baseDirectory
+        self.name = name
+        self.zone = zone
+        self.window = window
+        self.location = location
+        self.environment = environment
+        self.zones = zones
+        self.today = today
+    }
+
+    /// Resolves a path from the pipeline file against its folder; "-" (stdin/stdout) and absolute paths stay.
+    public func resolve(path: String) -> String {
+        if path == "-" || path.hasPrefix("/") { return path }
+        if path.hasPrefix("~/"), let home = environment["HOME"] { return home + path.dropFirst(1) }
+        return baseDirectory.appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    /// Today in a zone, from the system clock.
+    public static func today(in zone: Zone, now: Date = Date()) -> CivilDate {
+        zone.local(fromUTC: Int64(now.timeIntervalSince1970.rounded(.down))).date
+    }
+}

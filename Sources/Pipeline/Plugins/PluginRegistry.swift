@@ -1,0 +1,45 @@
+/// The one table of plugins, by kind and `type` name. Built once by the executable from each module's list
+/// (`CoreStages.all`, `Importers.all`, `Exporters.all`, ...) and passed to whoever needs it.
+public struct PluginRegistry: Sendable {
+    public private(set) var sources: [SourceDescriptor] = []
+    public private(set) var stages: [StageDescriptor] = []
+    public private(set) var sinks: [SinkDescriptor] = []
+
+    public init() {}
+
+    public mutating func register(_ descriptor: SourceDescriptor) {
+        precondition(!sources.contains { $0.type == descriptor.type }, "source type \(descriptor.type) registered twice")
+        sources.append(descriptor)
+    }
+
+    public mutating func register(_ descriptor: StageDescriptor) {
+        precondition(!stages.contains { $0.type == descriptor.type }, "stage type \(descriptor.type) registered twice")
+        stages.append(descriptor)
+    }
+
+    public mutating func register(_ descriptor: SinkDescriptor) {
+        precondition(!sinks.contains { $0.type == descriptor.type }, "sink type \(descriptor.type) registered twice")
+        sinks.append(descriptor)
+    }
+
+    public func source(_ type: String) -> SourceDescriptor? { sources.first { $0.type == type } }
+    public func stage(_ type: String) -> StageDescriptor? { stages.first { $0.type == type } }
+    public func sink(_ type: String) -> SinkDescriptor? { sinks.first { $0.type == type } }
+
+    public func typeNames(_ kind: PluginKind) -> [String] {
+        switch kind {
+        case .source: return sources.map(\.type).sorted()
+        case .stage: return stages.map(\.type).sorted()
+        case .sink: return sinks.map(\.type).sorted()
+        }
+    }
+
+    /// The source or sink chosen by a file extension in `calpipe convert` ("ics", "json", ...).
+    public func source(forExtension ext: String) -> SourceDescriptor? {
+        sources.first { $0.fileExtensions.contains(ext.lowercased()) }
+    }
+
+    public func sink(forExtension ext: String) -> SinkDescriptor? {
+        sinks.first { $0.fileExtensions.contains(ext.lowercased()) }
+    }
+}

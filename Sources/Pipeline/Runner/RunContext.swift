@@ -1,0 +1,34 @@
+import Foundation
+
+/// Everything a plugin may use while a pipeline runs: the pipeline's environment, the report, and logging.
+public final class RunContext {
+    public let environment: PipelineEnvironment
+    public let report: RunReport
+    /// Under `--strict` a rejected record fails the run.
+    public let strict: Bool
+    public let quiet: Bool
+    private let logSink: (String) -> Void
+
+    public init(environment: PipelineEnvironment, report: RunReport = RunReport(), strict: Bool = false, quiet: Bool = false,
+                log: @escaping (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+        self.environment = environment
+        self.report = report
+        self.strict = strict
+        self.quiet = quiet
+        logSink = log
+    }
+
+    public var zone: Zone { environment.zone }
+    public var window: Window? { environment.window }
+
+    /// Informational message on stderr, silenced by --quiet.
+    public func info(_ message: String) {
+        if !quiet { logSink("calpipe: " + message) }
+    }
+
+    /// A warning: counted in the summary and shown on stderr unless --quiet.
+    public func warn(_ message: String) {
+        report.warn(message)
+        if !quiet { logSink("calpipe: warning: " + message) }
+    }
+}

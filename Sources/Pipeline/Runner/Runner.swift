@@ -1,0 +1,71 @@
+import Foundation
+
+/// Why a run failed after it started.
+public enum RunFailure: Error, CustomStringConvertible {
+    /// `--strict` and records were rejected: nothing was written.
+    case rejectedUnderStrict(Int)
+    /// A source, stage or sink failed; nothing half-written was left behind.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .rejectedUnderStrict(let n): return "\(n) record\(n == 1 ? " was" : "s were") rejected and --strict is set: nothing was written"
+        case .failed(let message): return message
+        }
+    }
+}
+
+/// Runs a pipeline: every source's batches flow through the stages, in order, to every sink.
+public struct Runner {
+    public var dryRun: Bool
+    /// Called after each source batch, for progress display.
+    public var progress: ((RunReport) -> Void)?
+
+    public init(dryRun: Bool = false, progress: ((RunReport) -> Void)? = nil) {
+        self.dryRun = dryRun
+        self.progress = progress
+    }
+
+    public func run(_ pipeline: PipelineDefinition, context: RunContext) throws {
+        let sinks = dryRun ? [] : pipeline.sinks
+        var opened: [any Sink] = []
+        do {
+            for sink in sinks {
+                try sink.open(context: context)
+                opened.append(sink)
+            }
+            let stages = pipeline.stages
+            func push(_ batch: Batch, from index: Int) throws {
+                var current = batch
+                for stage in stages[index...] {
+                    if current.isEmpty { return }
+                    current = try stage.process(current, context: context)
+                }
+                if current.isEmpty { return }
+                context.report.setOutputCounts(occurrences: current.expanded ? current.occurrences.count : 0, days: current.days.count)
+                for sink in opened { try sink.write(current, context: context) }
+            }
+            for source in pipeline.sources {
+                try source.read(context: context) { batch in
+                    context.report.addEvents(batch.events.count)
+                    try push(batch, from: 0)
+                    progress?(context.report)
+                }
+            }
+            for (i, stage) in stages.enumerated() {
+                let tail = try stage.finish(context: context)
+                try push(tail, from: i + 1)
+            }
+            if context.strict, !context.report.rejections.isEmpty {
+                throw RunFailure.rejectedUnderStrict(context.report.rejections.count)
+            }
+            for sink in opened {
+                let rows = try sink.commit(context: context)
+                context.report.wrote(rows, to: sink.label)
+            }
+        } catch {
+            for sink in opened { sink.abort(context: context) }
+            throw error
+        }
+    }
+}

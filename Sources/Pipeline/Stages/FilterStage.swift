@@ -1,0 +1,57 @@
+/// `type: filter`: keeps the events, occurrences and day entries that match every given condition.
+public final class FilterStage: Stage {
+    public static let descriptor = StageDescriptor(
+        type: "filter",
+        kind: .stage,
+        summary: "Keep only events matching a title/location/category/status condition",
+        options: [
+            OptionDoc("title_contains", "string", "keep events whose title contains this text (case-insensitive)"),
+            OptionDoc("location_contains", "string", "keep events whose location contains this text (case-insensitive)"),
+            OptionDoc("categories", "array", "keep events with at least one of these categories"),
+            OptionDoc("exclude_cancelled", "boolean", "drop events and occurrences whose STATUS is CANCELLED", default: "true"),
+            OptionDoc("all_day", "boolean", "keep only all-day (true) or only timed (false) events"),
+        ],
+        make: { options in
+            FilterStage(
+                titleContains: options.string("title_contains"),
+                locationContains: options.string("location_contains"),
+                categories: options.stringArray("categories"),
+                excludeCancelled: options.bool("exclude_cancelled", default: true),
+                allDay: options.contains("all_day") ? options.bool("all_day", default: false) : nil
+            )
+        }
+    )
+
+    let titleContains: String?
+    let locationContains: String?
+    let categories: Set<String>?
+    let excludeCancelled: Bool
+    let allDay: Bool?
+
+    public init(titleContains: String? = nil, locationContains: String? = nil, categories: [String]? = nil, excludeCancelled: Bool = true, allDay: Bool? = nil) {
+        self.titleContains = titleContains?.lowercased()
+        self.locationContains = locationContains?.lowercased()
+        self.categories = categories.map { Set($0.map { $0.lowercased() }) }
+        self.excludeCancelled = excludeCancelled
+        self.allDay = allDay
+    }
+
+    public func matches(_ event: Event) -> Bool {
+        if let t = titleContains, !(event.title?.lowercased().contains(t) ?? false) { return false }
+        if let l = locationContains, !(event.location?.lowercased().contains(l) ?? false) { return false }
+        if let c = categories, !event.categories.contains(where: { c.contains($0.lowercased()) }) { return false }
+        if excludeCancelled, event.isCancelled { return false }
+        if let allDay, event.isAllDay != allDay { return false }
+        return true
+    }
+
+    public func process(_ batch: Batch, context: RunContext) throws -> Batch {
+        var out = batch
+        let before = batch.events.count
+        out.events = batch.events.filter(matches)
+        out.occurrences = batch.occurrences.filter { matches($0.event) }
+        out.days = batch.days.filter { matches($0.event) }
+        context.report.count("filtered out", by: before - out.events.count)
+        return out
+    }
+}

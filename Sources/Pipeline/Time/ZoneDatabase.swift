@@ -1,0 +1,65 @@
+import Foundation
+
+/// Resolves zone names to `Zone` values and keeps each one it built, so a run builds every zone once.
+///
+/// One instance per run, passed in the run context; it is not a global. Thread-safe.
+public final class ZoneDatabase: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [String: Zone] = [:]
+    /// Extra name mappings consulted before the system database (e.g. Windows zone names -> IANA).
+    private let aliases: [String: String]
+
+    public init(aliases: [String: String] = [:]) {
+        self.aliases = aliases
+    }
+
+    /// An IANA zone by name, also accepting prefixed names such as "/mozilla.org/20050126_1/Europe/Berlin"
+    /// and the alias table. Nil when nothing matches.
+    public func zone(named rawName: String) -> Zone? {
+        let name = rawName.trimmingCharacters(in: .whitespaces)
+        lock.lock()
+        if let hit = cache[name] { lock.unlock(); return hit }
+        lock.unlock()
+        let zone = resolve(name)
+        if let zone {
+            lock.lock()
+            cache[name] = zone
+            lock.unlock()
+        }
+        return zone
+    }
+
+    private func resolve(_ name: String) -> Zone? {
+        if name.uppercased() == "UTC" || name.uppercased() == "Z" || name == "Etc/UTC" || name == "GMT" {
+            return Zone.system(identifier: "UTC") ?? .utc
+        }
+        if let alias = aliases[name], let zone = Zone.system(identifier: alias) { return zone }
+        if let zone = Zone.system(identifier: name) { return zone }
+        // Prefixed names: try ever shorter suffixes of two or three path components ("Europe/Berlin",
+        // "America/Argentina/Buenos_Aires").
+        let parts = name.split(separator: "/").map(String.init)
+        if parts.count > 2 {
+            for take in [3, 2] where parts.count > take {
+                let candidate = parts.suffix(take).joined(separator: "/")
+                if let zone = Zone.system(identifier: candidate) { return zone }
+            }
+        }
+        return nil
+    }
+
+    /// Registers a zone under its identifier (for VTIMEZONE definitions read from a file).
+    public func register(_ zone: Zone) {
+        lock.lock()
+        cache[zone.identifier] = zone
+        lock.unlock()
+    }
+
+    /// The zone calpipe uses when none is configured: the TZ environment variable, then the system zone.
+    public func defaultZone(environment: [String: String]) -> Zone {
+        if let tz = environment["TZ"], !tz.isEmpty {
+            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            if let zone = zone(named: name) { return zone }
+        }
+        return zone(named: TimeZone.current.identifier) ?? .utc
+    }
+}
