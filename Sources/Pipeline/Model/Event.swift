@@ -36,8 +36,10 @@ public struct Event: Hashable, Sendable {
 
     /// Where the record came from.
     public var origin: SourceLocation?
-    /// Facts a source attaches (CalDAV href and etag, the source's name, ...).
+    /// Facts a source attaches (CalDAV href and etag, ...). The runner sets "source" to the source's label.
     public var metadata: [String: String]
+    /// The component's original text when the source keeps it (ICS), for lossless re-export.
+    public var sourceText: String?
 
     public enum EndSpec: Hashable, Sendable {
         case end(EventTime)
