@@ -2,12 +2,15 @@
 public struct PipelineDefinition {
     public var environment: PipelineEnvironment
     public var sources: [any EventSource]
+    /// One label per source (its "name" option, else its path or URL): stamped on events as metadata["source"].
+    public var sourceLabels: [String]
     public var stages: [any Stage]
     public var sinks: [any Sink]
 
-    public init(environment: PipelineEnvironment, sources: [any EventSource], stages: [any Stage], sinks: [any Sink]) {
+    public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage], sinks: [any Sink]) {
         self.environment = environment
         self.sources = sources
+        self.sourceLabels = sourceLabels ?? sources.indices.map { "sources[\($0)]" }
         self.stages = stages
         self.sinks = sinks
     }

@@ -7,6 +7,8 @@ public struct PipelineLoader {
     public var environment: [String: String]
     public var zones: ZoneDatabase
     public var now: Date
+    /// Installed in the pipeline environment for URL inputs.
+    public var fetcher: (any RemoteFetcher)?
 
     public static let topLevelKeys = ["name", "description", "timezone", "window", "location", "sources", "stages", "sinks"]
 
@@ -82,12 +84,17 @@ public struct PipelineLoader {
             if location.objectValue == nil { diagnostics.add("location", "expected an object such as {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}, got \(location.kindDescription)") }
         }
 
-        let env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
+        var env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
                                       location: root["location"], environment: environment, zones: zones, today: today)
+        env.fetcher = fetcher
 
-        let sources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
-        let stages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }
-        let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }
+        let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
+        let stages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }.map(\.product)
+        let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }.map(\.product)
+        let sources = builtSources.map(\.product)
+        let labels = builtSources.map { built in
+            built.object["name"]?.stringValue ?? built.object["path"]?.stringValue ?? built.object["url"]?.stringValue ?? built.path
+        }
 
         // Sinks must get what they read.
         var produced: BatchContent = [.events, .occurrences]
@@ -97,7 +104,7 @@ public struct PipelineLoader {
         }
 
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
-        return PipelineDefinition(environment: env, sources: sources, stages: stages, sinks: sinks)
+        return PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages, sinks: sinks)
     }
 
     private func placeholderEnvironment(file: String, base: URL) -> PipelineEnvironment {
@@ -105,7 +112,7 @@ public struct PipelineLoader {
     }
 
     private func build<Product>(section kind: PluginKind, root: JSONObject, required: Bool, env: PipelineEnvironment,
-                                diagnostics: ConfigDiagnostics, lookup: (String) -> PluginDescriptor<Product>?) -> [Product] {
+                                diagnostics: ConfigDiagnostics, lookup: (String) -> PluginDescriptor<Product>?) -> [(product: Product, object: JSONObject, path: String)] {
         let key = kind.section
         guard let value = root[key] else {
             if required { diagnostics.add(key, "missing (expected an array of \(kind.rawValue) objects, each with a \"type\")") }
@@ -116,7 +123,7 @@ public struct PipelineLoader {
             return []
         }
         if required && items.isEmpty { diagnostics.add(key, "expected at least one \(kind.rawValue)") }
-        var built: [Product] = []
+        var built: [(product: Product, object: JSONObject, path: String)] = []
         let known = registry.typeNames(kind)
         for (i, item) in items.enumerated() {
             let path = "\(key)[\(i)]"
@@ -137,14 +144,16 @@ public struct PipelineLoader {
                 continue
             }
             let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics)
-            options.rejectUnknownKeys(descriptor.options.map(\.name))
+            // Every source may be named; the name keys its rows in databases and labels it in the summary.
+            options.rejectUnknownKeys(descriptor.options.map(\.name) + (kind == .source ? ["name"] : []))
+            if kind == .source { _ = options.string("name") }
             for doc in descriptor.options where doc.required && object[doc.name] == nil {
                 options.report(doc.name, "missing required option (expected \(doc.kind))")
             }
             do {
                 let product = try descriptor.make(options)
                 try options.finish()
-                built.append(product)
+                built.append((product, object, path))
             } catch is OptionsRejected {
                 continue
             } catch let issue as ConfigIssue {

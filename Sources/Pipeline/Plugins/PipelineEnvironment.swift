@@ -16,6 +16,8 @@ public struct PipelineEnvironment: Sendable {
     public var zones: ZoneDatabase
     /// "Today" in the pipeline's zone, fixed once per run so every relative date agrees.
     public var today: CivilDate
+    /// Fetches URL inputs; installed by the executable. Nil: URL inputs fail with a clear error.
+    public var fetcher: (any RemoteFetcher)?
 
     public init(pipelineFile: String, baseDirectory: URL, name: String, zone: Zone, window: Window?, location: JSONValue? = nil,
                 environment: [String: String], zones: ZoneDatabase, today: CivilDate) {

@@ -45,10 +45,13 @@ public struct Runner {
                 context.report.setOutputCounts(occurrences: current.expanded ? current.occurrences.count : 0, days: current.days.count)
                 for sink in opened { try sink.write(current, context: context) }
             }
-            for source in pipeline.sources {
+            for (index, source) in pipeline.sources.enumerated() {
+                let label = pipeline.sourceLabels[index]
                 try source.read(context: context) { batch in
+                    var stamped = batch
+                    for i in stamped.events.indices { stamped.events[i].metadata["source"] = label }
                     context.report.addEvents(batch.events.count)
-                    try push(batch, from: 0)
+                    try push(stamped, from: 0)
                     progress?(context.report)
                 }
             }
