@@ -7,6 +7,9 @@ public final class RunContext {
     /// Under `--strict` a rejected record fails the run.
     public let strict: Bool
     public let quiet: Bool
+    /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
+    /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
+    public internal(set) var sourceLabels: [String] = []
     private let logSink: (String) -> Void
 
     public init(environment: PipelineEnvironment, report: RunReport = RunReport(), strict: Bool = false, quiet: Bool = false,
