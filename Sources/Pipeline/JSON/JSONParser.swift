@@ -13,6 +13,8 @@ public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position: Int = 0
     private var depth = 0
+    private var countedUpTo = 0
+    private var countedLines = 1
     /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 512
 
@@ -93,6 +95,28 @@ public struct JSONParser {
 
     /// The 1-based line of the current position.
     public var currentLine: Int { lineAndColumn(of: position).line }
+
+    /// The 1-based line where the next value starts (after blank space), counted incrementally so walking
+    /// a large newline-delimited file stays linear.
+    public var currentLineOfNextValue: Int {
+        mutating get {
+            skipWhitespace()
+            while countedUpTo < position {
+                if bytes[countedUpTo] == 0x0A { countedLines += 1 }
+                countedUpTo += 1
+            }
+            return countedLines
+        }
+    }
+
+    /// Skips past the next newline (after a bad line of newline-delimited JSON). False at the end of input.
+    public mutating func skipToNextLine() -> Bool {
+        depth = 0
+        while position < bytes.count, bytes[position] != 0x0A { position += 1 }
+        guard position < bytes.count else { return false }
+        position += 1
+        return true
+    }
 
     // MARK: Values
 
