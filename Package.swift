@@ -39,7 +39,7 @@ let package = Package(
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
         ),
     ]
