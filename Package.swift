@@ -42,5 +42,10 @@ let package = Package(
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
         ),
+        .testTarget(
+            name: "SQLiteTests",
+            dependencies: ["CalSQLite", "Pipeline", "Exporters"],
+            path: "Tests/SQLiteTests"
+        ),
     ]
 )
