@@ -42,5 +42,6 @@ let package = Package(
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
             path: "Tests/PipelineTests"
         ),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
     ]
 )
