@@ -4,7 +4,8 @@ import CLibXML
 public enum XMLLibrary {
     /// The version of libxml2 in use, e.g. "20914".
     public static var version: String {
-        guard let text = xmlParserVersion else { return "unknown" }
+        // `xmlParserVersion` is a macro over __xmlParserVersion() in thread-enabled builds; Swift sees only the function.
+        guard let text = __xmlParserVersion()?.pointee else { return "unknown" }
         return String(cString: text)
     }
 }
