@@ -47,5 +47,6 @@ let package = Package(
             dependencies: ["CalSQLite", "Pipeline", "Exporters"],
             path: "Tests/SQLiteTests"
         ),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
     ]
 )
