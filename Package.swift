@@ -39,7 +39,7 @@ let package = Package(
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
         ),
         .testTarget(
@@ -47,5 +47,6 @@ let package = Package(
             dependencies: ["CalSQLite", "Pipeline", "Exporters"],
             path: "Tests/SQLiteTests"
         ),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
     ]
 )
