@@ -192,10 +192,15 @@ final class SQLiteSyncWriter {
                 counts.cancelledSkipped += 1
                 continue
             }
-            _ = try writeEvent(event, fromBatch: true)
+            let id = try writeEvent(event, fromBatch: true)
+            // Not expanded: each event is its own single occurrence (Batch.effectiveOccurrences), written here
+            // while its id is at hand.
+            if !batch.expanded && wanted(event) { _ = try writeOccurrence(Occurrence(single: event), eventID: id) }
         }
-        for occurrence in batch.effectiveOccurrences where wanted(occurrence.event) {
-            _ = try occurrenceID(occurrence)
+        if batch.expanded {
+            for occurrence in batch.occurrences where wanted(occurrence.event) {
+                _ = try occurrenceID(occurrence)
+            }
         }
         for day in batch.days where wanted(day.event) {
             try writeDay(day)
@@ -367,8 +372,13 @@ final class SQLiteSyncWriter {
 
     private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
         let eventID = try eventID(occurrence.event)
+        return (try writeOccurrence(occurrence, eventID: eventID), eventID)
+    }
+
+    /// Inserts or updates an occurrence row of the event row `eventID` (once per batch); returns its id.
+    private func writeOccurrence(_ occurrence: Occurrence, eventID: Int64) throws -> Int64 {
         let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.instance(occurrence))
-        if let id = occurrenceIDs[k] { return (id, eventID) }
+        if let id = occurrenceIDs[k] { return id }
         func bind(_ s: Statement) throws {
             try s.bind(eventID, at: 1)
             try s.bind(k.instance, at: 2)
@@ -395,7 +405,7 @@ final class SQLiteSyncWriter {
         let result = id!
         if result <= maxOccurrenceID { _ = try markSeen(result, statements.markSeenOccurrence) }
         occurrenceIDs[k] = result
-        return (result, eventID)
+        return result
     }
 
     private func writeDay(_ day: DayEntry) throws {
