@@ -42,5 +42,10 @@ let package = Package(
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
             path: "Tests/PipelineTests"
         ),
+        .testTarget(
+            name: "ICSTests",
+            dependencies: ["Pipeline", "Importers", "Exporters"],
+            path: "Tests/ICSTests"
+        ),
     ]
 )
