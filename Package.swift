@@ -48,5 +48,10 @@ let package = Package(
             path: "Tests/SQLiteTests"
         ),
         .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
+        .testTarget(
+            name: "ICSTests",
+            dependencies: ["Pipeline", "Importers", "Exporters"],
+            path: "Tests/ICSTests"
+        ),
     ]
 )

@@ -5,6 +5,7 @@ public enum Importers {
     public static var all: [SourceDescriptor] {
         [
             JSONImporter.descriptor,
+            ICSSource.descriptor,
         ]
     }
 }
