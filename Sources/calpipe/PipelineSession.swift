@@ -20,7 +20,10 @@ struct PipelineSession {
 
     func run(_ pipeline: PipelineDefinition) throws {
         let report = RunReport()
-        let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet)
+        let cancellation = Cancellation()
+        let signals = SignalWatch(cancellation: cancellation)
+        defer { signals.stop() }
+        let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation)
         let started = Date()
         var lastProgress = Date()
         let showProgress = !quiet && Terminal.stderrIsTerminal

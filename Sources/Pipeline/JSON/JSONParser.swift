@@ -279,21 +279,21 @@ public struct JSONParser {
             return position - s
         }
         let intDigits = digits()
-        guard intDigits > 0 else { throw error("invalid number") }
+        guard intDigits > 0 else { throw error(at: start, "invalid number") }
         if intDigits > 1, bytes[start + (bytes[start] == UInt8(ascii: "-") ? 1 : 0)] == UInt8(ascii: "0") {
-            throw error("invalid number (leading zero)")
+            throw error(at: start, "invalid number (leading zero)")
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
-            guard digits() > 0 else { throw error("invalid number (digits expected after \".\")") }
+            guard digits() > 0 else { throw error(at: start, "invalid number (digits expected after \".\")") }
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             position += 1
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard digits() > 0 else { throw error("invalid number (digits expected in exponent)") }
+            guard digits() > 0 else { throw error(at: start, "invalid number (digits expected in exponent)") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard let value = Double(text) else { throw error("invalid number") }
+        guard let value = Double(text) else { throw error(at: start, "invalid number") }
         return value
     }
 
@@ -340,7 +340,11 @@ public struct JSONParser {
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
-        let (line, column) = lineAndColumn(of: position)
+        error(at: position, message)
+    }
+
+    private func error(at offset: Int, _ message: String) -> JSONSyntaxError {
+        let (line, column) = lineAndColumn(of: offset)
         return JSONSyntaxError(message: message, line: line, column: column)
     }
 }
