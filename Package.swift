@@ -42,5 +42,10 @@ let package = Package(
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
             path: "Tests/PipelineTests"
         ),
+        .testTarget(
+            name: "XMLTests",
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalXML"],
+            path: "Tests/XMLTests"
+        ),
     ]
 )

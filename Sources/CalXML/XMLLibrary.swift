@@ -4,7 +4,7 @@ import CLibXML
 public enum XMLLibrary {
     /// The version of libxml2 in use, e.g. "20914".
     public static var version: String {
-        guard let text = xmlParserVersion else { return "unknown" }
+        guard let text = __xmlParserVersion()?.pointee else { return "unknown" }
         return String(cString: text)
     }
 }
