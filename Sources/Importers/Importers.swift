@@ -4,6 +4,7 @@ import Pipeline
 public enum Importers {
     public static var all: [SourceDescriptor] {
         [
+            XCalSource.descriptor,
         ]
     }
 }
