@@ -5,6 +5,7 @@ public enum Importers {
     public static var all: [SourceDescriptor] {
         [
             XCalSource.descriptor,
+            JCalSource.descriptor,
         ]
     }
 }
