@@ -39,8 +39,19 @@ let package = Package(
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
+        ),
+        .testTarget(
+            name: "SQLiteTests",
+            dependencies: ["CalSQLite", "Pipeline", "Exporters"],
+            path: "Tests/SQLiteTests"
+        ),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
+        .testTarget(
+            name: "ICSTests",
+            dependencies: ["Pipeline", "Importers", "Exporters"],
+            path: "Tests/ICSTests"
         ),
         .testTarget(
             name: "XMLTests",
