@@ -190,8 +190,7 @@ public struct SeriesExpander {
             let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: key))
             append(Occurrence(event: o, start: o.start, end: o.end, recurrenceID: original), to: &occurrences)
         }
-        occurrences.sort(by: Self.order(zone))
-        return Result(occurrences: occurrences, truncated: truncated)
+        return Result(occurrences: Self.sorted(occurrences, zone: zone), truncated: truncated)
     }
 
     /// A wall-clock instant moved out of a DST gap (02:30 on a spring-forward night becomes 03:30).
@@ -210,14 +209,21 @@ public struct SeriesExpander {
         if span.contains(start: s, end: e) { list.append(occurrence) }
     }
 
-    /// Deterministic order: start instant, then UID, then original start.
-    public static func order(_ zone: Zone) -> (Occurrence, Occurrence) -> Bool {
-        { a, b in
-            let sa = a.start.utcSeconds(in: zone), sb = b.start.utcSeconds(in: zone)
-            if sa != sb { return sa < sb }
-            if a.event.uid != b.event.uid { return a.event.uid < b.event.uid }
-            let ra = a.recurrenceID?.utcSeconds(in: zone) ?? sa, rb = b.recurrenceID?.utcSeconds(in: zone) ?? sb
-            return ra < rb
+    /// Occurrences in the deterministic output order: start instant, then UID, then original start (dates and
+    /// floating times read in `zone`). Each instant is computed once.
+    public static func sorted(_ occurrences: [Occurrence], zone: Zone) -> [Occurrence] {
+        var keyed = occurrences.indices.map { i -> (start: Int64, original: Int64, index: Int) in
+            let o = occurrences[i]
+            let s = o.start.utcSeconds(in: zone)
+            return (s, o.recurrenceID?.utcSeconds(in: zone) ?? s, i)
         }
+        keyed.sort { a, b in
+            if a.start != b.start { return a.start < b.start }
+            let ua = occurrences[a.index].event.uid, ub = occurrences[b.index].event.uid
+            if ua != ub { return ua < ub }
+            if a.original != b.original { return a.original < b.original }
+            return a.index < b.index
+        }
+        return keyed.map { occurrences[$0.index] }
     }
 }

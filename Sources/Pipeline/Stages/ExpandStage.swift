@@ -85,7 +85,7 @@ public final class ExpandStage: Stage {
             let (s, e) = single.interval(in: context.zone)
             if expander.span.contains(start: s, end: e) { occurrences.append(single) }
         }
-        occurrences.sort(by: SeriesExpander.order(context.zone))
+        occurrences = SeriesExpander.sorted(occurrences, zone: context.zone)
         out.occurrences = batch.expanded ? batch.occurrences + occurrences : occurrences
         out.expanded = true
         return out
@@ -112,8 +112,7 @@ public final class ExpandStage: Stage {
             occurrences.append(contentsOf: result.occurrences)
         }
         series.removeAll()
-        occurrences.sort(by: SeriesExpander.order(context.zone))
-        return Batch(occurrences: occurrences, expanded: true)
+        return Batch(occurrences: SeriesExpander.sorted(occurrences, zone: context.zone), expanded: true)
     }
 
     /// " (file:line)" when the event knows where it came from.
