@@ -170,7 +170,7 @@ extension ICSReader {
     private func zone(_ rawTZID: String, line: Int, final: Bool) throws(Failure) -> Zone {
         if let hit = zoneCache[rawTZID] { return hit }
         let tzid = rawTZID.trimmingCharacters(in: .whitespaces)
-        if let z = zones.zone(named: tzid) ?? fileZones[rawTZID] ?? fileZones[tzid] {
+        if let z = zones.zone(named: tzid) ?? fileZone(rawTZID) ?? fileZone(tzid) {
             zoneCache[rawTZID] = z
             return z
         }
