@@ -42,5 +42,21 @@ let package = Package(
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
         ),
+        .testTarget(
+            name: "SQLiteTests",
+            dependencies: ["CalSQLite", "Pipeline", "Exporters"],
+            path: "Tests/SQLiteTests"
+        ),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
+        .testTarget(
+            name: "ICSTests",
+            dependencies: ["Pipeline", "Importers", "Exporters"],
+            path: "Tests/ICSTests"
+        ),
+        .testTarget(
+            name: "XMLTests",
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalXML"],
+            path: "Tests/XMLTests"
+        ),
     ]
 )

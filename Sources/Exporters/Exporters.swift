@@ -5,6 +5,8 @@ public enum Exporters {
     public static var all: [SinkDescriptor] {
         [
             JSONExporter.descriptor,
+            SQLiteSink.descriptor,
+            ICSSink.descriptor,
         ]
     }
 }

@@ -9,6 +9,9 @@ public final class RunContext {
     public let quiet: Bool
     /// Set from outside (a signal handler) to stop the run at the next batch.
     public let cancellation: Cancellation
+    /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
+    /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
+    public internal(set) var sourceLabels: [String] = []
     private let logSink: (String) -> Void
 
     public init(environment: PipelineEnvironment, report: RunReport = RunReport(), strict: Bool = false, quiet: Bool = false,

@@ -32,6 +32,7 @@ public struct Runner {
     public func run(_ pipeline: PipelineDefinition, context: RunContext) throws {
         let sinks = dryRun ? [] : pipeline.sinks
         var opened: [any Sink] = []
+        context.sourceLabels = pipeline.sourceLabels
         do {
             for sink in sinks {
                 try sink.open(context: context)
