@@ -6,6 +6,7 @@ public enum Exporters {
         [
             JSONExporter.descriptor,
             SQLiteSink.descriptor,
+            ICSSink.descriptor,
         ]
     }
 }

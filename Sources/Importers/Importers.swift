@@ -5,6 +5,9 @@ public enum Importers {
     public static var all: [SourceDescriptor] {
         [
             JSONImporter.descriptor,
+            ICSSource.descriptor,
+            XCalSource.descriptor,
+            JCalSource.descriptor,
         ]
     }
 }

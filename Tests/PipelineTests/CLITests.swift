@@ -79,8 +79,9 @@ final class CLITests: XCTestCase {
         """, to: dir.appendingPathComponent("pipelines/team.json"))
         let result = try calpipe(["validate", "pipelines/team.json"], in: dir)
         XCTAssertEqual(result.code, 2)
+        let known = PipelineLoaderTests.registry.typeNames(.source).joined(separator: ", ")
         XCTAssertEqual(result.stderr, """
-        pipelines/team.json: sources[0].type: unknown source type "jsn" (known: json); did you mean "json"?
+        pipelines/team.json: sources[0].type: unknown source type "jsn" (known: \(known)); did you mean "json"?
         pipelines/team.json: stages[0].colour: unknown option (this plugin takes no options)
         pipelines/team.json: sinks[0].pretty: expected a boolean (true or false), got a string "no"
 

@@ -41,7 +41,7 @@ final class PipelineLoaderTests: XCTestCase {
         }
         """)
         XCTAssertEqual(found, [
-            "pipelines/team.json: stages[0].type: unknown stage type \"splt\" (known: filter, split); did you mean \"split\"?",
+            "pipelines/team.json: stages[0].type: unknown stage type \"splt\" (known: \(Self.registry.typeNames(.stage).joined(separator: ", "))); did you mean \"split\"?",
             "pipelines/team.json: sinks[0].pth: unknown option (expected one of: path, shape, ndjson, pretty, empty_days); did you mean \"path\"?",
             "pipelines/team.json: sinks[0].ndjson: expected a boolean (true or false), got a string \"yes\"",
         ])
