@@ -173,29 +173,40 @@ final class SQLiteSyncWriter {
     func write(_ batch: Batch) throws {
         eventIDs.removeAll(keepingCapacity: true)
         occurrenceIDs.removeAll(keepingCapacity: true)
-        // A key twice in one batch: the last event wins, and only its occurrences and days are written.
-        var lastIndex: [EventKey: Int] = [:]
-        var duplicated: [EventKey: Event] = [:]
-        for (i, event) in batch.events.enumerated() {
-            let k = key(event)
-            if lastIndex.updateValue(i, forKey: k) != nil { duplicated[k] = event }
+        var ids: [Int64?] = []
+        ids.reserveCapacity(batch.events.count)
+        let duplicatesBefore = counts.duplicates
+        for event in batch.events {
+            if event.isCancelled {
+                counts.cancelledSkipped += 1
+                ids.append(nil)
+                continue
+            }
+            ids.append(try writeEvent(event, fromBatch: true))
         }
-        for k in duplicated.keys { duplicated[k] = batch.events[lastIndex[k]!] }
+        // A key twice in one batch: the last event wins, and only its occurrences and days are written.
+        var duplicated: [EventKey: Event] = [:]
+        if counts.duplicates != duplicatesBefore {
+            var lastIndex: [EventKey: Int] = [:]
+            for (i, event) in batch.events.enumerated() {
+                let k = key(event)
+                if lastIndex.updateValue(i, forKey: k) != nil { duplicated[k] = event }
+            }
+            for k in duplicated.keys { duplicated[k] = batch.events[lastIndex[k]!] }
+        }
         func wanted(_ event: Event) -> Bool {
             if event.isCancelled { return false }
             if duplicated.isEmpty { return true }
             guard let kept = duplicated[key(event)] else { return true }
             return kept == event
         }
-        for event in batch.events {
-            if event.isCancelled {
-                counts.cancelledSkipped += 1
-                continue
+        // Not expanded: each event is its own single occurrence (Batch.effectiveOccurrences), written with the
+        // id at hand.
+        if !batch.expanded {
+            for i in batch.events.indices {
+                guard let id = ids[i], duplicated.isEmpty || wanted(batch.events[i]) else { continue }
+                _ = try writeOccurrence(Occurrence(single: batch.events[i]), eventID: id)
             }
-            let id = try writeEvent(event, fromBatch: true)
-            // Not expanded: each event is its own single occurrence (Batch.effectiveOccurrences), written here
-            // while its id is at hand.
-            if !batch.expanded && wanted(event) { _ = try writeOccurrence(Occurrence(single: event), eventID: id) }
         }
         if batch.expanded {
             for occurrence in batch.occurrences where wanted(occurrence.event) {
