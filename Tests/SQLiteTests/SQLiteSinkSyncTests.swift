@@ -188,6 +188,48 @@ final class SQLiteSinkSyncTests: XCTestCase {
         XCTAssertEqual(try lastRun()[7], .null)
     }
 
+    func testExpandedSeriesAndOverridesAreKeyedByInstance() throws {
+        var master = event("w@x", "Weekly", at(2026, 11, 2, 10), at(2026, 11, 2, 11))
+        master.recurrence.rules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;COUNT=4")]
+        master.recurrence.exceptionDates = [at(2026, 11, 16, 10)]
+        var moved = event("w@x", "Weekly (moved)", at(2026, 11, 10, 15), at(2026, 11, 10, 16))
+        moved.recurrenceID = RecurrenceID(time: at(2026, 11, 9, 10))
+        func occurrences() throws -> [[SQLiteValue]] {
+            try Database(path: db).rows("""
+                SELECT e.recurrence_id, o.instance, o.start_local FROM occurrences o JOIN events e ON e.id = o.event_id ORDER BY o.start_utc
+                """)
+        }
+
+        try runSink(path: db, sources: [("team", ListSource([[master, moved]]))], expand: true)
+        XCTAssertEqual(try occurrences(), [
+            ["", "2026-11-02T10:00:00+01:00", "2026-11-02T10:00:00"],
+            ["2026-11-09T10:00:00+01:00", "2026-11-09T10:00:00+01:00", "2026-11-10T15:00:00"],
+            ["", "2026-11-23T10:00:00+01:00", "2026-11-23T10:00:00"],
+        ])
+        XCTAssertEqual(try agenda(db).map { [$0[0], $0[1]] }, [["2026-11-02", "Weekly"], ["2026-11-10", "Weekly (moved)"], ["2026-11-23", "Weekly"]])
+        // A COUNT-bounded series has no end known without expanding: open-ended (NULL) for the sync.
+        XCTAssertEqual(try Database(path: db).rows("SELECT uid, recurrence_id, rrule, exdate, span_end_utc FROM events ORDER BY recurrence_id"), [
+            ["w@x", "", "FREQ=WEEKLY;COUNT=4", "2026-11-16T10:00:00+01:00[Europe/Berlin]", .null],
+            ["w@x", "2026-11-09T10:00:00+01:00", .null, .null, 1_794_322_800],
+        ])
+
+        // Unchanged input (the expand stage emits the series in its finish batch): nothing changes.
+        let before = try dataDump(db)
+        let report = try runSink(path: db, sources: [("team", ListSource([[master, moved]]))], expand: true)
+        XCTAssertEqual(report.counter("sqlite rows changed"), 0)
+        XCTAssertEqual(try dataDump(db), before)
+
+        // The override leaves the feed: its instance goes back to the series' own time.
+        try runSink(path: db, sources: [("team", ListSource([[master]]))], expand: true)
+        XCTAssertEqual(try occurrences(), [
+            ["", "2026-11-02T10:00:00+01:00", "2026-11-02T10:00:00"],
+            ["", "2026-11-09T10:00:00+01:00", "2026-11-09T10:00:00"],
+            ["", "2026-11-23T10:00:00+01:00", "2026-11-23T10:00:00"],
+        ])
+        XCTAssertEqual(try agenda(db).map { [$0[0], $0[1]] }, [["2026-11-02", "Weekly"], ["2026-11-09", "Weekly"], ["2026-11-23", "Weekly"]])
+        XCTAssertEqual(try Database(path: db).rows("PRAGMA foreign_key_check"), [])
+    }
+
     func testDuplicateUIDWarnsAndKeepsTheLast() throws {
         let first = event("dup@x", "First", at(2026, 11, 3, 9), at(2026, 11, 3, 10))
         let second = event("dup@x", "Second", at(2026, 11, 4, 9), at(2026, 11, 4, 10))

@@ -43,12 +43,12 @@ func event(_ uid: String, _ title: String, _ start: EventTime, _ end: EventTime,
 /// Runs a pipeline of one or more sources → split → sqlite sink, through the real Runner.
 @discardableResult
 func runSink(path: String, sources: [(label: String, source: EventSource)], window: Window? = november2026, keepRemoved: Bool = false,
-             busyTimeout: Int = 10_000, name: String = "test") throws -> RunReport {
+             busyTimeout: Int = 10_000, name: String = "test", expand: Bool = false) throws -> RunReport {
     let env = PipelineEnvironment(pipelineFile: "pipelines/\(name).json", baseDirectory: URL(fileURLWithPath: "/tmp"), name: name, zone: berlin,
                                   window: window, environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 11, day: 1))
     let sink = SQLiteSink(path: path, displayPath: "agenda.db", keepRemoved: keepRemoved, busyTimeoutMilliseconds: busyTimeout)
     let pipeline = PipelineDefinition(environment: env, sources: sources.map(\.source), sourceLabels: sources.map(\.label),
-                                      stages: [SplitStage()], sinks: [sink])
+                                      stages: (expand ? [ExpandStage()] : []) + [SplitStage()], sinks: [sink])
     let context = RunContext(environment: env, quiet: true)
     try Runner().run(pipeline, context: context)
     return context.report
