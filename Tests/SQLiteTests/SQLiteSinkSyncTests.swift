@@ -168,7 +168,7 @@ final class SQLiteSinkSyncTests: XCTestCase {
         XCTAssertEqual(try Database(path: db).rows("SELECT uid, created_run, updated_run FROM events ORDER BY uid"), changesBefore)
         XCTAssertEqual(try Database(path: db).rows("SELECT id, rows_changed, events_inserted, events_updated, events_removed FROM runs ORDER BY id"),
                        [[1, 18, 5, 0, 0], [2, 0, 0, 0, 0]])
-        XCTAssertEqual(report.counter("sqlite rows changed"), 0)
+        XCTAssertEqual(report.counter("sqlite agenda.db: rows changed"), 0)
         XCTAssertEqual(report.rowsWritten.map(\.rows), [6])
     }
 
@@ -216,7 +216,7 @@ final class SQLiteSinkSyncTests: XCTestCase {
         // Unchanged input (the expand stage emits the series in its finish batch): nothing changes.
         let before = try dataDump(db)
         let report = try runSink(path: db, sources: [("team", ListSource([[master, moved]]))], expand: true)
-        XCTAssertEqual(report.counter("sqlite rows changed"), 0)
+        XCTAssertEqual(report.counter("sqlite agenda.db: rows changed"), 0)
         XCTAssertEqual(try dataDump(db), before)
 
         // The override leaves the feed: its instance goes back to the series' own time.
