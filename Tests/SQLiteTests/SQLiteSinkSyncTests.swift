@@ -180,6 +180,20 @@ final class SQLiteSinkSyncTests: XCTestCase {
         XCTAssertEqual(try agenda(db), [])
     }
 
+    func testARunWithRejectedRecordsRemovesNothing() throws {
+        try runSink(path: db, events: run1)
+        // B is missing from this run, but one record of the feed was rejected: it may have been B.
+        var events = run1
+        events.remove(at: 1)
+        events[0].title = "Standup (changed)"
+        let rejected = Rejection(location: SourceLocation(file: "team.json", path: "[1].start"), reason: "invalid date \"soon\"")
+        let report = try runSink(path: db, sources: [("team", ListSource([events], rejections: [rejected]))])
+        XCTAssertEqual(report.warnings, ["sqlite agenda.db: 1 record was rejected, so this run removed nothing (a rejected record may be an event still in its feed)"])
+        XCTAssertEqual(try uids("team").map { $0[0] }, ["a@x", "b@x", "c@x", "d@x", "e@x"])
+        XCTAssertEqual(try uids("team")[0][1], "Standup (changed)", "changes and additions are still written")
+        XCTAssertEqual(try lastRun()[0], "ok-with-rejections")
+    }
+
     func testNoWindowMirrorsTheWholeSource() throws {
         try runSink(path: db, events: run1, window: nil)
         XCTAssertEqual(try Database(path: db).scalarInt("SELECT count(*) FROM day_entries"), 7, "E's day counts too without a window")

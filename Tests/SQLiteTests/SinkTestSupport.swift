@@ -9,13 +9,17 @@ final class ListSource: EventSource {
     let batches: [[Event]]
     /// Thrown after the batches when set, like a feed that breaks midway.
     let failure: Error?
+    /// Records this source reports as rejected (bad input it skipped).
+    let rejections: [Rejection]
 
-    init(_ batches: [[Event]], failure: Error? = nil) {
+    init(_ batches: [[Event]], failure: Error? = nil, rejections: [Rejection] = []) {
         self.batches = batches
         self.failure = failure
+        self.rejections = rejections
     }
 
     func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+        for r in rejections { context.report.reject(r.location, r.reason) }
         for batch in batches { try emit(Batch(events: batch)) }
         if let failure { throw failure }
     }

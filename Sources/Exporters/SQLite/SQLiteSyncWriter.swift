@@ -474,9 +474,15 @@ final class SQLiteSyncWriter {
         if isNewDatabase {
             for index in SQLiteSchema.deferredIndexes { try db.execute(index.sql) }
         }
-        let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
-        for source in sources { try sync(source: source) }
         let report = context.report
+        if report.rejections.isEmpty {
+            let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
+            for source in sources { try sync(source: source) }
+        } else {
+            // A rejected record may be an event that is still in its feed: removing rows now could lose data.
+            let n = report.rejections.count
+            context.warn("\(SQLiteSinkError(path: path, message: "\(n) record\(n == 1 ? " was" : "s were") rejected, so this run removed nothing (a rejected record may be an event still in its feed)"))")
+        }
         try db.execute("""
             UPDATE runs SET finished_at = ?, status = ?, events = ?, day_entries = ?, events_inserted = ?, events_updated = ?,
                 events_removed = ?, occurrences = ?, rows_changed = ?, rejected = ?, warnings = ?
