@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "Pipeline"),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
@@ -41,6 +43,11 @@ let package = Package(
             name: "PipelineTests",
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
             path: "Tests/PipelineTests"
+        ),
+        .testTarget(
+            name: "ForecastTests",
+            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite"],
+            path: "Tests/ForecastTests"
         ),
     ]
 )

@@ -1,0 +1,188 @@
+import Foundation
+
+/// The HTTP client every network source shares: a persistent cache (see `HTTPCache`), conditional
+/// revalidation, retries with Retry-After and jittered backoff inside a time budget, one request at a time
+/// per host, a per-host rate limit, an identifying User-Agent, and the stale cached copy when the server
+/// cannot answer. Synchronous: the pipeline calls it from its own thread.
+public final class HTTPFetcher: @unchecked Sendable {
+    public let settings: HTTPSettings
+    /// The cache file this client uses.
+    public let cachePath: String
+    private let transport: HTTPTransport
+    private let gate: HostGate
+    private let lock = NSLock()
+    private var cache: HTTPCache?
+    private var cacheOpenFailed: String?
+    private var bodyFolder: URL?
+    private var bodyCounter = 0
+
+    /// - Parameters:
+    ///   - cachePath: the SQLite cache file; nil: `HTTPCache.defaultPath(environment:)`
+    ///     (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe/http-cache.sqlite`, else `~/.cache/calpipe/http-cache.sqlite`).
+    ///   - environment: where the default path's variables are read.
+    ///   - settings: timeouts, retry budget, rate limit, User-Agent.
+    public init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+                settings: HTTPSettings = HTTPSettings()) {
+        self.settings = settings
+        self.cachePath = cachePath ?? HTTPCache.defaultPath(environment: environment)
+        transport = HTTPTransport(settings: settings)
+        gate = HostGate(requestsPerSecond: settings.requestsPerSecond)
+    }
+
+    deinit {
+        if let bodyFolder { try? FileManager.default.removeItem(at: bodyFolder) }
+    }
+
+    /// Why the cache could not be opened (the client then works without one), if it could not.
+    public var cacheProblem: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return cacheOpenFailed
+    }
+
+    fileprivate func withCacheAccess<T>(_ body: (HTTPCache) throws -> T?) -> T? { withCache(body) }
+
+    private func withCache<T>(_ body: (HTTPCache) throws -> T?) -> T? {
+        lock.lock()
+        defer { lock.unlock() }
+        if cache == nil, cacheOpenFailed == nil {
+            do { cache = try HTTPCache(path: cachePath) } catch { cacheOpenFailed = "cannot open the HTTP cache \(cachePath): \(error)" }
+        }
+        guard let cache else { return nil }
+        return try? body(cache)
+    }
+
+    private var now: Double { settings.clock().timeIntervalSince1970 }
+    private var uptime: Double { ProcessInfo.processInfo.systemUptime }
+
+    /// Fetches a URL through the cache. Returns any final answer (2xx, or 4xx for the caller to read);
+    /// throws `FetchError` when no answer and no cached copy could be had.
+    public func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
+        guard let normalized = NormalizedURL(url), let requestURL = URL(string: url) else { throw FetchError.invalidURL(url) }
+        let key = normalized.text
+        let cached = withCache { try $0.entry(forKey: key) }
+        if let cached, cached.isFresh(at: now) {
+            return FetchResult(response: cached.response, origin: .cache, url: url)
+        }
+        if let reason = gate.blockReason(normalized.authority) {
+            let error = FetchError.limitReached(host: normalized.authority, message: reason)
+            if let cached { return FetchResult(response: cached.response, origin: .stale(error.description), url: url) }
+            throw error
+        }
+        var headers = ["User-Agent": settings.userAgent]
+        if let etag = cached?.etag { headers["If-None-Match"] = etag }
+        if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
+
+        let deadline = uptime + settings.retryBudget
+        let backoff = Backoff(base: settings.backoffBase, maximum: settings.maximumBackoff)
+        var attempt = 0
+        var failure: FetchError
+        while true {
+            attempt += 1
+            let outcome: Result<HTTPResponse, FetchError>
+            do {
+                let response = try gate.withTurn(normalized.authority) { try transport.get(requestURL, headers: headers) }
+                outcome = .success(response)
+            } catch let error as FetchError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(.transport(url: url, message: "\(error)"))
+            }
+            var wait = backoff.wait(forRetry: attempt - 1, random: Double.random(in: 0...1))
+            switch outcome {
+            case .success(let response):
+                if response.status == 304, let cached {
+                    return FetchResult(response: revalidate(cached, with: response, key: key, policy: policy), origin: .revalidated, url: url)
+                }
+                if response.isSuccess {
+                    store(response, url: url, key: key, policy: policy)
+                    return FetchResult(response: response, origin: .network, url: url)
+                }
+                if let message = policy.limitAnswer?(response) {
+                    gate.block(normalized.authority, reason: message)
+                    failure = .limitReached(host: normalized.authority, message: message)
+                    return try fallBack(cached, failure, url: url)
+                }
+                guard [429, 500, 502, 503, 504].contains(response.status) else {
+                    // A definitive answer (400 with a reason, 404, ...): the caller reads it.
+                    return FetchResult(response: response, origin: .network, url: url)
+                }
+                failure = .status(url: url, code: response.status, message: response.bodyPreview)
+                if response.status == 429 || response.status == 503, let retryAfter = RetryAfter.seconds(response.header("retry-after"), now: now) {
+                    if uptime + retryAfter > deadline {
+                        // Asked to wait longer than we may: stop asking this host for the rest of the run.
+                        let message = "asked to retry after \(HTTPSettingsText.seconds(retryAfter.rounded(.up))), beyond the retry budget"
+                        gate.block(normalized.authority, reason: message)
+                        failure = .limitReached(host: normalized.authority, message: message)
+                        return try fallBack(cached, failure, url: url)
+                    }
+                    wait = retryAfter
+                }
+            case .failure(let error):
+                failure = error
+            }
+            if attempt >= settings.maximumAttempts || uptime + wait > deadline { break }
+            Thread.sleep(forTimeInterval: wait)
+        }
+        return try fallBack(cached, failure, url: url)
+    }
+
+    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError, url: String) throws -> FetchResult {
+        if let cached { return FetchResult(response: cached.response, origin: .stale(failure.description), url: url) }
+        throw failure
+    }
+
+    private func freshUntil(_ response: HTTPResponse, policy: CachePolicy) -> (storable: Bool, until: Double) {
+        if policy.keepForever { return (true, Double.greatestFiniteMagnitude) }
+        let freshness = Freshness.of(response, defaultTTL: policy.defaultTTL, now: now)
+        return (freshness.storable, freshness.freshUntil)
+    }
+
+    private func store(_ response: HTTPResponse, url: String, key: String, policy: CachePolicy) {
+        let (storable, until) = freshUntil(response, policy: policy)
+        guard storable else {
+            _ = withCache { try $0.remove(key: key) }
+            return
+        }
+        let entry = CacheEntry(url: url, status: response.status, body: response.body, contentType: response.header("content-type"),
+                               etag: response.header("etag"), lastModified: response.header("last-modified"), storedAt: now, freshUntil: until)
+        _ = withCache { try $0.store(entry, forKey: key) }
+    }
+
+    /// A 304: the cached body is still right; its freshness (and validators, when sent) come from the new answer.
+    private func revalidate(_ cached: CacheEntry, with response: HTTPResponse, key: String, policy: CachePolicy) -> HTTPResponse {
+        var entry = cached
+        var merged = response
+        if merged.header("content-type") == nil, let type = cached.contentType { merged.headers["content-type"] = type }
+        let (storable, until) = freshUntil(merged, policy: policy)
+        entry.etag = response.header("etag") ?? cached.etag
+        entry.lastModified = response.header("last-modified") ?? cached.lastModified
+        entry.storedAt = now
+        entry.freshUntil = until
+        if storable { _ = withCache { try $0.store(entry, forKey: key) } } else { _ = withCache { try $0.remove(key: key) } }
+        return entry.response
+    }
+
+    /// Writes a body to a file this client owns (removed when the client goes away).
+    func writeBody(_ body: [UInt8], suffix: String) throws -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if bodyFolder == nil {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-fetch-\(getpid())-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            bodyFolder = folder
+        }
+        bodyCounter += 1
+        let file = bodyFolder!.appendingPathComponent("body-\(bodyCounter)\(suffix)")
+        try Data(body).write(to: file, options: .atomic)
+        return file.path
+    }
+}
+
+extension HTTPFetcher {
+    /// Drops a URL's cached answer (e.g. one that turned out to be unreadable), so the next run asks again.
+    public func forget(_ url: String) {
+        guard let key = NormalizedURL(url)?.text else { return }
+        _ = withCacheAccess { try $0.remove(key: key) }
+    }
+}

@@ -1,0 +1,59 @@
+/// One HTTP answer: status, headers (names lower-cased) and the whole body.
+public struct HTTPResponse: Sendable, Hashable {
+    public var status: Int
+    /// Header names in lower case.
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        self.body = body
+    }
+
+    /// A header by name, any case.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The body as text (invalid UTF-8 repaired), for messages.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The first characters of the body on one line, for error messages.
+    public var bodyPreview: String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return flat.count > 200 ? String(flat.prefix(200)) + "..." : flat
+    }
+}
+
+/// Where an answer came from.
+public enum FetchOrigin: Sendable, Hashable {
+    /// Downloaded now.
+    case network
+    /// Served from the cache while still fresh: no request was made.
+    case cache
+    /// The cached copy was revalidated with a 304 answer.
+    case revalidated
+    /// The server could not give an answer; an expired cached copy was used. The text says why.
+    case stale(String)
+
+    /// True when no new body was downloaded.
+    public var isFromCache: Bool {
+        if case .network = self { return false }
+        return true
+    }
+}
+
+/// An answer and where it came from.
+public struct FetchResult: Sendable {
+    public var response: HTTPResponse
+    public var origin: FetchOrigin
+    /// The URL as requested.
+    public var url: String
+
+    public init(response: HTTPResponse, origin: FetchOrigin, url: String) {
+        self.response = response
+        self.origin = origin
+        self.url = url
+    }
+}
