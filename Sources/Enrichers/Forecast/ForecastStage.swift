@@ -186,7 +186,8 @@ public final class ForecastStage: Stage {
             let answers = provider.forecasts(for: chunk, from: from, through: through, query: query)
             for (place, answer) in zip(chunk, answers) {
                 if let error = answer.error {
-                    context.warn("forecast for \(Self.text(place)) (\(from.iso8601) to \(through.iso8601)): \(error)")
+                    let own = wanted[place]!.map { entries[$0].day }
+                    context.warn("forecast for \(Self.text(place)) (\(own.min()!.iso8601) to \(own.max()!.iso8601)): \(error)")
                 }
                 if case .stale(let why) = answer.origin, answer.error == nil {
                     context.warn("forecast for \(Self.text(place)): \(why); using the cached forecast")
