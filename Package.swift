@@ -41,13 +41,24 @@ let package = Package(
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
         ),
         .testTarget(
             name: "ForecastTests",
             dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite"],
             path: "Tests/ForecastTests"
+        ),
+        .testTarget(
+            name: "SQLiteTests",
+            dependencies: ["CalSQLite", "Pipeline", "Exporters"],
+            path: "Tests/SQLiteTests"
+        ),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
+        .testTarget(
+            name: "ICSTests",
+            dependencies: ["Pipeline", "Importers", "Exporters"],
+            path: "Tests/ICSTests"
         ),
     ]
 )

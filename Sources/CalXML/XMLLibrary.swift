@@ -1,10 +1,7 @@
 import CLibXML
 
-/// Facts about the libxml2 this binary is linked against.
+/// Facts about the libxml2 this binary is built against.
 public enum XMLLibrary {
-    /// The version of libxml2 in use, e.g. "20914".
-    public static var version: String {
-        guard let text = xmlParserVersion else { return "unknown" }
-        return String(cString: text)
-    }
+    /// The version of libxml2's headers, e.g. "2.9.14".
+    public static var version: String { LIBXML_DOTTED_VERSION }
 }

@@ -41,16 +41,13 @@ public struct CacheEntry: Sendable, Hashable {
 public final class HTTPCache {
     public let path: String
     private let database: Database
-    static let schemaVersion = 1
 
     /// Opens (or creates) the cache file, creating its folder.
     public init(path: String) throws {
         self.path = path
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        database = try Database(path: path)
-        try database.execute("PRAGMA busy_timeout = 5000")
-        _ = try database.rows("PRAGMA journal_mode = WAL")
+        database = try Database(path: path, configuration: Database.Configuration(busyTimeoutMilliseconds: 5_000, journalMode: .wal))
         try database.execute("""
             CREATE TABLE IF NOT EXISTS http_cache (
                 key TEXT PRIMARY KEY NOT NULL,
@@ -71,23 +68,15 @@ public final class HTTPCache {
             "SELECT url, status, body, content_type, etag, last_modified, stored_at, fresh_until FROM http_cache WHERE key = ?",
             arguments: [.text(key)])
         guard let row = rows.first, row.count == 8 else { return nil }
-        func text(_ v: SQLiteValue) -> String? { if case .text(let s) = v { return s }; return nil }
-        func number(_ v: SQLiteValue) -> Double? {
-            switch v {
-            case .real(let d): return d
-            case .integer(let i): return Double(i)
-            default: return nil
-            }
-        }
-        guard let url = text(row[0]), let status = number(row[1]), let storedAt = number(row[6]), let freshUntil = number(row[7]) else { return nil }
+        guard let url = row[0].text, let status = row[1].int64, let storedAt = row[6].double, let freshUntil = row[7].double else { return nil }
         var body: [UInt8] = []
         switch row[2] {
         case .blob(let b): body = b
         case .text(let s): body = Array(s.utf8)
         default: break
         }
-        return CacheEntry(url: url, status: Int(status), body: body, contentType: text(row[3]), etag: text(row[4]),
-                          lastModified: text(row[5]), storedAt: storedAt, freshUntil: freshUntil)
+        return CacheEntry(url: url, status: Int(status), body: body, contentType: row[3].text, etag: row[4].text,
+                          lastModified: row[5].text, storedAt: storedAt, freshUntil: freshUntil)
     }
 
     public func store(_ entry: CacheEntry, forKey key: String) throws {
@@ -105,9 +94,7 @@ public final class HTTPCache {
 
     /// Number of entries, for tests and `calpipe cache` style reports.
     public func count() throws -> Int {
-        let rows = try database.rows("SELECT COUNT(*) FROM http_cache")
-        if case .integer(let n)? = rows.first?.first { return Int(n) }
-        return 0
+        try database.scalarInt("SELECT COUNT(*) FROM http_cache") ?? 0
     }
 
     /// The default cache file: `$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe/http-cache.sqlite`,

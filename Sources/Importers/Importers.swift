@@ -4,6 +4,8 @@ import Pipeline
 public enum Importers {
     public static var all: [SourceDescriptor] {
         [
+            JSONImporter.descriptor,
+            ICSSource.descriptor,
         ]
     }
 }
