@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ForecastTests",
-            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite"],
+            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
             path: "Tests/ForecastTests"
         ),
         .testTarget(

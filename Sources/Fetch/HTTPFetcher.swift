@@ -74,7 +74,7 @@ public final class HTTPFetcher: @unchecked Sendable {
         if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
 
         let deadline = uptime + settings.retryBudget
-        let backoff = Backoff(base: settings.backoffBase, maximum: settings.maximumBackoff)
+        let backoff = BackoffSchedule(base: settings.backoffBase, maximum: settings.maximumBackoff)
         var attempt = 0
         var failure: FetchError
         while true {
@@ -108,7 +108,7 @@ public final class HTTPFetcher: @unchecked Sendable {
                     return FetchResult(response: response, origin: .network, url: url)
                 }
                 failure = .status(url: url, code: response.status, message: response.bodyPreview)
-                if response.status == 429 || response.status == 503, let retryAfter = RetryAfter.seconds(response.header("retry-after"), now: now) {
+                if response.status == 429 || response.status == 503, let retryAfter = RetryAfterText.seconds(response.header("retry-after"), now: now) {
                     if uptime + retryAfter > deadline {
                         // Asked to wait longer than we may: stop asking this host for the rest of the run.
                         let message = "asked to retry after \(HTTPSettingsText.seconds(retryAfter.rounded(.up))), beyond the retry budget"

@@ -178,3 +178,25 @@ final class HTTPHeaderTests: XCTestCase {
         XCTAssertEqual(fresh(["Expires": "Sun, 06 Nov 1994 08:49:37 GMT"]), Freshness(storable: true, freshUntil: 784_111_777))
     }
 }
+
+/// Retry waits: Retry-After in both forms, and the jittered exponential backoff's bounds.
+final class RetryTimingTests: XCTestCase {
+    func testRetryAfterSecondsAndDate() {
+        let now = 784_111_777.0  // Sun, 06 Nov 1994 08:49:37 GMT
+        XCTAssertEqual(RetryAfterText.seconds("120", now: now), 120)
+        XCTAssertEqual(RetryAfterText.seconds("Sun, 06 Nov 1994 08:50:07 GMT", now: now), 30)
+        XCTAssertEqual(RetryAfterText.seconds("Sun, 06 Nov 1994 08:49:00 GMT", now: now), 0, "a date in the past means now")
+        XCTAssertNil(RetryAfterText.seconds("soon", now: now))
+        XCTAssertNil(RetryAfterText.seconds(nil, now: now))
+    }
+
+    func testBackoffDoublesWithJitterAndIsCapped() {
+        let backoff = BackoffSchedule(base: 1, maximum: 8)
+        XCTAssertEqual(backoff.wait(forRetry: 0, random: 0), 0.5)
+        XCTAssertEqual(backoff.wait(forRetry: 0, random: 1), 1)
+        XCTAssertEqual(backoff.wait(forRetry: 2, random: 0), 2)
+        XCTAssertEqual(backoff.wait(forRetry: 2, random: 1), 4)
+        XCTAssertEqual(backoff.wait(forRetry: 10, random: 1), 8)
+        XCTAssertEqual(backoff.wait(forRetry: 10, random: 0), 4)
+    }
+}
