@@ -65,8 +65,8 @@ final class ForecastStageTests: XCTestCase {
         XCTAssertEqual(r["berlin-standup 2026-11-23"], .forecast(DailyForecast(weatherCode: 3, summary: "Overcast", temperatureMax: 4.2, temperatureMin: 0.3, precipitationProbability: 15, precipitationAmount: 0.1, windSpeedMax: 17.3, units: "metric", provider: "open-meteo"), place: berlin))
         XCTAssertEqual(r["munich-offsite 2026-11-24"], .forecast(DailyForecast(weatherCode: 3, summary: "Overcast", temperatureMax: 3.4, temperatureMin: -1.9, precipitationProbability: 23, precipitationAmount: 0.0, windSpeedMax: 9.7, units: "metric", provider: "open-meteo"), place: munich))
         XCTAssertEqual(r["munich-offsite 2026-11-25"], .forecast(DailyForecast(weatherCode: 61, summary: "Slight rain", temperatureMax: 5.1, temperatureMin: 0.7, precipitationProbability: 81, precipitationAmount: 4.7, windSpeedMax: 21.6, units: "metric", provider: "open-meteo"), place: munich))
-        // GEO wins over LOCATION: Berlin's values (all null that day), not Munich's.
-        XCTAssertEqual(r["geo-beats-location 2026-11-25"], .forecast(DailyForecast(units: "metric", provider: "open-meteo"), place: berlin))
+        // GEO wins over LOCATION: Berlin's values (some null that day), not Munich's.
+        XCTAssertEqual(r["geo-beats-location 2026-11-25"], .forecast(DailyForecast(weatherCode: 2, summary: "Partly cloudy", temperatureMax: 5.5, precipitationAmount: 0.0, windSpeedMax: 12.1, units: "metric", provider: "open-meteo"), place: berlin))
         XCTAssertEqual(r["last-week 2026-11-20"], .missing(reason: "past"))
         XCTAssertEqual(r["far-future 2026-12-15"], .missing(reason: "beyond-horizon"))
         XCTAssertEqual(r["nowhere 2026-11-24"], .missing(reason: "no-location"))
@@ -199,6 +199,16 @@ final class ForecastStageTests: XCTestCase {
         XCTAssertEqual(try server.requests(to: "/v1/search").count, 0)
         guard case .forecast(_, let place)? = run.byKey["offsite 2026-11-23"] else { return XCTFail("no forecast") }
         XCTAssertEqual(place, Coordinate(latitude: 52.52, longitude: 13.41))
+    }
+
+    func testDayWithOnlyNullValuesIsUnavailable() throws {
+        try server.route("/v1/forecast", [.init(bodyFile: "openmeteo-berlin.json")])
+        let events = [Harness.event("a", day: "2026-11-24", geo: (52.52, 13.41)), Harness.event("b", day: "2026-11-25", geo: (52.52, 13.41))]
+        let run = try Harness.run(events: events, forecast: options(), cache: Harness.temporaryCache())
+        XCTAssertEqual(run.byKey["b 2026-11-25"], .missing(reason: "unavailable"))
+        XCTAssertEqual(run.report.counter("forecasts fetched"), 1)
+        XCTAssertEqual(run.report.counter("forecasts missing (unavailable)"), 1)
+        XCTAssertEqual(run.warnings, [])
     }
 
     func testImperialUnitsAreAskedFor() throws {

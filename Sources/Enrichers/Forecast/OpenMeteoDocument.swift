@@ -76,6 +76,9 @@ enum OpenMeteoDocument {
         let wind = try series(["wind_speed_10m_max", "windspeed_10m_max"])
         var days: [CivilDate: DailyForecast] = [:]
         for (i, date) in dates.enumerated() {
+            // A day whose values are all null (no model covers it) has no forecast: it is left out.
+            let all = [code, tMax, tMin, probability, amount, wind].compactMap { $0?.values[i] }
+            if all.isEmpty { continue }
             let weatherCode = code?.values[i].map { Int($0) }
             days[date] = DailyForecast(
                 weatherCode: weatherCode,
