@@ -31,6 +31,7 @@ LOG = []
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out at once, no delayed-ACK stalls
 
     def log_message(self, *args):
         pass
