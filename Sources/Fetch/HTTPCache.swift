@@ -92,6 +92,15 @@ public final class HTTPCache {
         try database.execute("DELETE FROM http_cache WHERE key = ?", arguments: [.text(key)])
     }
 
+    /// Removes entries that expired and were stored more than `keepSeconds` ago: forecasts for past date
+    /// ranges are never asked for again, so the file would otherwise only grow. Entries kept for good
+    /// (geocoding) never expire. Returns how many went.
+    @discardableResult
+    public func prune(now: Double, keepSeconds: Double) throws -> Int {
+        try database.execute("DELETE FROM http_cache WHERE fresh_until < ? AND stored_at < ?", arguments: [.real(now), .real(now - keepSeconds)])
+        return database.changes
+    }
+
     /// Number of entries, for tests and `calpipe cache` style reports.
     public func count() throws -> Int {
         try database.scalarInt("SELECT COUNT(*) FROM http_cache") ?? 0

@@ -46,7 +46,13 @@ public final class HTTPFetcher: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if cache == nil, cacheOpenFailed == nil {
-            do { cache = try HTTPCache(path: cachePath) } catch { cacheOpenFailed = "cannot open the HTTP cache \(cachePath): \(error)" }
+            do {
+                let opened = try HTTPCache(path: cachePath)
+                try opened.prune(now: settings.clock().timeIntervalSince1970, keepSeconds: settings.keepStaleFor)
+                cache = opened
+            } catch {
+                cacheOpenFailed = "cannot open the HTTP cache \(cachePath): \(error)"
+            }
         }
         guard let cache else { return nil }
         return try? body(cache)

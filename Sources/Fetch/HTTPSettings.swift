@@ -17,6 +17,9 @@ public struct HTTPSettings: Sendable {
     public var maximumAttempts: Int
     /// At most this many requests per second to one host. Zero or less: no limit.
     public var requestsPerSecond: Double
+    /// Expired cache entries older than this (seconds) are removed when the cache is opened; a stale copy
+    /// is only useful for so long.
+    public var keepStaleFor: Double
     /// The clock, injectable so cache expiry can be tested without waiting.
     public var clock: @Sendable () -> Date
 
@@ -24,7 +27,7 @@ public struct HTTPSettings: Sendable {
 
     public init(userAgent: String = HTTPSettings.defaultUserAgent, connectTimeout: Double = 10, requestTimeout: Double = 30,
                 retryBudget: Double = 60, backoffBase: Double = 1, maximumBackoff: Double = 30, maximumAttempts: Int = 5,
-                requestsPerSecond: Double = 1, clock: @escaping @Sendable () -> Date = { Date() }) {
+                requestsPerSecond: Double = 1, keepStaleFor: Double = 30 * 86_400, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
@@ -33,6 +36,7 @@ public struct HTTPSettings: Sendable {
         self.maximumBackoff = maximumBackoff
         self.maximumAttempts = maximumAttempts
         self.requestsPerSecond = requestsPerSecond
+        self.keepStaleFor = keepStaleFor
         self.clock = clock
     }
 }

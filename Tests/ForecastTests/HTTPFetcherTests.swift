@@ -135,6 +135,31 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertEqual(try server.log().count, 1)
     }
 
+    func testOldExpiredEntriesArePrunedButGeocodingIsKept() throws {
+        try server.route("/v1/forecast", [.init(bodyFile: "openmeteo-berlin.json")])
+        try server.route("/v1/search", [.init(bodyFile: "geocoding-muenchen.json")])
+        let clock = TestClock(Harness.now)
+        let cache = Harness.temporaryCache()
+        let first = HTTPFetcher(cachePath: cache, settings: settings(clock: clock))
+        _ = try first.get(server.base + "/v1/forecast?day=1", policy: CachePolicy(defaultTTL: 3600))
+        _ = try first.get(server.base + "/v1/search?name=x", policy: CachePolicy(keepForever: true))
+        XCTAssertEqual(try HTTPCache(path: cache).count(), 2)
+        clock.advance(29 * 86_400)
+        _ = try HTTPFetcher(cachePath: cache, settings: settings(clock: clock)).get(server.base + "/v1/search?name=x", policy: CachePolicy(keepForever: true))
+        XCTAssertEqual(try HTTPCache(path: cache).count(), 2, "expired, but not yet 30 days old")
+        clock.advance(2 * 86_400)
+        _ = try HTTPFetcher(cachePath: cache, settings: settings(clock: clock)).get(server.base + "/v1/search?name=x", policy: CachePolicy(keepForever: true))
+        XCTAssertEqual(try HTTPCache(path: cache).count(), 1)
+        XCTAssertEqual(try server.log().count, 2)
+    }
+
+    func testUnwritableCacheStillFetches() throws {
+        try server.route("/doc", [.init(body: "fresh")])
+        let fetcher = HTTPFetcher(cachePath: "/proc/calpipe-no-such-dir/cache.sqlite", settings: settings())
+        XCTAssertEqual(try fetcher.get(server.base + "/doc").response.text, "fresh")
+        XCTAssertTrue(fetcher.cacheProblem?.hasPrefix("cannot open the HTTP cache /proc/calpipe-no-such-dir/cache.sqlite: ") ?? false)
+    }
+
     func testCacheKeyIsTheNormalisedURL() throws {
         XCTAssertEqual(NormalizedURL("HTTPS://API.Example.COM:443/v1/x?b=2&a=1#frag")?.text, "https://api.example.com/v1/x?a=1&b=2")
         XCTAssertEqual(NormalizedURL("http://127.0.0.1:8080")?.text, "http://127.0.0.1:8080/")

@@ -48,6 +48,7 @@ public final class ForecastStage: Stage {
     private let bufferLimit: Int
     private var buffer: [DayEntry] = []
     private var warnedNotSplit = false
+    private var warnedCache = false
     /// The HTTP client of the stage (nil for the file provider), for tests and reports.
     public let fetcher: HTTPFetcher?
 
@@ -209,7 +210,10 @@ public final class ForecastStage: Stage {
         for reason in ["past", "beyond-horizon", "no-location", "unavailable"] where missing[reason, default: 0] > 0 {
             context.report.count("forecasts missing (\(reason))", by: missing[reason]!)
         }
-        if let problem = fetcher?.cacheProblem { context.warn(problem) }
+        if !warnedCache, let problem = fetcher?.cacheProblem {
+            warnedCache = true
+            context.warn(problem)
+        }
         return out
     }
 }
