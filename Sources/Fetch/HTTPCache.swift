@@ -1,11 +1,14 @@
 import CalSQLite
 import Foundation
 
-/// One cached answer.
+/// One cached answer. Its body is in `body`, or (for downloads such as feeds) in a file of the cache's
+/// bodies folder named by `bodyFile`, so large bodies never pass through memory or the database.
 public struct CacheEntry: Sendable, Hashable {
     public var url: String
     public var status: Int
     public var body: [UInt8]
+    /// The body's file name in `HTTPCache.bodiesFolder`, when the body is kept as a file.
+    public var bodyFile: String?
     public var contentType: String?
     public var etag: String?
     public var lastModified: String?
@@ -13,10 +16,12 @@ public struct CacheEntry: Sendable, Hashable {
     public var storedAt: Double
     public var freshUntil: Double
 
-    public init(url: String, status: Int, body: [UInt8], contentType: String?, etag: String?, lastModified: String?, storedAt: Double, freshUntil: Double) {
+    public init(url: String, status: Int, body: [UInt8], bodyFile: String? = nil, contentType: String?, etag: String?, lastModified: String?,
+                storedAt: Double, freshUntil: Double) {
         self.url = url
         self.status = status
         self.body = body
+        self.bodyFile = bodyFile
         self.contentType = contentType
         self.etag = etag
         self.lastModified = lastModified
@@ -26,6 +31,7 @@ public struct CacheEntry: Sendable, Hashable {
 
     public func isFresh(at now: Double) -> Bool { now < freshUntil }
 
+    /// The answer as stored (with an empty body when the body is a file).
     var response: HTTPResponse {
         var headers: [String: String] = [:]
         if let contentType { headers["content-type"] = contentType }
@@ -36,15 +42,18 @@ public struct CacheEntry: Sendable, Hashable {
 }
 
 /// The persistent HTTP cache: one SQLite file shared by every run (runs are separate processes, so WAL mode
-/// and a busy timeout let two of them meet), keyed by the normalised URL. The one owner of its connection;
-/// not thread-safe by itself (`HTTPFetcher` serialises access).
+/// and a busy timeout let two of them meet), keyed by the normalised URL, with large bodies as files in a
+/// folder beside it (`<path>.bodies`). The one owner of its connection; not thread-safe by itself
+/// (`HTTPFetcher` serialises access).
 public final class HTTPCache {
     public let path: String
+    public let bodiesFolder: URL
     private let database: Database
 
     /// Opens (or creates) the cache file, creating its folder.
     public init(path: String) throws {
         self.path = path
+        bodiesFolder = URL(fileURLWithPath: path + ".bodies")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         database = try Database(path: path, configuration: Database.Configuration(busyTimeoutMilliseconds: 5_000, journalMode: .wal))
@@ -54,6 +63,7 @@ public final class HTTPCache {
                 url TEXT NOT NULL,
                 status INTEGER NOT NULL,
                 body BLOB NOT NULL,
+                body_file TEXT,
                 content_type TEXT,
                 etag TEXT,
                 last_modified TEXT,
@@ -65,31 +75,62 @@ public final class HTTPCache {
 
     public func entry(forKey key: String) throws -> CacheEntry? {
         let rows = try database.rows(
-            "SELECT url, status, body, content_type, etag, last_modified, stored_at, fresh_until FROM http_cache WHERE key = ?",
+            "SELECT url, status, body, body_file, content_type, etag, last_modified, stored_at, fresh_until FROM http_cache WHERE key = ?",
             arguments: [.text(key)])
-        guard let row = rows.first, row.count == 8 else { return nil }
-        guard let url = row[0].text, let status = row[1].int64, let storedAt = row[6].double, let freshUntil = row[7].double else { return nil }
+        guard let row = rows.first, row.count == 9 else { return nil }
+        guard let url = row[0].text, let status = row[1].int64, let storedAt = row[7].double, let freshUntil = row[8].double else { return nil }
         var body: [UInt8] = []
-        switch row[2] {
-        case .blob(let b): body = b
-        case .text(let s): body = Array(s.utf8)
-        default: break
+        if case .blob(let b) = row[2] { body = b }
+        let entry = CacheEntry(url: url, status: Int(status), body: body, bodyFile: row[3].text, contentType: row[4].text, etag: row[5].text,
+                               lastModified: row[6].text, storedAt: storedAt, freshUntil: freshUntil)
+        // A body file removed behind our back (a cleaned cache folder): the entry is useless.
+        if let file = entry.bodyFile, !FileManager.default.fileExists(atPath: bodyURL(file).path) {
+            try remove(key: key)
+            return nil
         }
-        return CacheEntry(url: url, status: Int(status), body: body, contentType: row[3].text, etag: row[4].text,
-                          lastModified: row[5].text, storedAt: storedAt, freshUntil: freshUntil)
+        return entry
     }
 
+    /// Stores (or replaces) an entry; a body file it no longer uses is deleted.
     public func store(_ entry: CacheEntry, forKey key: String) throws {
+        let previous = try bodyFile(forKey: key)
         func optional(_ s: String?) -> SQLiteValue { s.map { .text($0) } ?? .null }
         try database.execute("""
-            INSERT OR REPLACE INTO http_cache (key, url, status, body, content_type, etag, last_modified, stored_at, fresh_until)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [.text(key), .text(entry.url), .integer(Int64(entry.status)), .blob(entry.body), optional(entry.contentType),
-                             optional(entry.etag), optional(entry.lastModified), .real(entry.storedAt), .real(entry.freshUntil)])
+            INSERT OR REPLACE INTO http_cache (key, url, status, body, body_file, content_type, etag, last_modified, stored_at, fresh_until)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [.text(key), .text(entry.url), .integer(Int64(entry.status)), .blob(entry.body), optional(entry.bodyFile),
+                             optional(entry.contentType), optional(entry.etag), optional(entry.lastModified), .real(entry.storedAt),
+                             .real(entry.freshUntil)])
+        if let previous, previous != entry.bodyFile { try? FileManager.default.removeItem(at: bodyURL(previous)) }
     }
 
     public func remove(key: String) throws {
+        let file = try bodyFile(forKey: key)
         try database.execute("DELETE FROM http_cache WHERE key = ?", arguments: [.text(key)])
+        if let file { try? FileManager.default.removeItem(at: bodyURL(file)) }
+    }
+
+    private func bodyFile(forKey key: String) throws -> String? {
+        try database.rows("SELECT body_file FROM http_cache WHERE key = ?", arguments: [.text(key)]).first?.first?.text
+    }
+
+    /// Moves a downloaded file into the bodies folder; returns its name there.
+    public func adopt(_ file: URL) throws -> String {
+        try FileManager.default.createDirectory(at: bodiesFolder, withIntermediateDirectories: true)
+        let name = UUID().uuidString.lowercased()
+        let target = bodyURL(name)
+        do {
+            try FileManager.default.moveItem(at: file, to: target)
+        } catch {
+            // Another file system: copy, then drop the original.
+            try FileManager.default.copyItem(at: file, to: target)
+            try? FileManager.default.removeItem(at: file)
+        }
+        return name
+    }
+
+    public func bodyURL(_ name: String) -> URL {
+        bodiesFolder.appendingPathComponent(name)
     }
 
     /// Removes entries that expired and were stored more than `keepSeconds` ago: forecasts for past date
@@ -97,11 +138,17 @@ public final class HTTPCache {
     /// (geocoding) never expire. Returns how many went.
     @discardableResult
     public func prune(now: Double, keepSeconds: Double) throws -> Int {
-        try database.execute("DELETE FROM http_cache WHERE fresh_until < ? AND stored_at < ?", arguments: [.real(now), .real(now - keepSeconds)])
-        return database.changes
+        let condition = "fresh_until < ? AND stored_at < ?"
+        let arguments: [SQLiteValue] = [.real(now), .real(now - keepSeconds)]
+        let files = try database.rows("SELECT body_file FROM http_cache WHERE body_file IS NOT NULL AND " + condition, arguments: arguments)
+            .compactMap { $0.first?.text }
+        try database.execute("DELETE FROM http_cache WHERE " + condition, arguments: arguments)
+        let removed = database.changes
+        for file in files { try? FileManager.default.removeItem(at: bodyURL(file)) }
+        return removed
     }
 
-    /// Number of entries, for tests and `calpipe cache` style reports.
+    /// Number of entries, for tests and reports.
     public func count() throws -> Int {
         try database.scalarInt("SELECT COUNT(*) FROM http_cache") ?? 0
     }

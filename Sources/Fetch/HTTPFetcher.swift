@@ -61,19 +61,53 @@ public final class HTTPFetcher: @unchecked Sendable {
     private var now: Double { settings.clock().timeIntervalSince1970 }
     private var uptime: Double { ProcessInfo.processInfo.systemUptime }
 
-    /// Fetches a URL through the cache. Returns any final answer (2xx, or 4xx for the caller to read);
-    /// throws `FetchError` when no answer and no cached copy could be had.
+    /// Fetches a URL through the cache, with the body in memory (forecasts, geocoding). Returns any final
+    /// answer (2xx, or 4xx for the caller to read); throws `FetchError` when no answer and no cached copy
+    /// could be had.
     public func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
+        let resolved = try resolve(url, policy: policy, toFile: false)
+        var response = resolved.response
+        if let file = resolved.file {
+            response.body = [UInt8](try Data(contentsOf: file))
+            if resolved.fileIsTemporary { try? FileManager.default.removeItem(at: file) }
+        }
+        return FetchResult(response: response, origin: resolved.origin, url: url)
+    }
+
+    /// Fetches a URL through the cache with the body in a file this client owns (feeds): the body never
+    /// passes through memory. The file stays until the client goes away.
+    public func download(_ url: String, policy: CachePolicy = CachePolicy()) throws -> (result: FetchResult, path: String) {
+        let resolved = try resolve(url, policy: policy, toFile: true)
+        let result = FetchResult(response: resolved.response, origin: resolved.origin, url: url)
+        let suffix = Self.suffix(of: url)
+        guard let file = resolved.file else { return (result, try writeBody(resolved.response.body, suffix: suffix)) }
+        return (result, try keep(file, move: resolved.fileIsTemporary, suffix: suffix))
+    }
+
+    /// What `resolve` found: the answer, and its body's file when the body is not in `response.body`.
+    private struct Resolved {
+        var response: HTTPResponse
+        var origin: FetchOrigin
+        var file: URL?
+        /// True for a downloaded file that is not in the cache (the caller disposes of it).
+        var fileIsTemporary = false
+    }
+
+    private func cachedBody(_ entry: CacheEntry) -> URL? {
+        guard let name = entry.bodyFile else { return nil }
+        return withCache { $0.bodyURL(name) }
+    }
+
+    private func resolve(_ url: String, policy: CachePolicy, toFile: Bool) throws -> Resolved {
         guard let normalized = NormalizedURL(url), let requestURL = URL(string: url) else { throw FetchError.invalidURL(url) }
         let key = normalized.text
         let cached = withCache { try $0.entry(forKey: key) }
         if let cached, cached.isFresh(at: now) {
-            return FetchResult(response: cached.response, origin: .cache, url: url)
+            return Resolved(response: cached.response, origin: .cache, file: cachedBody(cached))
         }
         if let reason = gate.blockReason(normalized.authority) {
             let error = FetchError.limitReached(host: normalized.authority, message: reason)
-            if let cached { return FetchResult(response: cached.response, origin: .stale(error.description), url: url) }
-            throw error
+            return try fallBack(cached, error)
         }
         var headers = ["User-Agent": settings.userAgent]
         if let etag = cached?.etag { headers["If-None-Match"] = etag }
@@ -85,10 +119,11 @@ public final class HTTPFetcher: @unchecked Sendable {
         var failure: FetchError
         while true {
             attempt += 1
-            let outcome: Result<HTTPResponse, FetchError>
+            let outcome: Result<(response: HTTPResponse, file: URL?), FetchError>
             do {
-                let response = try gate.withTurn(normalized.authority) { try transport.get(requestURL, headers: headers) }
-                outcome = .success(response)
+                outcome = .success(try gate.withTurn(normalized.authority) {
+                    toFile ? try transport.download(requestURL, headers: headers) : (try transport.get(requestURL, headers: headers), nil)
+                })
             } catch let error as FetchError {
                 outcome = .failure(error)
             } catch {
@@ -96,22 +131,26 @@ public final class HTTPFetcher: @unchecked Sendable {
             }
             var wait = backoff.wait(forRetry: attempt - 1, random: Double.random(in: 0...1))
             switch outcome {
-            case .success(let response):
-                if response.status == 304, let cached {
-                    return FetchResult(response: revalidate(cached, with: response, key: key, policy: policy), origin: .revalidated, url: url)
-                }
+            case .success(let exchange):
+                var response = exchange.response
                 if response.isSuccess {
-                    store(response, url: url, key: key, policy: policy)
-                    return FetchResult(response: response, origin: .network, url: url)
+                    return store(response, file: exchange.file, url: url, key: key, policy: policy)
+                }
+                if let file = exchange.file {
+                    // Error pages are small; keep their start for messages and drop the file.
+                    response.body = Self.head(of: file, limit: 65_536)
+                    try? FileManager.default.removeItem(at: file)
+                }
+                if response.status == 304, let cached {
+                    return Resolved(response: revalidate(cached, with: response, key: key, policy: policy), origin: .revalidated, file: cachedBody(cached))
                 }
                 if let message = policy.limitAnswer?(response) {
                     gate.block(normalized.authority, reason: message)
-                    failure = .limitReached(host: normalized.authority, message: message)
-                    return try fallBack(cached, failure, url: url)
+                    return try fallBack(cached, .limitReached(host: normalized.authority, message: message))
                 }
                 guard [429, 500, 502, 503, 504].contains(response.status) else {
                     // A definitive answer (400 with a reason, 404, ...): the caller reads it.
-                    return FetchResult(response: response, origin: .network, url: url)
+                    return Resolved(response: response, origin: .network)
                 }
                 failure = .status(url: url, code: response.status, message: response.bodyPreview)
                 if response.status == 429 || response.status == 503, let retryAfter = RetryAfterText.seconds(response.header("retry-after"), now: now) {
@@ -119,8 +158,7 @@ public final class HTTPFetcher: @unchecked Sendable {
                         // Asked to wait longer than we may: stop asking this host for the rest of the run.
                         let message = "asked to retry after \(HTTPSettingsText.seconds(retryAfter.rounded(.up))), beyond the retry budget"
                         gate.block(normalized.authority, reason: message)
-                        failure = .limitReached(host: normalized.authority, message: message)
-                        return try fallBack(cached, failure, url: url)
+                        return try fallBack(cached, .limitReached(host: normalized.authority, message: message))
                     }
                     wait = retryAfter
                 }
@@ -130,12 +168,18 @@ public final class HTTPFetcher: @unchecked Sendable {
             if attempt >= settings.maximumAttempts || uptime + wait > deadline { break }
             Thread.sleep(forTimeInterval: wait)
         }
-        return try fallBack(cached, failure, url: url)
+        return try fallBack(cached, failure)
     }
 
-    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError, url: String) throws -> FetchResult {
-        if let cached { return FetchResult(response: cached.response, origin: .stale(failure.description), url: url) }
+    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError) throws -> Resolved {
+        if let cached { return Resolved(response: cached.response, origin: .stale(failure.description), file: cachedBody(cached)) }
         throw failure
+    }
+
+    static func head(of file: URL, limit: Int) -> [UInt8] {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8]((try? handle.read(upToCount: limit)) ?? Data())
     }
 
     private func freshUntil(_ response: HTTPResponse, policy: CachePolicy) -> (storable: Bool, until: Double) {
@@ -144,15 +188,29 @@ public final class HTTPFetcher: @unchecked Sendable {
         return (freshness.storable, freshness.freshUntil)
     }
 
-    private func store(_ response: HTTPResponse, url: String, key: String, policy: CachePolicy) {
+    /// Keeps a 2xx answer when its headers allow; a downloaded body moves into the cache's bodies folder.
+    private func store(_ response: HTTPResponse, file: URL?, url: String, key: String, policy: CachePolicy) -> Resolved {
         let (storable, until) = freshUntil(response, policy: policy)
+        let temporary = Resolved(response: response, origin: .network, file: file, fileIsTemporary: file != nil)
         guard storable else {
             _ = withCache { try $0.remove(key: key) }
-            return
+            return temporary
         }
-        let entry = CacheEntry(url: url, status: response.status, body: response.body, contentType: response.header("content-type"),
+        var entry = CacheEntry(url: url, status: response.status, body: response.body, contentType: response.header("content-type"),
                                etag: response.header("etag"), lastModified: response.header("last-modified"), storedAt: now, freshUntil: until)
-        _ = withCache { try $0.store(entry, forKey: key) }
+        let stored: URL?? = withCache { cache -> URL? in
+            if let file { entry.bodyFile = try cache.adopt(file) }
+            do {
+                try cache.store(entry, forKey: key)
+            } catch {
+                // Not stored: give the download back to the caller.
+                if let file, let name = entry.bodyFile { try? FileManager.default.moveItem(at: cache.bodyURL(name), to: file) }
+                throw error
+            }
+            return entry.bodyFile.map(cache.bodyURL)
+        }
+        guard let stored else { return temporary }  // no cache: the download stays where it is
+        return Resolved(response: response, origin: .network, file: stored)
     }
 
     /// A 304: the cached body is still right; its freshness (and validators, when sent) come from the new answer.
@@ -169,17 +227,42 @@ public final class HTTPFetcher: @unchecked Sendable {
         return entry.response
     }
 
+    private func ownedFolder() throws -> URL {
+        if let bodyFolder { return bodyFolder }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-fetch-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        bodyFolder = folder
+        return folder
+    }
+
+    /// Gives the caller its own name for a body file: a hard link to a cached body (no copy; another run
+    /// replacing the cache entry does not pull it away), or the temporary download itself.
+    private func keep(_ file: URL, move: Bool, suffix: String) throws -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        bodyCounter += 1
+        let target = try ownedFolder().appendingPathComponent("body-\(bodyCounter)\(suffix)")
+        if move {
+            try FileManager.default.moveItem(at: file, to: target)
+        } else if link(file.path, target.path) != 0 {
+            try FileManager.default.copyItem(at: file, to: target)
+        }
+        return target.path
+    }
+
+    /// Keeps the URL's extension (".ics", ".json", ...) on the local file, for readers that look at it.
+    static func suffix(of url: String) -> String {
+        guard let path = URLComponents(string: url)?.path else { return "" }
+        let ext = (path as NSString).pathExtension
+        return ext.isEmpty || ext.count > 8 ? "" : "." + ext
+    }
+
     /// Writes a body to a file this client owns (removed when the client goes away).
     func writeBody(_ body: [UInt8], suffix: String) throws -> String {
         lock.lock()
         defer { lock.unlock() }
-        if bodyFolder == nil {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-fetch-\(getpid())-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            bodyFolder = folder
-        }
         bodyCounter += 1
-        let file = bodyFolder!.appendingPathComponent("body-\(bodyCounter)\(suffix)")
+        let file = try ownedFolder().appendingPathComponent("body-\(bodyCounter)\(suffix)")
         try Data(body).write(to: file, options: .atomic)
         return file.path
     }

@@ -50,6 +50,53 @@ final class FeedOverHTTPTests: XCTestCase {
         XCTAssertEqual(third.report.warnings, ["\(server.base)/team.ics: server unreachable, using the cached copy"])
     }
 
+    func testFeedBodyIsKeptAsAFileAndReplacedWhenTheFeedChanges() throws {
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/team.ics", [.init(bodyFile: "feed.ics", etag: "\"v1\"")])
+        let cache = Harness.temporaryCache()
+        let spec = InputSpec(location: .url(server.base + "/team.ics"))
+        let bodies = URL(fileURLWithPath: cache + ".bodies")
+        func bodyFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: bodies.path) }
+
+        _ = try spec.inputs(context: context(fetcher: fetcher(cache)))
+        let key = NormalizedURL(server.base + "/team.ics")!.text
+        let entry = try XCTUnwrap(try HTTPCache(path: cache).entry(forKey: key))
+        XCTAssertEqual(entry.body, [], "the body is not in the database")
+        XCTAssertEqual(try bodyFiles(), [entry.bodyFile!])
+
+        _ = try spec.inputs(context: context(fetcher: fetcher(cache)))  // 304: same file
+        XCTAssertEqual(try bodyFiles(), [entry.bodyFile!])
+
+        try server.route("/team.ics", [.init(body: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", etag: "\"v2\"")])
+        let third = context(fetcher: fetcher(cache))  // owns the body file while it lives
+        let changed = try spec.inputs(context: third)
+        XCTAssertEqual(try String(contentsOfFile: changed[0].path, encoding: .utf8), "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+        let files = try bodyFiles()
+        XCTAssertEqual(files.count, 1, "the old body file is gone")
+        XCTAssertNotEqual(files, [entry.bodyFile!])
+        XCTAssertEqual(try server.log().map { $0.headers["if-none-match"] }, [nil, "\"v1\"", "\"v1\""])
+    }
+
+    func testLargeFeedIsStreamedToDisk() throws {
+        // 40 MB of VEVENTs: downloaded to a file and handed over by path; the bytes arrive intact.
+        let big = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-big-\(getpid()).ics")
+        let event = "BEGIN:VEVENT\r\nUID:x@example.com\r\nDTSTART:20261124T090000Z\r\nSUMMARY:Stand-up\r\nEND:VEVENT\r\n"
+        var text = "BEGIN:VCALENDAR\r\n"
+        text += String(repeating: event, count: 40_000_000 / event.utf8.count)
+        text += "END:VCALENDAR\r\n"
+        try text.write(to: big, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: big) }
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/big.ics", [.init(bodyFile: big.path)])
+        let run = context(fetcher: fetcher(Harness.temporaryCache()))  // owns the body file while it lives
+        let inputs = try InputSpec(location: .url(server.base + "/big.ics")).inputs(context: run)
+        let size = try FileManager.default.attributesOfItem(atPath: inputs[0].path)[.size] as? Int
+        XCTAssertEqual(size, text.utf8.count)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: inputs[0].path)), try Data(contentsOf: big))
+    }
+
     func testFeedThatWasNeverFetchedFailsClearlyWhenTheServerIsDown() throws {
         let server = try RecordedServer()
         let url = server.base + "/team.ics"

@@ -42,4 +42,33 @@ final class ForecastBenchmarkTests: XCTestCase {
         XCTAssertEqual(try server.log().count, requestsMade)
         print("BENCH http cache: 2000 fresh hits in \(String(format: "%.3f", seconds)) s, \(String(format: "%.1f", seconds / 2000 * 1_000_000)) µs per hit; 200 downloads from 127.0.0.1 (stored in the cache) took \(String(format: "%.3f", downloadSeconds)) s")
     }
+
+    /// Peak resident memory of this process so far (VmHWM), in MB.
+    static func peakMB() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return -1 }
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+
+    func testLargeFeedDownloadMemory() throws {
+        let big = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-bench-\(getpid()).ics")
+        let chunk = String(repeating: "BEGIN:VEVENT\r\nUID:x@example.com\r\nDTSTART:20261124T090000Z\r\nSUMMARY:Stand-up\r\nEND:VEVENT\r\n", count: 100_000)
+        _ = FileManager.default.createFile(atPath: big.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: big)
+        for _ in 0..<30 { handle.write(Data(chunk.utf8)) }  // about 300 MB
+        try handle.close()
+        defer { try? FileManager.default.removeItem(at: big) }
+        let size = (try FileManager.default.attributesOfItem(atPath: big.path)[.size] as? Int) ?? 0
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/big.ics", [.init(bodyFile: big.path)])
+        let before = Self.peakMB()
+        let fetcher = HTTPFetcher(cachePath: Harness.temporaryCache(), settings: HTTPSettings(requestTimeout: 120, requestsPerSecond: 0))
+        let began = Date()
+        let (result, path) = try fetcher.download(server.base + "/big.ics")
+        let seconds = Date().timeIntervalSince(began)
+        XCTAssertEqual(result.origin, .network)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int), size)
+        print("BENCH feed download: \(size / 1_000_000) MB in \(String(format: "%.2f", seconds)) s; peak RSS \(String(format: "%.0f", before)) MB before, \(String(format: "%.0f", Self.peakMB())) MB after")
+    }
 }
