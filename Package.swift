@@ -60,5 +60,10 @@ let package = Package(
             dependencies: ["Pipeline", "Importers", "Exporters"],
             path: "Tests/ICSTests"
         ),
+        .testTarget(
+            name: "XMLTests",
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalXML"],
+            path: "Tests/XMLTests"
+        ),
     ]
 )

@@ -134,6 +134,20 @@ final class SQLiteSyncWriter {
     func write(_ batch: Batch) throws {
         eventIDs.removeAll(keepingCapacity: true)
         occurrenceIDs.removeAll(keepingCapacity: true)
+        // A key twice in one batch: the last event wins, and only its occurrences and days are written.
+        var lastIndex: [EventKey: Int] = [:]
+        var duplicated: [EventKey: Event] = [:]
+        for (i, event) in batch.events.enumerated() {
+            let k = key(event)
+            if lastIndex.updateValue(i, forKey: k) != nil { duplicated[k] = event }
+        }
+        for k in duplicated.keys { duplicated[k] = batch.events[lastIndex[k]!] }
+        func wanted(_ event: Event) -> Bool {
+            if event.isCancelled { return false }
+            if duplicated.isEmpty { return true }
+            guard let kept = duplicated[key(event)] else { return true }
+            return kept == event
+        }
         for event in batch.events {
             if event.isCancelled {
                 counts.cancelledSkipped += 1
@@ -141,10 +155,10 @@ final class SQLiteSyncWriter {
             }
             _ = try writeEvent(event, fromBatch: true)
         }
-        for occurrence in batch.effectiveOccurrences where !occurrence.event.isCancelled {
+        for occurrence in batch.effectiveOccurrences where wanted(occurrence.event) {
             _ = try occurrenceID(occurrence)
         }
-        for day in batch.days where !day.event.isCancelled {
+        for day in batch.days where wanted(day.event) {
             try writeDay(day)
         }
     }

@@ -58,7 +58,7 @@ extension ICSReader {
             case "RRULE", "EXRULE":
                 let rule: RecurrenceRule
                 do { rule = try RecurrenceRule(parsing: p.value) } catch {
-                    throw .rejected(line: p.line, reason: "\(name): \(error)")
+                    throw .rejected(line: p.line, reason: "\(error)")
                 }
                 if name == "RRULE" { rules.append(rule) } else { exceptionRules.append(rule) }
             case "RDATE":
