@@ -218,6 +218,18 @@ final class ForecastStageTests: XCTestCase {
         XCTAssertTrue(try server.requests(to: "/v1/forecast").first?.query.hasSuffix("&end_date=2026-11-23&temperature_unit=fahrenheit&wind_speed_unit=mph&precipitation_unit=inch") ?? false)
     }
 
+    func testAPIKeyIsSentAndKeepsItsOwnCacheEntry() throws {
+        try server.route("/v1/forecast", [.init(bodyFile: "openmeteo-berlin.json")])
+        let events = [Harness.event("a", day: "2026-11-23", geo: (52.52, 13.41))]
+        let cache = Harness.temporaryCache()
+        _ = try Harness.run(events: events, forecast: options(), cache: cache)
+        let keyed = try Harness.run(events: events, forecast: options(["apikey": "k-123"]), cache: cache)
+        let queries = try server.requests(to: "/v1/forecast").map(\.query)
+        XCTAssertEqual(queries.count, 2, "a commercial answer is not served from the free one's cache entry")
+        XCTAssertTrue(queries[1].hasSuffix("&end_date=2026-11-23&apikey=k-123"))
+        XCTAssertEqual(keyed.report.counter("forecasts fetched"), 1)
+    }
+
     func testHistoricalDaysComeFromTheArchiveHost() throws {
         try server.route("/v1/archive", [.init(bodyFile: "openmeteo-berlin.json")])
         let events = [Harness.event("old", day: "2026-01-15", geo: (52.52, 13.41))]
