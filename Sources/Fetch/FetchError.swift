@@ -16,16 +16,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidURL(let url): return "\(url): not an http:// or https:// address"
         case .transport(let url, let message): return "\(url): \(message)"
-        case .timeout(let url, let seconds): return "\(url): no complete answer within \(HTTPSettingsText.seconds(seconds))"
+        case .timeout(let url, let seconds): return "\(url): no complete answer within \(DurationText.seconds(seconds))"
         case .status(let url, let code, let message): return "\(url): HTTP \(code)" + (message.isEmpty ? "" : " (\(message))")
         case .limitReached(let host, let message): return "\(host): request limit reached, no more requests this run" + (message.isEmpty ? "" : " (\(message))")
         }
-    }
-}
-
-enum HTTPSettingsText {
-    /// "2 s", "0.5 s".
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

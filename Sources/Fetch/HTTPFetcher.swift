@@ -40,8 +40,6 @@ public final class HTTPFetcher: @unchecked Sendable {
         return cacheOpenFailed
     }
 
-    fileprivate func withCacheAccess<T>(_ body: (HTTPCache) throws -> T?) -> T? { withCache(body) }
-
     private func withCache<T>(_ body: (HTTPCache) throws -> T?) -> T? {
         lock.lock()
         defer { lock.unlock() }
@@ -156,7 +154,7 @@ public final class HTTPFetcher: @unchecked Sendable {
                 if response.status == 429 || response.status == 503, let retryAfter = RetryAfterText.seconds(response.header("retry-after"), now: now) {
                     if uptime + retryAfter > deadline {
                         // Asked to wait longer than we may: stop asking this host for the rest of the run.
-                        let message = "asked to retry after \(HTTPSettingsText.seconds(retryAfter.rounded(.up))), beyond the retry budget"
+                        let message = "asked to retry after \(DurationText.seconds(retryAfter.rounded(.up))), beyond the retry budget"
                         gate.block(normalized.authority, reason: message)
                         return try fallBack(cached, .limitReached(host: normalized.authority, message: message))
                     }
@@ -257,6 +255,12 @@ public final class HTTPFetcher: @unchecked Sendable {
         return ext.isEmpty || ext.count > 8 ? "" : "." + ext
     }
 
+    /// Drops a URL's cached answer (e.g. one that turned out to be unreadable), so the next run asks again.
+    public func forget(_ url: String) {
+        guard let key = NormalizedURL(url)?.text else { return }
+        _ = withCache { try $0.remove(key: key) }
+    }
+
     /// Writes a body to a file this client owns (removed when the client goes away).
     func writeBody(_ body: [UInt8], suffix: String) throws -> String {
         lock.lock()
@@ -265,13 +269,5 @@ public final class HTTPFetcher: @unchecked Sendable {
         let file = try ownedFolder().appendingPathComponent("body-\(bodyCounter)\(suffix)")
         try Data(body).write(to: file, options: .atomic)
         return file.path
-    }
-}
-
-extension HTTPFetcher {
-    /// Drops a URL's cached answer (e.g. one that turned out to be unreadable), so the next run asks again.
-    public func forget(_ url: String) {
-        guard let key = NormalizedURL(url)?.text else { return }
-        _ = withCacheAccess { try $0.remove(key: key) }
     }
 }

@@ -25,35 +25,3 @@ public struct HTTPResponse: Sendable, Hashable {
         return flat.count > 200 ? String(flat.prefix(200)) + "..." : flat
     }
 }
-
-/// Where an answer came from.
-public enum FetchOrigin: Sendable, Hashable {
-    /// Downloaded now.
-    case network
-    /// Served from the cache while still fresh: no request was made.
-    case cache
-    /// The cached copy was revalidated with a 304 answer.
-    case revalidated
-    /// The server could not give an answer; an expired cached copy was used. The text says why.
-    case stale(String)
-
-    /// True when no new body was downloaded.
-    public var isFromCache: Bool {
-        if case .network = self { return false }
-        return true
-    }
-}
-
-/// An answer and where it came from.
-public struct FetchResult: Sendable {
-    public var response: HTTPResponse
-    public var origin: FetchOrigin
-    /// The URL as requested.
-    public var url: String
-
-    public init(response: HTTPResponse, origin: FetchOrigin, url: String) {
-        self.response = response
-        self.origin = origin
-        self.url = url
-    }
-}

@@ -217,11 +217,3 @@ public final class ForecastStage: Stage {
         return out
     }
 }
-
-extension ForecastOrigin {
-    /// The origin with the stale reason dropped, for counting.
-    var counterKey: ForecastOrigin {
-        if case .stale = self { return .stale("") }
-        return self
-    }
-}
