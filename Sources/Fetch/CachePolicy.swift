@@ -8,10 +8,14 @@ public struct CachePolicy: Sendable {
     /// Recognises an answer that means "no more requests today" (e.g. Open-Meteo's daily limit); returns
     /// the service's message. Such an answer stops every further request to that host for the run.
     public var limitAnswer: (@Sendable (HTTPResponse) -> String?)?
+    /// Asked while waiting between retries: true stops the waiting (Ctrl-C during a long Retry-After).
+    public var isCancelled: (@Sendable () -> Bool)?
 
-    public init(defaultTTL: Double = 3600, keepForever: Bool = false, limitAnswer: (@Sendable (HTTPResponse) -> String?)? = nil) {
+    public init(defaultTTL: Double = 3600, keepForever: Bool = false, limitAnswer: (@Sendable (HTTPResponse) -> String?)? = nil,
+                isCancelled: (@Sendable () -> Bool)? = nil) {
         self.defaultTTL = defaultTTL
         self.keepForever = keepForever
         self.limitAnswer = limitAnswer
+        self.isCancelled = isCancelled
     }
 }

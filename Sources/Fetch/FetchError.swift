@@ -11,6 +11,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The service said its request limit for the day (or longer than the retry budget) is reached;
     /// no further request goes to this host during the run.
     case limitReached(host: String, message: String)
+    /// The run was interrupted while waiting to retry.
+    case interrupted(url: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .transport(let url, let message): return "\(url): \(message)"
         case .timeout(let url, let seconds): return "\(url): no complete answer within \(DurationText.seconds(seconds))"
         case .status(let url, let code, let message): return "\(url): HTTP \(code)" + (message.isEmpty ? "" : " (\(message))")
+        case .interrupted(let url): return "\(url): interrupted while waiting to retry"
         case .limitReached(let host, let message): return "\(host): request limit reached, no more requests this run" + (message.isEmpty ? "" : " (\(message))")
         }
     }

@@ -6,7 +6,9 @@ import Pipeline
 /// lifetime (max-age / Expires).
 extension HTTPFetcher: RemoteFetcher {
     public func fetch(url: String, context: RunContext) throws -> RemoteBody {
-        let (result, path) = try download(url, policy: CachePolicy(defaultTTL: 0))
+        let cancellation = context.cancellation
+        let policy = CachePolicy(defaultTTL: 0, isCancelled: { cancellation.cancelledReason != nil })
+        let (result, path) = try download(url, policy: policy)
         guard result.response.isSuccess else {
             throw FetchError.status(url: url, code: result.response.status, message: result.response.bodyPreview)
         }

@@ -164,9 +164,23 @@ public final class HTTPFetcher: @unchecked Sendable {
                 failure = error
             }
             if attempt >= settings.maximumAttempts || uptime + wait > deadline { break }
-            Thread.sleep(forTimeInterval: wait)
+            if !pause(wait, policy: policy) {
+                failure = .interrupted(url: url)
+                break
+            }
         }
         return try fallBack(cached, failure)
+    }
+
+    /// Sleeps, in short slices so a cancelled run does not wait out a long Retry-After. False when cancelled.
+    private func pause(_ seconds: Double, policy: CachePolicy) -> Bool {
+        let end = uptime + seconds
+        while true {
+            if policy.isCancelled?() == true { return false }
+            let left = end - uptime
+            if left <= 0 { return true }
+            Thread.sleep(forTimeInterval: min(left, 0.1))
+        }
     }
 
     private func fallBack(_ cached: CacheEntry?, _ failure: FetchError) throws -> Resolved {

@@ -115,6 +115,18 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertEqual(try server.log().count, 1)
     }
 
+    func testInterruptionStopsALongRetryWait() throws {
+        try server.route("/busy", [.init(status: 429, headers: ["Retry-After": "30"], body: "busy")])
+        let cancellation = Cancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel(reason: "interrupted (SIGINT)") }
+        let started = Date()
+        let policy = CachePolicy(isCancelled: { cancellation.cancelledReason != nil })
+        XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: settings(budget: 60)).get(server.base + "/busy", policy: policy)) { error in
+            XCTAssertEqual(error as? FetchError, .interrupted(url: server.base + "/busy"))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+    }
+
     func testTimeoutOnASlowServer() throws {
         try server.route("/slow", [.init(body: "late", delay: 2)])
         let started = Date()

@@ -7,4 +7,10 @@ public struct ForecastQuery {
     public var today: CivilDate
     public var units: ForecastUnits
     public var context: RunContext
+
+    /// For the HTTP client: true once the run is interrupted.
+    public var isCancelled: @Sendable () -> Bool {
+        let cancellation = context.cancellation
+        return { cancellation.cancelledReason != nil }
+    }
 }

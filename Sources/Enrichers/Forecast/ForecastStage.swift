@@ -134,7 +134,7 @@ public final class ForecastStage: Stage {
         var out = batch
         out.days = []
         if buffer.count >= bufferLimit {
-            out.days = enrich(buffer, context: context)
+            out.days = try enrich(buffer, context: context)
             buffer = []
         }
         return out
@@ -142,7 +142,7 @@ public final class ForecastStage: Stage {
 
     public func finish(context: RunContext) throws -> Batch {
         guard !buffer.isEmpty else { return Batch() }
-        let days = enrich(buffer, context: context)
+        let days = try enrich(buffer, context: context)
         buffer = []
         return Batch(days: days, split: true)
     }
@@ -157,7 +157,7 @@ public final class ForecastStage: Stage {
         OpenMeteoProvider.coordinateText(c.latitude) + "," + OpenMeteoProvider.coordinateText(c.longitude)
     }
 
-    private func enrich(_ entries: [DayEntry], context: RunContext) -> [DayEntry] {
+    private func enrich(_ entries: [DayEntry], context: RunContext) throws -> [DayEntry] {
         var out = entries
         let today = context.environment.today
         var wanted: [Coordinate: [Int]] = [:]
@@ -180,6 +180,7 @@ public final class ForecastStage: Stage {
         var counts: [ForecastOrigin: Int] = [:]
         var start = 0
         while start < places.count {
+            try context.checkCancellation()
             let chunk = Array(places[start..<min(places.count, start + provider.placesPerRequest)])
             start += chunk.count
             let days = chunk.flatMap { wanted[$0]!.map { entries[$0].day } }

@@ -43,7 +43,7 @@ final class Geocoder {
         let address = url(for: name)
         let result: FetchResult
         do {
-            result = try fetcher.get(address, policy: CachePolicy(keepForever: true))
+            result = try fetcher.get(address, policy: CachePolicy(keepForever: true, isCancelled: { [cancellation = context.cancellation] in cancellation.cancelledReason != nil }))
         } catch {
             context.warn("geocoding \"\(name)\" failed: \(error)")
             context.report.count("geocoding failures")

@@ -49,7 +49,7 @@ final class MetNoProvider: ForecastProvider {
         let address = url(for: place)
         let result: FetchResult
         do {
-            result = try fetcher.get(address, policy: CachePolicy(defaultTTL: ttl))
+            result = try fetcher.get(address, policy: CachePolicy(defaultTTL: ttl, isCancelled: query.isCancelled))
         } catch {
             return .failed("\(name): \(error)")
         }

@@ -115,7 +115,7 @@ final class OpenMeteoProvider: ForecastProvider {
         let all = { (message: String) in places.map { _ in PlaceAnswer.failed(message) } }
         let result: FetchResult
         do {
-            result = try fetcher.get(address, policy: CachePolicy(defaultTTL: ttl, limitAnswer: Self.limitAnswer))
+            result = try fetcher.get(address, policy: CachePolicy(defaultTTL: ttl, limitAnswer: Self.limitAnswer, isCancelled: query.isCancelled))
         } catch {
             return all("\(name): \(error)")
         }
