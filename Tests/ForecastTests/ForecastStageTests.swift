@@ -192,6 +192,22 @@ final class ForecastStageTests: XCTestCase {
         XCTAssertEqual(run.report.counter("geocoding misses"), 1)
     }
 
+    func testAddressIsRetriedByItsTownAfterAMiss() throws {
+        try server.route("/v1/search", [.init(bodyFile: "geocoding-empty.json")])
+        try server.route("/v1/search", queryContains: "name=München&", [.init(bodyFile: "geocoding-muenchen.json")])
+        try server.route("/v1/forecast", [.init(bodyFile: "openmeteo-berlin.json")])
+        let events = [Harness.event("fair", day: "2026-11-23", location: "Halle B3, Messe München,  München")]
+        let run = try Harness.run(events: events, forecast: options(), cache: Harness.temporaryCache())
+        XCTAssertEqual(try server.requests(to: "/v1/search").map(\.query), [
+            "name=Halle B3, Messe München, München&count=5&language=en&format=json",
+            "name=München&count=5&language=en&format=json",
+        ])
+        guard case .forecast(_, let place)? = run.byKey["fair 2026-11-23"] else { return XCTFail("no forecast") }
+        XCTAssertEqual(place, Coordinate(latitude: 48.14, longitude: 11.58))
+        XCTAssertEqual(run.warnings, [])
+        XCTAssertEqual(run.report.counter("geocoding misses"), 0)
+    }
+
     func testGeocodingOffSkipsLocationTexts() throws {
         try server.route("/v1/forecast", [.init(bodyFile: "openmeteo-berlin.json")])
         let events = [Harness.event("offsite", day: "2026-11-23", location: "München")]

@@ -30,16 +30,40 @@ final class Geocoder {
     }
 
     /// The coordinate (not yet rounded) for a place name, or nil with a warning on the context.
+    /// A text such as "Room Spree, Alexanderplatz 1, Berlin" that matches nothing as a whole is tried once
+    /// more by its last comma-separated part ("Berlin"), as LOCATION fields often end with the town.
     func coordinate(for rawName: String, context: RunContext) -> Coordinate? {
         let name = Self.normalize(rawName)
         guard !name.isEmpty else { return nil }
         if let known = memo[name] { return known }
-        let found = lookUp(name, context: context)
+        var found: Coordinate?
+        switch lookUp(name, context: context) {
+        case .found(let c):
+            found = c
+        case .failed:
+            found = nil
+        case .none:
+            let last = name.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if name.contains(","), !last.isEmpty, case .found(let c) = lookUp(last, context: context, quietMiss: true) {
+                found = c
+            } else {
+                context.warn("geocoding \"\(name)\": no place found")
+                context.report.count("geocoding misses")
+            }
+        }
         memo[name] = found
         return found
     }
 
-    private func lookUp(_ name: String, context: RunContext) -> Coordinate? {
+    private enum Lookup {
+        case found(Coordinate)
+        /// The service matched nothing.
+        case none
+        /// The service could not answer (already warned).
+        case failed
+    }
+
+    private func lookUp(_ name: String, context: RunContext, quietMiss: Bool = false) -> Lookup {
         let address = url(for: name)
         let result: FetchResult
         do {
@@ -47,14 +71,14 @@ final class Geocoder {
         } catch {
             context.warn("geocoding \"\(name)\" failed: \(error)")
             context.report.count("geocoding failures")
-            return nil
+            return .failed
         }
         guard result.response.status == 200, let json = try? JSONParser.parse(bytes: result.response.body), json.objectValue != nil else {
             fetcher.forget(address)
             let reason = (try? JSONParser.parse(bytes: result.response.body)).flatMap(OpenMeteoDocument.errorReason) ?? result.response.bodyPreview
             context.warn("geocoding \"\(name)\" failed: HTTP \(result.response.status): \(reason)")
             context.report.count("geocoding failures")
-            return nil
+            return .failed
         }
         let results = json.objectValue?["results"]?.arrayValue ?? []
         let candidates: [(coordinate: Coordinate, label: String)] = results.compactMap { item in
@@ -64,16 +88,12 @@ final class Geocoder {
             let label = [o["name"]?.stringValue, o["admin1"]?.stringValue, o["country"]?.stringValue].compactMap { $0 }.joined(separator: ", ")
             return (c, label)
         }
-        guard let best = candidates.first else {
-            context.warn("geocoding \"\(name)\": no place found")
-            context.report.count("geocoding misses")
-            return nil
-        }
+        guard let best = candidates.first else { return .none }
         if candidates.count > 1 {
             context.warn("geocoding \"\(name)\": \(candidates.count == Self.candidates ? "\(Self.candidates) or more" : String(candidates.count)) places match; using \(best.label) (\(ForecastStage.text(ForecastStage.rounded(best.coordinate))))")
             context.report.count("geocoding ambiguous")
         }
         context.report.count("places geocoded")
-        return best.coordinate
+        return .found(best.coordinate)
     }
 }
