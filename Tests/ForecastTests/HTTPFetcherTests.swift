@@ -172,6 +172,15 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertTrue(fetcher.cacheProblem?.hasPrefix("cannot open the HTTP cache /proc/calpipe-no-such-dir/cache.sqlite: ") ?? false)
     }
 
+    func testDefaultCachePath() {
+        XCTAssertEqual(HTTPCache.defaultPath(environment: ["HOME": "/home/ada"]), "/home/ada/.cache/calpipe/http-cache.sqlite")
+        XCTAssertEqual(HTTPCache.defaultPath(environment: ["HOME": "/home/ada", "XDG_CACHE_HOME": "/var/cache/ada"]), "/var/cache/ada/calpipe/http-cache.sqlite")
+        XCTAssertEqual(HTTPCache.defaultPath(environment: ["HOME": "/home/ada", "XDG_CACHE_HOME": "relative"]), "/home/ada/.cache/calpipe/http-cache.sqlite",
+                       "XDG requires an absolute path")
+        XCTAssertEqual(HTTPCache.defaultPath(environment: ["HOME": "/home/ada", "XDG_CACHE_HOME": "/x", "CALPIPE_CACHE": "/tmp/c.sqlite"]), "/tmp/c.sqlite")
+        XCTAssertEqual(HTTPFetcher(environment: ["HOME": "/home/ada"]).cachePath, "/home/ada/.cache/calpipe/http-cache.sqlite")
+    }
+
     func testCacheKeyIsTheNormalisedURL() throws {
         XCTAssertEqual(NormalizedURL("HTTPS://API.Example.COM:443/v1/x?b=2&a=1#frag")?.text, "https://api.example.com/v1/x?a=1&b=2")
         XCTAssertEqual(NormalizedURL("http://127.0.0.1:8080")?.text, "http://127.0.0.1:8080/")
