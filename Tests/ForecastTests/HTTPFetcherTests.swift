@@ -188,6 +188,21 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertNil(NormalizedURL("ftp://example.com/x"))
     }
 
+    func testRequestsToOneHostGoOneAtATime() throws {
+        try server.route("/slow", [.init(body: "ok", delay: 0.3)])
+        let fetcher = HTTPFetcher(cachePath: Harness.temporaryCache(), settings: settings())
+        let base = server.base
+        let answers = Collected()
+        let started = Date()
+        DispatchQueue.concurrentPerform(iterations: 3) { i in
+            answers.add(log: (try? fetcher.get(base + "/slow?i=\(i)", policy: CachePolicy(defaultTTL: 0)).response.text) ?? "failed")
+        }
+        XCTAssertEqual(answers.log, ["ok", "ok", "ok"])
+        // Three 0.3 s answers one after another, not side by side.
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.9)
+        XCTAssertEqual(try server.log().count, 3)
+    }
+
     func testRequestsToOneHostAreSpacedByTheRateLimit() throws {
         try server.route("/r", [.init(body: "ok")])
         var s = settings()
