@@ -136,6 +136,17 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
     }
 
+    func testSilentServerHitsTheConnectTimeoutBeforeTheWholeRequestTimeout() throws {
+        try server.route("/silent", [.init(body: "late", delay: 3)])
+        var s = settings(budget: 0, timeout: 10, attempts: 1)
+        s.connectTimeout = 0.5
+        let started = Date()
+        XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: s).get(server.base + "/silent")) { error in
+            XCTAssertEqual(error as? FetchError, .timeout(url: server.base + "/silent", seconds: 0.5))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5)
+    }
+
     func testGeocodingAnswersAreKeptForGood() throws {
         try server.route("/v1/search", [.init(headers: ["Cache-Control": "max-age=60"], bodyFile: "geocoding-muenchen.json")])
         let clock = TestClock(Harness.now)
