@@ -120,7 +120,7 @@ final class ForecastStageTests: XCTestCase {
         try server.route("/v1/forecast", [.init(status: 500, body: "Internal Server Error")])
         let started = Date()
         let stale = try Harness.run(events: events, forecast: options(["ttl": 0, "retry_budget": 0.4, "backoff": 0.05]), cache: cache)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
         XCTAssertGreaterThanOrEqual(try server.requests(to: "/v1/forecast").count, 3, "the first answer and at least two attempts")
         XCTAssertEqual(stale.report.counter("forecasts stale"), 1)
         guard case .forecast(let f, _)? = stale.byKey["standup 2026-11-24"] else { return XCTFail("no stale forecast") }

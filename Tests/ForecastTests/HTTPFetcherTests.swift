@@ -101,7 +101,7 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertEqual(result.response.status, 200)
         XCTAssertEqual(try server.log().count, 2)
         XCTAssertGreaterThanOrEqual(elapsed, 1.0, "waited as Retry-After asked")
-        XCTAssertLessThan(elapsed, 3.0)
+        XCTAssertLessThan(elapsed, 5.0)
     }
 
     func testRetryAfterBeyondTheBudgetStopsTheHostForTheRun() throws {
@@ -124,7 +124,7 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: settings(budget: 60)).get(server.base + "/busy", policy: policy)) { error in
             XCTAssertEqual(error as? FetchError, .interrupted(url: server.base + "/busy"))
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "far less than the 30 s Retry-After")
     }
 
     func testTimeoutOnASlowServer() throws {
@@ -133,7 +133,7 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: settings(budget: 0, timeout: 0.4, attempts: 1)).get(server.base + "/slow")) { error in
             XCTAssertEqual(error as? FetchError, .timeout(url: server.base + "/slow", seconds: 0.4))
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1.9, "before the server's answer at 2 s")
     }
 
     func testSilentServerHitsTheConnectTimeoutBeforeTheWholeRequestTimeout() throws {
