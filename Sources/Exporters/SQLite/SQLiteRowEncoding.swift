@@ -174,16 +174,34 @@ enum SQLiteRowEncoding {
         [text(a.name), text(a.email), text(a.role), text(a.status), attendeeParameters(a)]
     }
 
-    /// The instance key of an occurrence in its event: the RECURRENCE-ID it has or would have, "" for a
-    /// single event.
-    static func instance(_ occurrence: Occurrence) -> String {
-        occurrence.recurrenceID?.iso8601 ?? ""
+    /// What an occurrence row stores, taken from an `Occurrence` or straight from an event (its single
+    /// occurrence, as `Occurrence(single:)` makes it) without copying the event.
+    struct OccurrenceTimes {
+        var start: EventTime
+        var end: EventTime
+        var recurrenceID: EventTime?
+
+        init(_ o: Occurrence) {
+            start = o.start
+            end = o.end
+            recurrenceID = o.recurrenceID
+        }
+
+        init(singleOf event: Event) {
+            start = event.start
+            end = event.end
+            recurrenceID = event.recurrenceID?.time
+        }
+
+        /// The instance key in its event: the RECURRENCE-ID it has or would have, "" for a single event.
+        var instance: String { recurrenceID?.iso8601 ?? "" }
     }
 
-    /// Binds `occurrenceContentColumns` from parameter `first`.
-    static func bindOccurrenceValues(_ o: Occurrence, zone: Zone, to st: Statement, from first: Int) throws {
-        let (s, e) = o.interval(in: zone)
-        try st.bind(o.isAllDay, at: first)
+    /// Binds `occurrenceContentColumns` from parameter `first` (instants as `Occurrence.interval(in:)`).
+    static func bindOccurrenceValues(_ o: OccurrenceTimes, zone: Zone, to st: Statement, from first: Int) throws {
+        let s = o.start.utcSeconds(in: zone)
+        let e = max(s, o.end.utcSeconds(in: zone))
+        try st.bind(o.start.isDate, at: first)
         try st.bind(s, at: first + 1)
         try st.bind(e, at: first + 2)
         try st.bind(isoLocal(zone.local(fromUTC: s)), at: first + 3)

@@ -108,13 +108,14 @@ final class SQLiteSyncWriter {
         var ids: [Int64?] = []
         ids.reserveCapacity(batch.events.count)
         let duplicatesBefore = counts.duplicates
-        for event in batch.events {
-            if event.isCancelled {
+        // Index loops: elements are borrowed from the arrays instead of copied (an Event holds many references).
+        for i in batch.events.indices {
+            if batch.events[i].isCancelled {
                 counts.cancelledSkipped += 1
                 ids.append(nil)
                 continue
             }
-            ids.append(try writeEvent(event, fromBatch: true))
+            ids.append(try writeEvent(batch.events[i], fromBatch: true))
         }
         // A key twice in one batch: the last event wins, and only its occurrences and days are written.
         var duplicated: [EventKey: Event] = [:]
@@ -137,16 +138,16 @@ final class SQLiteSyncWriter {
         if !batch.expanded {
             for i in batch.events.indices {
                 guard let id = ids[i], duplicated.isEmpty || wanted(batch.events[i]) else { continue }
-                _ = try writeOccurrence(Occurrence(single: batch.events[i]), eventID: id)
+                _ = try writeOccurrence(.init(singleOf: batch.events[i]), eventID: id)
             }
         }
         if batch.expanded {
-            for occurrence in batch.occurrences where wanted(occurrence.event) {
-                _ = try occurrenceID(occurrence)
+            for i in batch.occurrences.indices where wanted(batch.occurrences[i].event) {
+                _ = try occurrenceID(batch.occurrences[i])
             }
         }
-        for day in batch.days where wanted(day.event) {
-            try writeDay(day)
+        for i in batch.days.indices where wanted(batch.days[i].occurrence.event) {
+            try writeDay(batch.days[i])
         }
     }
 
@@ -315,12 +316,12 @@ final class SQLiteSyncWriter {
 
     private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
         let eventID = try eventID(occurrence.event)
-        return (try writeOccurrence(occurrence, eventID: eventID), eventID)
+        return (try writeOccurrence(.init(occurrence), eventID: eventID), eventID)
     }
 
     /// Inserts or updates an occurrence row of the event row `eventID` (once per batch); returns its id.
-    private func writeOccurrence(_ occurrence: Occurrence, eventID: Int64) throws -> Int64 {
-        let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.instance(occurrence))
+    private func writeOccurrence(_ occurrence: SQLiteRowEncoding.OccurrenceTimes, eventID: Int64) throws -> Int64 {
+        let k = OccurrenceKey(eventID: eventID, instance: occurrence.instance)
         if let id = occurrenceIDs[k] { return id }
         func bind(_ s: Statement) throws {
             try s.bind(eventID, at: 1)
