@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "calpipe", targets: ["calpipe"]),
+        .executable(name: "calpipe-bench", targets: ["calpipe-bench"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
     ],
     dependencies: [
@@ -37,6 +38,12 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(
+            name: "calpipe-bench",
+            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/calpipe-bench"
+        ),
+
         .testTarget(
             name: "PipelineTests",
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
@@ -52,6 +59,11 @@ let package = Package(
             name: "ICSTests",
             dependencies: ["Pipeline", "Importers", "Exporters"],
             path: "Tests/ICSTests"
+        ),
+        .testTarget(
+            name: "XMLTests",
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalXML"],
+            path: "Tests/XMLTests"
         ),
     ]
 )

@@ -6,6 +6,8 @@ public enum Importers {
         [
             JSONImporter.descriptor,
             ICSSource.descriptor,
+            XCalSource.descriptor,
+            JCalSource.descriptor,
         ]
     }
 }
