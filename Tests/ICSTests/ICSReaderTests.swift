@@ -175,6 +175,22 @@ final class ICSReaderTests: XCTestCase {
         XCTAssertEqual(r.events.first?.start.iso8601, "2026-01-15T12:00:00-03:30")
     }
 
+    /// Events wait for a VTIMEZONE defined later, but not without bound: after 1,000 the rest fall back at once.
+    func testWaitingForAVTimeZoneIsBounded() throws {
+        var lines = ["BEGIN:VCALENDAR"]
+        for i in 0..<1500 { lines += ["BEGIN:VEVENT", "UID:u\(i)", "DTSTART;TZID=Nowhere/Zone:20260115T120000", "END:VEVENT"] }
+        lines += ["END:VCALENDAR"]
+        var order: [String] = []
+        var warnings = 0
+        let reader = ICSReader(label: "many.ics", zones: testZones, fallbackZone: .utc, handlers: .init(
+            event: { order.append($0.uid) }, reject: { _, _ in }, warn: { _ in warnings += 1 }))
+        try reader.feed(Array(ics(lines).utf8))
+        XCTAssertEqual(order.count, 1500, "all events out before the end of the input")
+        try reader.finish()
+        XCTAssertEqual(order, (0..<1500).map { "u\($0)" })
+        XCTAssertEqual(warnings, 1500)
+    }
+
     func testEventWithoutUIDGetsAStableOne() throws {
         let text = ics(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "DTSTART:20260501T090000Z", "SUMMARY:No UID", "END:VEVENT", "END:VCALENDAR"])
         let a = try readICS(text), b = try readICS(text)

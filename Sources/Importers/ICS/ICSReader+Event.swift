@@ -20,6 +20,24 @@ extension ICSReader {
         case organizer = "ORGANIZER", color = "COLOR", url = "URL", status = "STATUS"
         case start = "DTSTART", end = "DTEND", duration = "DURATION", recurrenceID = "RECURRENCE-ID"
 
+        /// The field a property name fills, if any (by length first: cheaper than a string switch).
+        init?(name: String) {
+            let f: Field?
+            switch name.utf8.count {
+            case 3: f = name == "UID" ? .uid : name == "GEO" ? .geo : name == "URL" ? .url : nil
+            case 5: f = name == "DTEND" ? .end : name == "COLOR" ? .color : nil
+            case 6: f = name == "STATUS" ? .status : nil
+            case 7: f = name == "DTSTART" ? .start : name == "SUMMARY" ? .summary : nil
+            case 8: f = name == "LOCATION" ? .location : name == "DURATION" ? .duration : nil
+            case 9: f = name == "ORGANIZER" ? .organizer : nil
+            case 11: f = name == "DESCRIPTION" ? .description : nil
+            case 13: f = name == "RECURRENCE-ID" ? .recurrenceID : nil
+            default: f = nil
+            }
+            guard let f else { return nil }
+            self = f
+        }
+
         var index: Int {
             switch self {
             case .uid: 0; case .summary: 1; case .description: 2; case .location: 3; case .geo: 4; case .organizer: 5
@@ -61,7 +79,7 @@ extension ICSReader {
 
         for p in frame.properties {
             let name = p.name
-            if let field = Field(rawValue: name) {
+            if let field = Field(name: name) {
                 if fields[field] == nil { fields[field] = p } else { other.append(p.rawProperty) }
                 continue
             }
@@ -191,7 +209,7 @@ extension ICSReader {
             zoneCache[rawTZID] = z
             return z
         }
-        if !final && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }
+        if !final && !deferralDisabled && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }
         handlers.warn("\(label):\(line): unknown time zone \"\(tzid)\" (no VTIMEZONE defines it), read in \(fallbackZone.identifier)")
         return fallbackZone
     }

@@ -87,6 +87,10 @@ public final class ICSReader {
     var calendarZone: Zone?
     /// Events waiting for a VTIMEZONE that may come later in the VCALENDAR.
     var pending: [Frame] = []
+    /// At most this many events wait for a later VTIMEZONE; then waiting stops for the rest of the VCALENDAR.
+    static let maxPending = 1000
+    /// Set once `maxPending` was reached in the current VCALENDAR: unknown TZIDs fall back at once.
+    var deferralDisabled = false
     private var sawCalendar = false
 
     /// - Parameters:
@@ -259,7 +263,7 @@ public final class ICSReader {
             try lineError(number, "line is longer than \(limits.maxLineBytes) bytes")
             return
         }
-        if line.isEmpty { return }
+        if line.isEmpty || (line[0] == 0x20 && !line.contains { $0 != 0x20 && $0 != 0x09 }) { return }
         try line.withUnsafeBufferPointer { b in
             if !skipping.isEmpty {
                 if let name = Self.keyword(b, "BEGIN:") {
@@ -353,6 +357,7 @@ public final class ICSReader {
             if name == "VCALENDAR" {
                 stack.append(Frame(kind: .calendar, name: name, beginLine: number))
                 calendarZone = nil
+                deferralDisabled = false
                 sawCalendar = true
             } else {
                 try handlers.reject(SourceLocation(file: label, line: number), "BEGIN:\(name) outside of a VCALENDAR")
@@ -366,6 +371,7 @@ public final class ICSReader {
             case "VEVENT":
                 var frame = Frame(kind: .event, name: name, beginLine: number)
                 frame.text.reserveCapacity(1024)
+                frame.properties.reserveCapacity(24)
                 stack.append(frame)
                 appendText(text)
             case "VTIMEZONE":
@@ -526,7 +532,13 @@ public final class ICSReader {
         switch buildEvent(frame, final: final) {
         case .event(let event): try handlers.event(event)
         case .rejected(let line, let reason): try handlers.reject(SourceLocation(file: label, line: line), reason)
-        case .waitForZone: pending.append(frame)
+        case .waitForZone:
+            pending.append(frame)
+            // Producers write VTIMEZONEs first; a feed full of TZIDs nothing defines must not be held whole.
+            if pending.count >= Self.maxPending {
+                deferralDisabled = true
+                try flushPending()
+            }
         }
     }
 
