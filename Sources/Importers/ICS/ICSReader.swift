@@ -443,7 +443,11 @@ public final class ICSReader {
     /// Keeps a VTIMEZONE; it is turned into a `Zone` only when a TZID is not known to the zone database
     /// (most files name IANA or Windows zones, whose VTIMEZONEs then cost nothing).
     private func defineZone(_ frame: Frame) {
-        let component = frame.rawComponent
+        var component = frame.rawComponent
+        // TZID is TEXT: "Amsterdam\, Berlin" names the zone "Amsterdam, Berlin" that TZID parameters use.
+        if let i = component.properties.firstIndex(where: { $0.name == "TZID" }) {
+            component.properties[i].value = ICSText.unescape(component.properties[i].value)
+        }
         guard let tzid = component.properties.first(where: { $0.name == "TZID" })?.value, !tzid.isEmpty else {
             handlers.warn("\(label):\(frame.beginLine): VTIMEZONE has no TZID, ignored")
             return
