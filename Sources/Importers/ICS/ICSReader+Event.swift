@@ -91,8 +91,15 @@ extension ICSReader {
                 if categoryParameters == nil { categoryParameters = p.parameters }
             case "RRULE", "EXRULE":
                 let rule: RecurrenceRule
-                do { rule = try RecurrenceRule(parsing: p.value) } catch {
-                    throw .rejected(line: p.line, reason: "\(error)")
+                if let known = ruleCache[p.value] {
+                    rule = known
+                } else {
+                    do { rule = try RecurrenceRule(parsing: p.value) } catch {
+                        throw .rejected(line: p.line, reason: "\(error)")
+                    }
+                    // Feeds repeat the same few rules; remember up to 256 of them.
+                    if ruleCache.count >= 256 { ruleCache.removeAll(keepingCapacity: true) }
+                    ruleCache[p.value] = rule
                 }
                 if name == "RRULE" { rules.append(rule) } else { exceptionRules.append(rule) }
             case "RDATE":
@@ -245,15 +252,31 @@ extension ICSReader {
         var rest: [Parameter] = []
         for parameter in p.parameters {
             switch parameter.name {
-            case "CN": a.name = parameter.values.joined(separator: ",")
+            case "CN": a.name = parameter.values.count == 1 ? parameter.values[0] : parameter.values.joined(separator: ",")
             case "ROLE" where p.name == "ATTENDEE": a.role = parameter.values.first
             case "PARTSTAT" where p.name == "ATTENDEE": a.status = parameter.values.first
             default: rest.append(parameter)
             }
         }
         a.otherParameters = rest
-        let value = ICSText.trimmed(p.value)
-        if ICSText.hasPrefixIgnoringCase(value, "mailto:") { a.email = String(value.dropFirst(7)) } else if !value.isEmpty { a.email = value }
+        // The address without blanks around it and without its "mailto:" scheme (any case), on bytes.
+        var value = p.value
+        a.email = value.withUTF8 { b -> String? in
+            var start = 0, end = b.count
+            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+            if start == end { return nil }
+            if end - start >= 7 {
+                let scheme: [UInt8] = [0x4D, 0x41, 0x49, 0x4C, 0x54, 0x4F, 0x3A]  // MAILTO:
+                var matches = true
+                for k in 0..<7 {
+                    let c = b[start + k]
+                    if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != scheme[k] { matches = false; break }
+                }
+                if matches { start += 7 }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+        }
         return a
     }
 

@@ -61,20 +61,20 @@ public final class ICSReader {
     let handlers: Handlers
 
     // Line assembly.
-    private var line: [UInt8] = []
-    private var lineOverlong = false
-    private var haveLine = false
-    private var atLineStart = true
-    private var physicalLine: Int
-    private var logicalStart: Int
+    @exclusivity(unchecked) private var line: [UInt8] = []
+    @exclusivity(unchecked) private var lineOverlong = false
+    @exclusivity(unchecked) private var haveLine = false
+    @exclusivity(unchecked) private var atLineStart = true
+    @exclusivity(unchecked) private var physicalLine: Int
+    @exclusivity(unchecked) private var logicalStart: Int
     private var checkedHeader = false
     private var headerBuffer: [UInt8] = []
     private var sawLatin1Warning = false
 
     // Component state.
-    var stack: [Frame] = []
+    @exclusivity(unchecked) var stack: [Frame] = []
     /// Names of the components being skipped (innermost last); empty when not skipping.
-    private var skipping: [String] = []
+    @exclusivity(unchecked) private var skipping: [String] = []
     private var skippingLine = 0
     /// Whether the skipped component is counted (VTODO, ...) or was already reported as an error.
     private var skippingCounts = false
@@ -83,6 +83,8 @@ public final class ICSReader {
     /// VTIMEZONE components of this input not yet built, by TZID, with their line.
     var fileZoneDefinitions: [String: (RawComponent, Int)] = [:]
     var zoneCache: [String: Zone] = [:]
+    /// Parsed RRULE/EXRULE values by text.
+    var ruleCache: [String: RecurrenceRule] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
     var calendarZone: Zone?
     /// Events waiting for a VTIMEZONE that may come later in the VCALENDAR.
