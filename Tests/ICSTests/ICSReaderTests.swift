@@ -1,5 +1,5 @@
 import XCTest
-import Importers
+@testable import Importers
 import Pipeline
 
 /// Real-world-shaped fixtures: the fields beyond what the differential test compares.
@@ -197,6 +197,18 @@ final class ICSReaderTests: XCTestCase {
         XCTAssertEqual(a.events.first?.uid, b.events.first?.uid)
         XCTAssertEqual(a.events.first?.uid.hasPrefix("calpipe-"), true)
         XCTAssertEqual(a.warnings.count, 1)
+    }
+
+    /// The reader's allocation-free date parser agrees with the core's `BasicDateText` on good and bad values.
+    func testDateValuesParseLikeTheCore() {
+        let values = ["20260329", "20260329T020000", "20260329T010000Z", "20260329t010000z", "20241231T235960Z", "20240229",
+                      "20230229", "20261301", "20260100", "2026032", "202603291", "20260329T240000", "20260329T016000",
+                      "20260329X010000", "20260329T010000ZZ", "2026-03-29", "", "abcdefgh", "20260329T01000Z"]
+        for v in values {
+            XCTAssertEqual(ICSDateText.parse(v), BasicDateText.parse(v), v)
+        }
+        XCTAssertEqual(ICSDateText.parse("20241231T235960Z"), .utc(CivilDateTime(year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsSinceEpoch))
+        XCTAssertNil(ICSDateText.parse("20230229"))
     }
 
     func testLatin1TextIsReadWithAWarning() throws {

@@ -37,21 +37,30 @@ extension ICSReader {
             guard let f else { return nil }
             self = f
         }
-
-        var index: Int {
-            switch self {
-            case .uid: 0; case .summary: 1; case .description: 2; case .location: 3; case .geo: 4; case .organizer: 5
-            case .color: 6; case .url: 7; case .status: 8; case .start: 9; case .end: 10; case .duration: 11; case .recurrenceID: 12
-            }
-        }
     }
 
-    /// The first line of each field, by `Field.index`.
+    /// The first line of each field (stored inline: no allocation per event).
     private struct Fields {
-        var lines = [ICSContentLine?](repeating: nil, count: 13)
+        var uid, summary, description, location, geo, organizer, color, url, status: ICSContentLine?
+        var start, end, duration, recurrenceID: ICSContentLine?
+
         subscript(_ f: Field) -> ICSContentLine? {
-            get { lines[f.index] }
-            set { lines[f.index] = newValue }
+            get {
+                switch f {
+                case .uid: uid; case .summary: summary; case .description: description; case .location: location; case .geo: geo
+                case .organizer: organizer; case .color: color; case .url: url; case .status: status; case .start: start
+                case .end: end; case .duration: duration; case .recurrenceID: recurrenceID
+                }
+            }
+            set {
+                switch f {
+                case .uid: uid = newValue; case .summary: summary = newValue; case .description: description = newValue
+                case .location: location = newValue; case .geo: geo = newValue; case .organizer: organizer = newValue
+                case .color: color = newValue; case .url: url = newValue; case .status: status = newValue
+                case .start: start = newValue; case .end: end = newValue; case .duration: duration = newValue
+                case .recurrenceID: recurrenceID = newValue
+                }
+            }
         }
     }
 
@@ -188,7 +197,7 @@ extension ICSReader {
     private func time(_ rawText: String, _ p: ICSContentLine, final: Bool) throws(Failure) -> EventTime {
         let text = ICSText.trimmed(rawText)
         let valueType = p.parameter("VALUE")?.uppercased()
-        guard let parsed = BasicDateText.parse(text) else {
+        guard let parsed = ICSDateText.parse(text) else {
             let what = valueType == "DATE" ? "a valid date" : "a valid date or date-time"
             throw .rejected(line: p.line, reason: "\(p.name): \"\(text)\" is not \(what)")
         }

@@ -61,19 +61,4 @@ public enum ICSText {
         while end > start, u[u.index(before: end)] == 0x20 || u[u.index(before: end)] == 0x09 { end = u.index(before: end) }
         return String(text[start..<end])
     }
-
-    /// True when `text` starts with the ASCII `prefix`, ignoring case.
-    public static func hasPrefixIgnoringCase(_ text: String, _ prefix: StaticString) -> Bool {
-        let p = prefix.utf8Start
-        let count = prefix.utf8CodeUnitCount
-        var i = 0
-        for c in text.utf8 {
-            if i == count { return true }
-            let upper = (c >= 0x61 && c <= 0x7A) ? c - 32 : c
-            let expected = (p[i] >= 0x61 && p[i] <= 0x7A) ? p[i] - 32 : p[i]
-            if upper != expected { return false }
-            i += 1
-        }
-        return i == count
-    }
 }
