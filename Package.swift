@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "Pipeline"),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
@@ -46,9 +48,29 @@ let package = Package(
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML"],
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
         ),
+        .testTarget(
+            name: "ForecastTests",
+            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
+            path: "Tests/ForecastTests"
+        ),
+        .testTarget(
+            name: "SQLiteTests",
+            dependencies: ["CalSQLite", "Pipeline", "Exporters"],
+            path: "Tests/SQLiteTests"
+        ),
         .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
+        .testTarget(
+            name: "ICSTests",
+            dependencies: ["Pipeline", "Importers", "Exporters"],
+            path: "Tests/ICSTests"
+        ),
+        .testTarget(
+            name: "XMLTests",
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalXML"],
+            path: "Tests/XMLTests"
+        ),
     ]
 )

@@ -10,4 +10,9 @@
 #include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
 #include <libxml/tree.h>
+#include <libxml/xmlIO.h>
+#include <libxml/pattern.h>
+
+// xmlFree is a global function pointer, which Swift 6 treats as shared mutable state; call it through here.
+static inline void calpipe_xml_free(void *pointer) { xmlFree(pointer); }
 #endif

@@ -1,11 +1,7 @@
 import CLibXML
 
-/// Facts about the libxml2 this binary is linked against.
+/// Facts about the libxml2 this binary is built against.
 public enum XMLLibrary {
-    /// The version of libxml2 in use, e.g. "20914".
-    public static var version: String {
-        // `xmlParserVersion` is a macro over __xmlParserVersion() in thread-enabled builds; Swift sees only the function.
-        guard let text = __xmlParserVersion()?.pointee else { return "unknown" }
-        return String(cString: text)
-    }
+    /// The version of libxml2's headers, e.g. "2.9.14".
+    public static var version: String { LIBXML_DOTTED_VERSION }
 }

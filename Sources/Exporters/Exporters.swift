@@ -4,6 +4,9 @@ import Pipeline
 public enum Exporters {
     public static var all: [SinkDescriptor] {
         [
+            JSONExporter.descriptor,
+            SQLiteSink.descriptor,
+            ICSSink.descriptor,
         ]
     }
 }

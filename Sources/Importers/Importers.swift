@@ -4,6 +4,10 @@ import Pipeline
 public enum Importers {
     public static var all: [SourceDescriptor] {
         [
+            JSONImporter.descriptor,
+            ICSSource.descriptor,
+            XCalSource.descriptor,
+            JCalSource.descriptor,
         ]
     }
 }

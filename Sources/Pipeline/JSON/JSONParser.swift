@@ -13,6 +13,8 @@ public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position: Int = 0
     private var depth = 0
+    private var countedUpTo = 0
+    private var countedLines = 1
     /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 512
 
@@ -93,6 +95,28 @@ public struct JSONParser {
 
     /// The 1-based line of the current position.
     public var currentLine: Int { lineAndColumn(of: position).line }
+
+    /// The 1-based line where the next value starts (after blank space), counted incrementally so walking
+    /// a large newline-delimited file stays linear.
+    public var currentLineOfNextValue: Int {
+        mutating get {
+            skipWhitespace()
+            while countedUpTo < position {
+                if bytes[countedUpTo] == 0x0A { countedLines += 1 }
+                countedUpTo += 1
+            }
+            return countedLines
+        }
+    }
+
+    /// Skips past the next newline (after a bad line of newline-delimited JSON). False at the end of input.
+    public mutating func skipToNextLine() -> Bool {
+        depth = 0
+        while position < bytes.count, bytes[position] != 0x0A { position += 1 }
+        guard position < bytes.count else { return false }
+        position += 1
+        return true
+    }
 
     // MARK: Values
 
@@ -255,21 +279,21 @@ public struct JSONParser {
             return position - s
         }
         let intDigits = digits()
-        guard intDigits > 0 else { throw error("invalid number") }
+        guard intDigits > 0 else { throw error(at: start, "invalid number") }
         if intDigits > 1, bytes[start + (bytes[start] == UInt8(ascii: "-") ? 1 : 0)] == UInt8(ascii: "0") {
-            throw error("invalid number (leading zero)")
+            throw error(at: start, "invalid number (leading zero)")
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
-            guard digits() > 0 else { throw error("invalid number (digits expected after \".\")") }
+            guard digits() > 0 else { throw error(at: start, "invalid number (digits expected after \".\")") }
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             position += 1
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard digits() > 0 else { throw error("invalid number (digits expected in exponent)") }
+            guard digits() > 0 else { throw error(at: start, "invalid number (digits expected in exponent)") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard let value = Double(text) else { throw error("invalid number") }
+        guard let value = Double(text) else { throw error(at: start, "invalid number") }
         return value
     }
 
@@ -316,7 +340,11 @@ public struct JSONParser {
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
-        let (line, column) = lineAndColumn(of: position)
+        error(at: position, message)
+    }
+
+    private func error(at offset: Int, _ message: String) -> JSONSyntaxError {
+        let (line, column) = lineAndColumn(of: offset)
         return JSONSyntaxError(message: message, line: line, column: column)
     }
 }

@@ -128,6 +128,7 @@ public struct PluginOptions {
     public func rejectUnknownKeys(_ known: [String]) {
         let all = known + ["type"]
         for key in object.keys where !all.contains(key) {
+            if known.isEmpty { report(key, "unknown option (this plugin takes no options)"); continue }
             report(key, "unknown option (expected one of: \(known.joined(separator: ", ")))" + Suggestion.hint(for: key, in: known))
         }
     }

@@ -7,18 +7,29 @@ public final class RunContext {
     /// Under `--strict` a rejected record fails the run.
     public let strict: Bool
     public let quiet: Bool
+    /// Set from outside (a signal handler) to stop the run at the next batch.
+    public let cancellation: Cancellation
+    /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
+    /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
+    public internal(set) var sourceLabels: [String] = []
     private let logSink: (String) -> Void
 
     public init(environment: PipelineEnvironment, report: RunReport = RunReport(), strict: Bool = false, quiet: Bool = false,
-                log: @escaping (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+                cancellation: Cancellation = Cancellation(), log: @escaping (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
         self.environment = environment
         self.report = report
         self.strict = strict
         self.quiet = quiet
+        self.cancellation = cancellation
         logSink = log
     }
 
     public var zone: Zone { environment.zone }
+
+    /// Throws when the run was interrupted; sources and long stages call it between units of work.
+    public func checkCancellation() throws {
+        if let reason = cancellation.cancelledReason { throw RunFailure.interrupted(reason) }
+    }
     public var window: Window? { environment.window }
 
     /// Informational message on stderr, silenced by --quiet.

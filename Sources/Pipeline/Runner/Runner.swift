@@ -6,11 +6,14 @@ public enum RunFailure: Error, CustomStringConvertible {
     case rejectedUnderStrict(Int)
     /// A source, stage or sink failed; nothing half-written was left behind.
     case failed(String)
+    /// A signal stopped the run; every sink rolled back.
+    case interrupted(String)
 
     public var description: String {
         switch self {
         case .rejectedUnderStrict(let n): return "\(n) record\(n == 1 ? " was" : "s were") rejected and --strict is set: nothing was written"
         case .failed(let message): return message
+        case .interrupted(let reason): return "interrupted by \(reason): nothing was written"
         }
     }
 }
@@ -29,6 +32,7 @@ public struct Runner {
     public func run(_ pipeline: PipelineDefinition, context: RunContext) throws {
         let sinks = dryRun ? [] : pipeline.sinks
         var opened: [any Sink] = []
+        context.sourceLabels = pipeline.sourceLabels
         do {
             for sink in sinks {
                 try sink.open(context: context)
@@ -36,6 +40,7 @@ public struct Runner {
             }
             let stages = pipeline.stages
             func push(_ batch: Batch, from index: Int) throws {
+                try context.checkCancellation()
                 var current = batch
                 for stage in stages[index...] {
                     if current.isEmpty { return }
@@ -59,6 +64,7 @@ public struct Runner {
                 let tail = try stage.finish(context: context)
                 try push(tail, from: i + 1)
             }
+            try context.checkCancellation()
             if context.strict, !context.report.rejections.isEmpty {
                 throw RunFailure.rejectedUnderStrict(context.report.rejections.count)
             }

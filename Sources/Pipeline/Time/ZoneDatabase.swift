@@ -9,7 +9,7 @@ public final class ZoneDatabase: @unchecked Sendable {
     /// Extra name mappings consulted before the system database (e.g. Windows zone names -> IANA).
     private let aliases: [String: String]
 
-    public init(aliases: [String: String] = [:]) {
+    public init(aliases: [String: String] = WindowsZones.ianaByWindowsName) {
         self.aliases = aliases
     }
 

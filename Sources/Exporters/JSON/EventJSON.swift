@@ -1,0 +1,156 @@
+import Pipeline
+
+/// calpipe's own JSON form of events, occurrences and day entries (docs/json-format.md). The `json` source
+/// reads the event form back unchanged, so json -> json round trips are lossless.
+public enum EventJSON {
+    /// The event in calpipe's format. Keys always in the same order; absent optional fields are left out.
+    public static func event(_ e: Event) -> JSONValue {
+        var o = JSONObject()
+        o["uid"] = .string(e.uid)
+        if let v = e.title { o["title"] = .string(v) }
+        if let v = e.description { o["description"] = .string(v) }
+        if let v = e.location { o["location"] = .string(v) }
+        if let c = e.coordinate { o["geo"] = coordinate(c) }
+        if let p = e.organizer { o["organizer"] = person(p) }
+        if !e.attendees.isEmpty { o["attendees"] = .array(e.attendees.map(person)) }
+        if !e.categories.isEmpty { o["categories"] = .array(e.categories.map { .string($0) }) }
+        if let v = e.color { o["color"] = .string(v) }
+        if let v = e.url { o["url"] = .string(v) }
+        if let v = e.status { o["status"] = .string(v.lowercased()) }
+        writeTimes(start: e.start, end: e.endSpec, into: &o)
+        if !e.recurrence.rules.isEmpty { o["rrule"] = list(e.recurrence.rules.map(\.text)) }
+        if !e.recurrence.exceptionRules.isEmpty { o["exrule"] = list(e.recurrence.exceptionRules.map(\.text)) }
+        if !e.recurrence.dates.isEmpty { o["rdate"] = .array(e.recurrence.dates.map { .string(text(of: $0.start)) }) }
+        if !e.recurrence.exceptionDates.isEmpty { o["exdate"] = .array(e.recurrence.exceptionDates.map { .string(text(of: $0)) }) }
+        if let r = e.recurrenceID {
+            o["recurrence_id"] = .string(text(of: r.time))
+            if r.thisAndFuture { o["recurrence_range"] = .string("THISANDFUTURE") }
+        }
+        if !e.otherProperties.isEmpty { o["properties"] = .array(e.otherProperties.map(property)) }
+        return .object(o)
+    }
+
+    /// One occurrence: the event's fields with this instance's start and end.
+    public static func occurrence(_ occ: Occurrence, zone: Zone) -> JSONValue {
+        guard case .object(var o) = event(occ.event) else { return .null }
+        for key in ["start", "end", "duration", "timezone", "end_timezone", "all_day", "rrule", "exrule", "rdate", "exdate", "recurrence_range"] { o[key] = nil }
+        var out = JSONObject()
+        for m in o.members where m.key != "recurrence_id" { out[m.key] = m.value }
+        writeTimes(start: occ.start, end: .end(occ.end), into: &out)
+        if let r = occ.recurrenceID { out["recurrence_id"] = .string(text(of: r)) }
+        let (s, e) = occ.interval(in: zone)
+        out["starts_at"] = .string(instant(s, zone: zone, allDay: occ.isAllDay, date: occ.start))
+        out["ends_at"] = .string(instant(e, zone: zone, allDay: occ.isAllDay, date: occ.end))
+        return .object(out)
+    }
+
+    /// One agenda row (a view model for an app's agenda list).
+    public static func dayEntry(_ d: DayEntry, zone: Zone) -> JSONValue {
+        let e = d.event
+        var o = JSONObject()
+        o["uid"] = .string(e.uid)
+        o["title"] = e.title.map { .string($0) } ?? .null
+        o["location"] = e.location.map { .string($0) } ?? .null
+        if let c = e.coordinate { o["geo"] = coordinate(c) }
+        o["color"] = e.color.map { .string($0) } ?? .null
+        o["all_day"] = .bool(d.allDay)
+        if d.allDay {
+            o["start"] = .null
+            o["end"] = .null
+        } else {
+            o["start"] = .string(d.start.shortTimeText)
+            o["end"] = .string(d.end.date > d.day ? "24:00" : d.end.shortTimeText)
+        }
+        o["duration_minutes"] = .number(Double(d.durationSeconds / 60))
+        o["starts_at"] = .string(d.occurrence.isAllDay ? d.day.iso8601 : CivilDateTime(secondsSinceEpoch: d.start.secondsSinceEpoch).iso8601 + Zone.offsetText(zone.offset(atUTC: d.startUTC)))
+        o["ends_at"] = .string(d.occurrence.isAllDay ? d.day.adding(days: 1).iso8601 : d.end.iso8601 + Zone.offsetText(zone.offset(atUTC: d.endUTC)))
+        o["part"] = .number(Double(d.part))
+        o["parts"] = .number(Double(d.parts))
+        if let p = e.organizer { o["organizer"] = person(p) }
+        o["attendees"] = .array(e.attendees.map(person))
+        if !e.categories.isEmpty { o["categories"] = .array(e.categories.map { .string($0) }) }
+        if let s = e.status { o["status"] = .string(s.lowercased()) }
+        if let r = d.occurrence.recurrenceID { o["recurrence_id"] = .string(text(of: r)) }
+        if let f = d.forecast { o["forecast"] = forecast(f) }
+        return .object(o)
+    }
+
+    public static func forecast(_ result: ForecastResult) -> JSONValue {
+        switch result {
+        case .missing(let reason):
+            return .object(JSONObject([("available", .bool(false)), ("reason", .string(reason))]))
+        case .forecast(let f, let place):
+            var o = JSONObject()
+            o["available"] = .bool(true)
+            o["provider"] = .string(f.provider)
+            o["units"] = .string(f.units)
+            o["latitude"] = .number(place.latitude)
+            o["longitude"] = .number(place.longitude)
+            o["weather_code"] = f.weatherCode.map { .number(Double($0)) } ?? .null
+            o["summary"] = f.summary.map { .string($0) } ?? .null
+            o["temperature_max"] = f.temperatureMax.map { .number($0) } ?? .null
+            o["temperature_min"] = f.temperatureMin.map { .number($0) } ?? .null
+            o["precipitation_probability"] = f.precipitationProbability.map { .number($0) } ?? .null
+            o["precipitation"] = f.precipitationAmount.map { .number($0) } ?? .null
+            o["wind_speed_max"] = f.windSpeedMax.map { .number($0) } ?? .null
+            return .object(o)
+        }
+    }
+
+    // MARK: Parts
+
+    static func writeTimes(start: EventTime, end: Event.EndSpec?, into o: inout JSONObject) {
+        o["start"] = .string(text(of: start))
+        if start.isDate { o["all_day"] = .bool(true) }
+        if case .zoned(_, let z) = start { o["timezone"] = .string(z.identifier) }
+        switch end {
+        case .end(let t):
+            o["end"] = .string(text(of: t))
+            if case .zoned(_, let ez) = t, ez.identifier != start.zone?.identifier { o["end_timezone"] = .string(ez.identifier) }
+        case .duration(let d): o["duration"] = .string(d.iCalendarText)
+        case nil: break
+        }
+    }
+
+    /// Dates as "2026-11-23", UTC as "...Z", zoned and floating times as local "2026-11-23T09:00:00"
+    /// (the zone goes in "timezone").
+    static func text(of t: EventTime) -> String {
+        switch t {
+        case .date(let d): return d.iso8601
+        case .utc(let s): return CivilDateTime(secondsSinceEpoch: s).iso8601 + "Z"
+        case .zoned(let l, _), .floating(let l): return l.iso8601
+        }
+    }
+
+    static func instant(_ utc: Int64, zone: Zone, allDay: Bool, date: EventTime) -> String {
+        if allDay, case .date(let d) = date { return d.iso8601 }
+        return zone.local(fromUTC: utc).iso8601 + Zone.offsetText(zone.offset(atUTC: utc))
+    }
+
+    static func list(_ items: [String]) -> JSONValue {
+        items.count == 1 ? .string(items[0]) : .array(items.map { .string($0) })
+    }
+
+    static func coordinate(_ c: Coordinate) -> JSONValue {
+        .object(JSONObject([("latitude", .number(c.latitude)), ("longitude", .number(c.longitude))]))
+    }
+
+    static func person(_ p: Attendee) -> JSONValue {
+        var o = JSONObject()
+        if let v = p.name { o["name"] = .string(v) }
+        if let v = p.email { o["email"] = .string(v) }
+        if let v = p.role { o["role"] = .string(v) }
+        if let v = p.status { o["status"] = .string(v) }
+        return .object(o)
+    }
+
+    static func property(_ p: RawProperty) -> JSONValue {
+        var o = JSONObject()
+        o["name"] = .string(p.name)
+        if !p.parameters.isEmpty {
+            o["parameters"] = .object(JSONObject(p.parameters.map { ($0.name, $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map { .string($0) })) }))
+        }
+        o["value"] = .string(p.value)
+        return .object(o)
+    }
+}

@@ -1,0 +1,272 @@
+import CalSQLite
+import Pipeline
+
+/// How model values become column values of the agenda database (see docs/sqlite-schema.md).
+/// Everything here is deterministic: the same event always gives the same values, which is what lets a
+/// re-run on unchanged input compare equal and change no row.
+enum SQLiteRowEncoding {
+    /// The content columns of `events`, in bind order (after source, uid, recurrence_id). The sync compares
+    /// all of them to decide whether a row changed; `origin` is stored but not compared (see `eventValues`).
+    static let eventContentColumns = [
+        "this_and_future", "title", "description", "location", "latitude", "longitude",
+        "organizer_name", "organizer_email", "organizer_parameters", "categories", "color", "url", "status",
+        "all_day", "dtstart", "dtstart_tzid", "start_utc", "dtend", "dtend_tzid", "duration", "end_utc", "span_end_utc",
+        "rrule", "exrule", "rdate", "exdate", "other_properties", "components", "field_parameters", "metadata", "source_text",
+    ]
+
+    static let occurrenceContentColumns = ["all_day", "start_utc", "end_utc", "start_local", "end_local"]
+
+    static let dayContentColumns = ["event_id", "part", "parts", "all_day", "start_local", "end_local", "start_utc", "end_utc", "sort_key"]
+
+    static let forecastContentColumns = [
+        "status", "reason", "latitude", "longitude", "provider", "units", "weather_code", "summary",
+        "temperature_max", "temperature_min", "precipitation_probability", "precipitation_amount", "wind_speed_max",
+    ]
+
+    /// The source label of an event: the runner's stamp, else the file it came from.
+    static func source(of event: Event) -> String {
+        event.metadata["source"] ?? event.origin?.file ?? ""
+    }
+
+    /// RECURRENCE-ID as stored in the key: ISO text of the instance it replaces, "" for none.
+    static func recurrenceIDText(_ event: Event) -> String {
+        event.recurrenceID?.time.iso8601 ?? ""
+    }
+
+    /// A time as ISO-8601 with its zone in brackets when it has a named one (RFC 9557): used in lists.
+    static func annotated(_ time: EventTime) -> String {
+        if case .zoned(_, let zone) = time { return time.iso8601 + "[" + zone.identifier + "]" }
+        return time.iso8601
+    }
+
+    static func tzid(_ time: EventTime) -> SQLiteValue {
+        if case .zoned(_, let zone) = time { return .text(zone.identifier) }
+        return .null
+    }
+
+    static func text(_ s: String?) -> SQLiteValue { s.map(SQLiteValue.text) ?? .null }
+
+    /// Lines joined by "\n", NULL for none.
+    static func lines(_ items: [String]) -> SQLiteValue { items.isEmpty ? .null : .text(items.joined(separator: "\n")) }
+
+    static func json(_ value: JSONValue?) -> SQLiteValue {
+        guard let value else { return .null }
+        return .text(JSONWriter(pretty: false).string(value))
+    }
+
+    static func parametersJSON(_ parameters: [Parameter]) -> JSONValue {
+        .array(parameters.map { .object(JSONObject([("name", .string($0.name)), ("values", .array($0.values.map(JSONValue.string)))])) })
+    }
+
+    static func propertyJSON(_ p: RawProperty) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("name", .string(p.name))]
+        if !p.parameters.isEmpty { members.append(("parameters", parametersJSON(p.parameters))) }
+        members.append(("value", .string(p.value)))
+        return .object(JSONObject(members))
+    }
+
+    static func componentJSON(_ c: RawComponent) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("name", .string(c.name))]
+        members.append(("properties", .array(c.properties.map(propertyJSON))))
+        if !c.components.isEmpty { members.append(("components", .array(c.components.map(componentJSON)))) }
+        return .object(JSONObject(members))
+    }
+
+    static func recurrenceDateText(_ d: RecurrenceDate) -> String {
+        switch d {
+        case .time(let t): return annotated(t)
+        case .period(let s, let e): return annotated(s) + "/" + annotated(e)
+        case .periodWithDuration(let s, let duration): return annotated(s) + "/" + duration.iCalendarText
+        }
+    }
+
+    /// The last instant the event (or series) can touch, NULL when it recurs without a known end.
+    static func spanEnd(_ event: Event, startUTC: Int64, endUTC: Int64, zone: Zone) -> SQLiteValue {
+        guard event.isRecurring else { return .integer(endUTC) }
+        guard event.recurrence.dates.isEmpty else { return .null }
+        var last = Int64.min
+        for rule in event.recurrence.rules {
+            guard case .until(let until) = rule.end else { return .null }
+            last = max(last, until.utcSeconds(in: zone))
+        }
+        // The last instance starts at or before UNTIL and lasts as long as the first.
+        return .integer(max(endUTC, last + (endUTC - startUTC)))
+    }
+
+    /// Binds the values of `eventContentColumns`, in order, from parameter `first`; returns how many.
+    static func bindEventValues(_ event: Event, zone: Zone, to s: Statement, from first: Int) throws -> Int {
+        let startUTC = event.start.utcSeconds(in: zone)
+        let endUTC = max(startUTC, event.end.utcSeconds(in: zone))
+        var dtend: EventTime?
+        var duration: CalDuration?
+        switch event.endSpec {
+        case .end(let e)?: dtend = e
+        case .duration(let d)?: duration = d
+        case nil: break
+        }
+        let recurrence = event.recurrence
+        var i = first
+        func bind(_ value: SQLiteValue) throws {
+            try s.bind(value, at: i)
+            i += 1
+        }
+        func bind(_ value: String?) throws {
+            try s.bind(value, at: i)
+            i += 1
+        }
+        try bind(.integer(event.recurrenceID?.thisAndFuture == true ? 1 : 0))
+        try bind(event.title)
+        try bind(event.description)
+        try bind(event.location)
+        try bind(event.coordinate.map { .real($0.latitude) } ?? .null)
+        try bind(event.coordinate.map { .real($0.longitude) } ?? .null)
+        try bind(event.organizer?.name)
+        try bind(event.organizer?.email)
+        try bind(json((event.organizer?.otherParameters).flatMap { $0.isEmpty ? nil : parametersJSON($0) }))
+        try bind(event.categories.isEmpty ? .null : json(.array(event.categories.map(JSONValue.string))))
+        try bind(event.color)
+        try bind(event.url)
+        try bind(event.status)
+        try bind(.integer(event.isAllDay ? 1 : 0))
+        try bind(event.start.iso8601)
+        try bind(tzid(event.start))
+        try bind(.integer(startUTC))
+        try bind(dtend?.iso8601)
+        try bind(dtend.map(tzid) ?? .null)
+        try bind(duration?.iCalendarText)
+        try bind(.integer(endUTC))
+        try bind(spanEnd(event, startUTC: startUTC, endUTC: endUTC, zone: zone))
+        try bind(recurrence.rules.isEmpty ? .null : lines(recurrence.rules.map(\.text)))
+        try bind(recurrence.exceptionRules.isEmpty ? .null : lines(recurrence.exceptionRules.map(\.text)))
+        try bind(recurrence.dates.isEmpty ? .null : lines(recurrence.dates.map(recurrenceDateText)))
+        try bind(recurrence.exceptionDates.isEmpty ? .null : lines(recurrence.exceptionDates.map(annotated)))
+        try bind(event.otherProperties.isEmpty ? .null : json(.array(event.otherProperties.map(propertyJSON))))
+        try bind(event.components.isEmpty ? .null : json(.array(event.components.map(componentJSON))))
+        try bind(event.fieldParameters.isEmpty ? .null
+                 : json(.object(JSONObject(event.fieldParameters.sorted { $0.key < $1.key }.map { ($0.key, parametersJSON($0.value)) }))))
+        try bind(metadataJSON(event.metadata))
+        try bind(event.sourceText)
+        return i - first
+    }
+
+    /// The event's metadata without the runner's "source" stamp, keys sorted; NULL when nothing is left.
+    static func metadataJSON(_ metadata: [String: String]) -> SQLiteValue {
+        if metadata.isEmpty || (metadata.count == 1 && metadata["source"] != nil) { return .null }
+        let members = metadata.filter { $0.key != "source" }.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+        return json(.object(JSONObject(members)))
+    }
+
+    static func attendeeParameters(_ a: Attendee) -> SQLiteValue {
+        a.otherParameters.isEmpty ? .null : json(parametersJSON(a.otherParameters))
+    }
+
+    /// Values of an attendee row after event_id and position: name, email, role, status, other_parameters.
+    static func attendeeValues(_ a: Attendee) -> [SQLiteValue] {
+        [text(a.name), text(a.email), text(a.role), text(a.status), attendeeParameters(a)]
+    }
+
+    /// The instance key of an occurrence in its event: the RECURRENCE-ID it has or would have, "" for a
+    /// single event.
+    static func instance(_ occurrence: Occurrence) -> String {
+        occurrence.recurrenceID?.iso8601 ?? ""
+    }
+
+    /// Binds `occurrenceContentColumns` from parameter `first`.
+    static func bindOccurrenceValues(_ o: Occurrence, zone: Zone, to st: Statement, from first: Int) throws {
+        let (s, e) = o.interval(in: zone)
+        try st.bind(o.isAllDay, at: first)
+        try st.bind(s, at: first + 1)
+        try st.bind(e, at: first + 2)
+        try st.bind(isoLocal(zone.local(fromUTC: s)), at: first + 3)
+        try st.bind(isoLocal(zone.local(fromUTC: e)), at: first + 4)
+    }
+
+    /// "YYYY-MM-DD", as `CivilDate.iso8601`, without building intermediate strings (years 0-9999).
+    static func isoDate(_ date: CivilDate) -> String {
+        let (y, m, d) = date.components
+        guard (0...9999).contains(y) else { return date.iso8601 }
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            put(y, 4, into: buffer, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(m, 2, into: buffer, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(d, 2, into: buffer, at: 8)
+            return 10
+        }
+    }
+
+    /// "YYYY-MM-DDTHH:MM:SS", as `CivilDateTime.iso8601`, without intermediate strings (years 0-9999).
+    static func isoLocal(_ time: CivilDateTime) -> String {
+        let (y, m, d) = time.date.components
+        guard (0...9999).contains(y) else { return time.iso8601 }
+        let second = time.secondOfDay
+        return String(unsafeUninitializedCapacity: 19) { buffer in
+            put(y, 4, into: buffer, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(m, 2, into: buffer, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(d, 2, into: buffer, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(second / 3600, 2, into: buffer, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(second / 60 % 60, 2, into: buffer, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second % 60, 2, into: buffer, at: 17)
+            return 19
+        }
+    }
+
+    /// Writes `value` (not negative) as `width` zero-padded digits.
+    private static func put(_ value: Int, _ width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        var v = value
+        var i = offset + width - 1
+        while i >= offset {
+            buffer[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            v /= 10
+            i -= 1
+        }
+    }
+
+    /// Orders a day's entries: all-day first, then by start instant (the view adds title and uid).
+    static func sortKey(_ d: DayEntry) -> String {
+        // Offset so every instant from year 0 to 9999 is a positive 12-digit number; text order = time order.
+        let shifted = max(0, min(999_999_999_999, d.startUTC + 62_167_219_200))
+        return String(unsafeUninitializedCapacity: 13) { buffer in
+            buffer[0] = d.allDay ? UInt8(ascii: "0") : UInt8(ascii: "1")
+            var v = shifted
+            for i in stride(from: 12, through: 1, by: -1) {
+                buffer[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                v /= 10
+            }
+            return 13
+        }
+    }
+
+    /// Binds `dayContentColumns` from parameter `first`.
+    static func bindDayValues(_ d: DayEntry, eventID: Int64, to s: Statement, from first: Int) throws {
+        try s.bind(eventID, at: first)
+        try s.bind(d.part, at: first + 1)
+        try s.bind(d.parts, at: first + 2)
+        try s.bind(d.allDay, at: first + 3)
+        try s.bind(isoLocal(d.start), at: first + 4)
+        try s.bind(isoLocal(d.end), at: first + 5)
+        try s.bind(d.startUTC, at: first + 6)
+        try s.bind(d.endUTC, at: first + 7)
+        try s.bind(sortKey(d), at: first + 8)
+    }
+
+    static func forecastValues(_ result: ForecastResult) -> [SQLiteValue] {
+        switch result {
+        case .missing(let reason):
+            return ["missing", .text(reason)] + Array(repeating: .null, count: forecastContentColumns.count - 2)
+        case .forecast(let f, let place):
+            func real(_ v: Double?) -> SQLiteValue { v.map(SQLiteValue.real) ?? .null }
+            return [
+                "forecast", .null, .real(place.latitude), .real(place.longitude), .text(f.provider), .text(f.units),
+                f.weatherCode.map { .integer(Int64($0)) } ?? .null, text(f.summary),
+                real(f.temperatureMax), real(f.temperatureMin), real(f.precipitationProbability),
+                real(f.precipitationAmount), real(f.windSpeedMax),
+            ]
+        }
+    }
+}

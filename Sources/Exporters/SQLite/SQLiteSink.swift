@@ -1,0 +1,85 @@
+import CalSQLite
+import Pipeline
+
+/// `type: sqlite`: writes events, attendees, occurrences, per-day agenda rows and forecasts into a SQLite
+/// database that later runs keep in sync (docs/sqlite-schema.md). Each run is one transaction: `open` begins
+/// it, `commit` commits it, `abort` (or a crash) leaves the database exactly as it was.
+public final class SQLiteSink: Sink {
+    public static let descriptor = SinkDescriptor(
+        type: "sqlite",
+        kind: .sink,
+        summary: "Keep a queryable SQLite agenda database in sync: events, occurrences, day entries, forecasts",
+        options: [
+            OptionDoc("path", "path", required: true, "the database file; created when missing, upgraded in place"),
+            OptionDoc("keep_removed", "boolean", "keep rows that left a feed and mark them (removed_run) instead of deleting them", default: "false"),
+            OptionDoc("busy_timeout_ms", "integer", "how long to wait for another run writing the same database before failing", default: "10000"),
+        ],
+        fileExtensions: ["db", "sqlite", "sqlite3"],
+        make: { options in
+            let displayPath = options.string("path") ?? ""
+            let resolved = options.path("path", required: true) ?? ""
+            return SQLiteSink(
+                path: resolved,
+                displayPath: displayPath,
+                keepRemoved: options.bool("keep_removed", default: false),
+                busyTimeoutMilliseconds: options.integer("busy_timeout_ms", default: 10_000, range: 0...86_400_000)
+            )
+        }
+    )
+
+    public let path: String
+    public let displayPath: String
+    public let keepRemoved: Bool
+    public let busyTimeoutMilliseconds: Int
+    private var writer: SQLiteSyncWriter?
+
+    public init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, busyTimeoutMilliseconds: Int = 10_000) {
+        self.path = path
+        self.displayPath = displayPath ?? path
+        self.keepRemoved = keepRemoved
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+
+    public var needs: BatchContent { [.events, .occurrences, .days] }
+    public var label: String { "sqlite \(displayPath)" }
+
+    private func wrapping<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw SQLiteSinkError.wrap(error, path: displayPath, busyTimeout: busyTimeoutMilliseconds)
+        }
+    }
+
+    public func open(context: RunContext) throws {
+        writer = try wrapping {
+            try SQLiteSyncWriter(path: path, displayPath: displayPath, keepRemoved: keepRemoved,
+                                 busyTimeout: busyTimeoutMilliseconds, context: context)
+        }
+    }
+
+    public func write(_ batch: Batch, context: RunContext) throws {
+        guard let writer else { throw SQLiteSinkError(path: displayPath, message: "write before open") }
+        try wrapping { try writer.write(batch) }
+    }
+
+    /// Commits the run; returns the number of day entries the database now holds for this run's window.
+    public func commit(context: RunContext) throws -> Int {
+        guard let writer else { throw SQLiteSinkError(path: displayPath, message: "commit before open") }
+        try wrapping { try writer.commit() }
+        self.writer = nil
+        let c = writer.counts
+        let report = context.report
+        report.count("sqlite events added", by: c.eventsInserted)
+        report.count("sqlite events changed", by: c.eventsUpdated)
+        report.count(keepRemoved ? "sqlite events marked removed" : "sqlite events removed", by: c.eventsRemoved)
+        if c.cancelledSkipped > 0 { report.count("sqlite cancelled events left out", by: c.cancelledSkipped) }
+        report.count("sqlite rows changed", by: c.rowsChanged)
+        return c.dayEntriesSeen
+    }
+
+    public func abort(context: RunContext) {
+        writer?.rollback()
+        writer = nil
+    }
+}

@@ -1,0 +1,527 @@
+import CalSQLite
+import Foundation
+import Pipeline
+
+/// One run's write into the agenda database: one connection, one IMMEDIATE transaction from `init` to
+/// `commit`, rows upserted as batches arrive and, at commit, rows of this run's sources that were not seen
+/// inside the window deleted (or marked, with keep_removed). See docs/sqlite-schema.md for the rules.
+final class SQLiteSyncWriter {
+    struct Counts {
+        var eventsInserted = 0
+        var eventsUpdated = 0
+        var eventsRemoved = 0
+        var occurrencesWritten = 0
+        var occurrencesRemoved = 0
+        var daysWritten = 0
+        var daysRemoved = 0
+        var otherRowsChanged = 0
+        var dayEntriesSeen = 0
+        var cancelledSkipped = 0
+        var duplicates = 0
+
+        var rowsChanged: Int {
+            eventsInserted + eventsUpdated + eventsRemoved + occurrencesWritten + occurrencesRemoved + daysWritten + daysRemoved + otherRowsChanged
+        }
+    }
+
+    private struct EventKey: Hashable {
+        var source: String
+        var uid: String
+        var recurrenceID: String
+    }
+
+    private struct OccurrenceKey: Hashable {
+        var eventID: Int64
+        var instance: String
+    }
+
+    let db: Database
+    let path: String
+    let keepRemoved: Bool
+    let zone: Zone
+    let window: Window?
+    let runID: Int64
+    /// True when the database was created by this run: secondary indexes are built once at commit.
+    let isNewDatabase: Bool
+    /// Largest row ids before this run: rows above them were inserted by this run (seen by definition).
+    private let maxEventID: Int64
+    private let maxOccurrenceID: Int64
+    private let maxDayID: Int64
+    private(set) var counts = Counts()
+    private var sourcesSeen: Set<String> = []
+    private var eventIDs: [EventKey: Int64] = [:]
+    private var occurrenceIDs: [OccurrenceKey: Int64] = [:]
+    private let context: RunContext
+
+    /// The statements of the write path, prepared once per run (not looked up by SQL text per row).
+    private struct Statements {
+        let insertEvent: Statement
+        let upsertEvent: Statement
+        let selectEvent: Statement
+        let insertAttendee: Statement
+        let markSeenEvent: Statement
+        let markSeenOccurrence: Statement
+        let markSeenDay: Statement
+        let insertOccurrence: Statement
+        let upsertOccurrence: Statement
+        let selectOccurrence: Statement
+        let insertDay: Statement
+        let upsertDay: Statement
+        let selectDay: Statement
+        let upsertForecast: Statement
+        let deleteForecast: Statement
+        let sourceHasRows: Statement
+
+        init(_ db: Database) throws {
+            let e = ["source", "uid", "recurrence_id"] + SQLiteRowEncoding.eventContentColumns + ["origin", "created_run", "updated_run"]
+            insertEvent = try db.prepare(SQLiteSyncWriter.insertSQL(table: "events", columns: e))
+            upsertEvent = try db.prepare(SQLiteSyncWriter.upsertSQL(
+                table: "events", key: ["source", "uid", "recurrence_id"], content: SQLiteRowEncoding.eventContentColumns,
+                alsoSet: ["origin", "updated_run"], extraColumns: ["origin", "created_run", "updated_run"], removable: true))
+            selectEvent = try db.prepare("SELECT id FROM events WHERE source = ?1 AND uid = ?2 AND recurrence_id = ?3")
+            insertAttendee = try db.prepare("INSERT INTO attendees (event_id, position, name, email, role, status, other_parameters) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            markSeenEvent = try db.prepare("INSERT OR IGNORE INTO temp.seen_events (id) VALUES (?)")
+            markSeenOccurrence = try db.prepare("INSERT OR IGNORE INTO temp.seen_occurrences (id) VALUES (?)")
+            markSeenDay = try db.prepare("INSERT OR IGNORE INTO temp.seen_days (id) VALUES (?)")
+            let o = ["event_id", "instance"] + SQLiteRowEncoding.occurrenceContentColumns
+            insertOccurrence = try db.prepare(SQLiteSyncWriter.insertSQL(table: "occurrences", columns: o))
+            upsertOccurrence = try db.prepare(SQLiteSyncWriter.upsertSQL(
+                table: "occurrences", key: ["event_id", "instance"], content: SQLiteRowEncoding.occurrenceContentColumns, removable: true))
+            selectOccurrence = try db.prepare("SELECT id FROM occurrences WHERE event_id = ? AND instance = ?")
+            let d = ["occurrence_id", "day"] + SQLiteRowEncoding.dayContentColumns
+            insertDay = try db.prepare(SQLiteSyncWriter.insertSQL(table: "day_entries", columns: d))
+            upsertDay = try db.prepare(SQLiteSyncWriter.upsertSQL(
+                table: "day_entries", key: ["occurrence_id", "day"], content: SQLiteRowEncoding.dayContentColumns, removable: true))
+            selectDay = try db.prepare("SELECT id FROM day_entries WHERE occurrence_id = ? AND day = ?")
+            upsertForecast = try db.prepare(SQLiteSyncWriter.upsertSQL(
+                table: "forecasts", key: ["day_entry_id"], content: SQLiteRowEncoding.forecastContentColumns, removable: false,
+                returning: "day_entry_id"))
+            deleteForecast = try db.prepare("DELETE FROM forecasts WHERE day_entry_id = ?")
+            sourceHasRows = try db.prepare("SELECT EXISTS (SELECT 1 FROM events WHERE source = ?)")
+        }
+    }
+
+    static func insertSQL(table: String, columns: [String]) -> String {
+        let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+    }
+
+    /// INSERT, or on a key conflict UPDATE only when a content column differs (or the row was marked removed),
+    /// RETURNING the id of a row inserted or changed: no row back means "present and unchanged".
+    static func upsertSQL(table: String, key: [String], content: [String], alsoSet: [String] = [], extraColumns: [String] = [],
+                          removable: Bool, returning: String = "id") -> String {
+        let sets = (content + alsoSet).map { "\($0) = excluded.\($0)" } + (removable ? ["removed_run = NULL"] : [])
+        var differs = content.map { "\(table).\($0) IS NOT excluded.\($0)" }
+        if removable { differs.append("\(table).removed_run IS NOT NULL") }
+        return insertSQL(table: table, columns: key + content + extraColumns) + """
+
+            ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \(sets.joined(separator: ", "))
+            WHERE \(differs.joined(separator: " OR "))
+            RETURNING \(returning)
+            """
+    }
+
+    private var statements: Statements!
+    /// Per source: true when the database held no event of it before this run (plain inserts, no lookups).
+    private var sourceIsNew: [String: Bool] = [:]
+
+    /// Opens the database, waits for the write lock, upgrades the schema and records the run.
+    init(path: String, displayPath: String, keepRemoved: Bool, busyTimeout: Int, context: RunContext) throws {
+        self.path = displayPath
+        self.keepRemoved = keepRemoved
+        self.context = context
+        zone = context.zone
+        window = context.window
+        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, journalMode: .wal))
+        // IMMEDIATE: a second writer waits here (busy timeout), before it has read or written anything.
+        try db.beginTransaction(.immediate)
+        do {
+            let oldVersion = try SQLiteSchema.migrate(db)
+            isNewDatabase = oldVersion == 0
+            if isNewDatabase {
+                for index in SQLiteSchema.deferredIndexes { try db.execute("DROP INDEX IF EXISTS \(index.name)") }
+            }
+            maxEventID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM events") ?? 0)
+            maxOccurrenceID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM occurrences") ?? 0)
+            maxDayID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM day_entries") ?? 0)
+            try db.execute("""
+                CREATE TEMP TABLE IF NOT EXISTS seen_events (id INTEGER PRIMARY KEY);
+                CREATE TEMP TABLE IF NOT EXISTS seen_occurrences (id INTEGER PRIMARY KEY);
+                CREATE TEMP TABLE IF NOT EXISTS seen_days (id INTEGER PRIMARY KEY);
+                """)
+            statements = try Statements(db)
+            let env = context.environment
+            try db.execute("""
+                INSERT INTO runs (pipeline, started_at, status, window_from, window_to, keep_removed)
+                VALUES (?, ?, 'running', ?, ?, ?)
+                """, arguments: [.text(env.name.isEmpty ? env.pipelineFile : env.name), .text(Self.timestamp()),
+                                 SQLiteRowEncoding.text(window?.from.iso8601), SQLiteRowEncoding.text(window?.to.iso8601),
+                                 .integer(keepRemoved ? 1 : 0)])
+            runID = db.lastInsertRowID
+        } catch {
+            try? db.rollback()
+            throw error
+        }
+    }
+
+    static func timestamp(_ date: Date = Date()) -> String {
+        CivilDateTime(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down))).iso8601 + "Z"
+    }
+
+    // MARK: Writing
+
+    func write(_ batch: Batch) throws {
+        eventIDs.removeAll(keepingCapacity: true)
+        occurrenceIDs.removeAll(keepingCapacity: true)
+        // A key twice in one batch: the last event wins, and only its occurrences and days are written.
+        var lastIndex: [EventKey: Int] = [:]
+        var duplicated: [EventKey: Event] = [:]
+        for (i, event) in batch.events.enumerated() {
+            let k = key(event)
+            if lastIndex.updateValue(i, forKey: k) != nil { duplicated[k] = event }
+        }
+        for k in duplicated.keys { duplicated[k] = batch.events[lastIndex[k]!] }
+        func wanted(_ event: Event) -> Bool {
+            if event.isCancelled { return false }
+            if duplicated.isEmpty { return true }
+            guard let kept = duplicated[key(event)] else { return true }
+            return kept == event
+        }
+        for event in batch.events {
+            if event.isCancelled {
+                counts.cancelledSkipped += 1
+                continue
+            }
+            _ = try writeEvent(event, fromBatch: true)
+        }
+        for occurrence in batch.effectiveOccurrences where wanted(occurrence.event) {
+            _ = try occurrenceID(occurrence)
+        }
+        for day in batch.days where wanted(day.event) {
+            try writeDay(day)
+        }
+    }
+
+    private func key(_ event: Event) -> EventKey {
+        EventKey(source: SQLiteRowEncoding.source(of: event), uid: event.uid, recurrenceID: SQLiteRowEncoding.recurrenceIDText(event))
+    }
+
+    private func isNew(source: String) throws -> Bool {
+        if let known = sourceIsNew[source] { return known }
+        let s = statements.sourceHasRows
+        try s.bind(source, at: 1)
+        _ = try s.step()
+        let new = s.int64(at: 0) == 0
+        try s.reset()
+        sourceIsNew[source] = new
+        return new
+    }
+
+    /// Steps an INSERT; false (statement reset) when it hit the UNIQUE key, i.e. the row exists already.
+    private func insertUnlessPresent(_ s: Statement) throws -> Bool {
+        do {
+            try s.run()
+            return true
+        } catch let error as SQLiteError where error.extendedCode == 2067 || error.extendedCode == 1555 { // CONSTRAINT_UNIQUE, _PRIMARYKEY
+            return false
+        }
+    }
+
+    /// Steps an upsert: the id when it inserted or changed a row, nil when the row is present and unchanged.
+    private func stepUpsert(_ s: Statement) throws -> Int64? {
+        var id: Int64?
+        if try s.step() {
+            id = s.int64(at: 0)
+            _ = try s.step()
+        }
+        try s.reset()
+        return id
+    }
+
+    private func selectID(_ s: Statement, _ a: Int64, _ b: String) throws -> Int64 {
+        try s.bind(a, at: 1)
+        try s.bind(b, at: 2)
+        defer { try? s.reset() }
+        guard try s.step() else { throw SQLiteSinkError(path: path, message: "a row vanished during the run (\(s.sql))") }
+        return s.int64(at: 0)
+    }
+
+    private func bindEvent(_ s: Statement, _ event: Event, _ k: EventKey) throws {
+        try s.bind(k.source, at: 1)
+        try s.bind(k.uid, at: 2)
+        try s.bind(k.recurrenceID, at: 3)
+        let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4)
+        try s.bind(event.origin?.description, at: 4 + count)
+        try s.bind(runID, at: 5 + count)
+        try s.bind(runID, at: 6 + count)
+    }
+
+    /// Inserts or updates an event row (and its attendees); returns its id.
+    private func writeEvent(_ event: Event, fromBatch: Bool) throws -> Int64 {
+        let k = key(event)
+        sourcesSeen.insert(k.source)
+        var knownDuplicate = false
+        if try isNew(source: k.source) {
+            // Nothing of this source existed: insert. A conflict can only be a duplicate within this run.
+            try bindEvent(statements.insertEvent, event, k)
+            if try insertUnlessPresent(statements.insertEvent) {
+                let id = db.lastInsertRowID
+                counts.eventsInserted += 1
+                try insertAttendees(event.attendees, eventID: id)
+                eventIDs[k] = id
+                return id
+            }
+            knownDuplicate = true
+        }
+        let upsert = statements.upsertEvent
+        try bindEvent(upsert, event, k)
+        let changedID = try stepUpsert(upsert)
+        let id: Int64
+        if let changedID {
+            id = changedID
+        } else {
+            let select = statements.selectEvent
+            try select.bind(k.source, at: 1)
+            try select.bind(k.uid, at: 2)
+            try select.bind(k.recurrenceID, at: 3)
+            defer { try? select.reset() }
+            guard try select.step() else { throw SQLiteSinkError(path: path, message: "event row \(k.uid) vanished during the run") }
+            id = select.int64(at: 0)
+        }
+        let firstTime = try !knownDuplicate && markSeen(id, statements.markSeenEvent)
+        if !firstTime && fromBatch {
+            counts.duplicates += 1
+            context.warn("\(SQLiteSinkError(path: path, message: "source \"\(k.source)\" has event uid \"\(k.uid)\"\(k.recurrenceID.isEmpty ? "" : " recurrence-id \(k.recurrenceID)") more than once; the last one is kept"))")
+        }
+        if id > maxEventID && firstTime {
+            counts.eventsInserted += 1
+            try insertAttendees(event.attendees, eventID: id)
+        } else if try replaceAttendeesIfChanged(event.attendees, eventID: id, rowChanged: changedID != nil) || changedID != nil {
+            if firstTime { counts.eventsUpdated += 1 }
+        }
+        eventIDs[k] = id
+        return id
+    }
+
+    /// Records that a row was seen in this run; false when it already was.
+    private func markSeen(_ id: Int64, _ s: Statement) throws -> Bool {
+        try s.bind(id, at: 1)
+        try s.run()
+        return db.changes == 1
+    }
+
+    private func insertAttendees(_ attendees: [Attendee], eventID: Int64) throws {
+        guard !attendees.isEmpty else { return }
+        let insert = statements.insertAttendee
+        for (position, attendee) in attendees.enumerated() {
+            try insert.bind(eventID, at: 1)
+            try insert.bind(position, at: 2)
+            try insert.bind(attendee.name, at: 3)
+            try insert.bind(attendee.email, at: 4)
+            try insert.bind(attendee.role, at: 5)
+            try insert.bind(attendee.status, at: 6)
+            try insert.bind(SQLiteRowEncoding.attendeeParameters(attendee), at: 7)
+            try insert.run()
+        }
+        counts.otherRowsChanged += attendees.count
+    }
+
+    /// Rewrites an existing event's attendees when they differ; true when they did.
+    private func replaceAttendeesIfChanged(_ attendees: [Attendee], eventID: Int64, rowChanged: Bool) throws -> Bool {
+        let stored = try db.rows("SELECT name, email, role, status, other_parameters FROM attendees WHERE event_id = ? ORDER BY position",
+                                 arguments: [.integer(eventID)])
+        let wanted = attendees.map(SQLiteRowEncoding.attendeeValues)
+        if stored == wanted { return false }
+        try db.execute("DELETE FROM attendees WHERE event_id = ?", arguments: [.integer(eventID)])
+        counts.otherRowsChanged += db.changes
+        try insertAttendees(attendees, eventID: eventID)
+        if !rowChanged {
+            try db.execute("UPDATE events SET updated_run = ? WHERE id = ?", arguments: [.integer(runID), .integer(eventID)])
+        }
+        return true
+    }
+
+    /// The row id of an event written earlier (in this batch, or earlier in the run); writes it when missing.
+    private func eventID(_ event: Event) throws -> Int64 {
+        let k = key(event)
+        if let id = eventIDs[k] { return id }
+        let select = statements.selectEvent
+        try select.bind(k.source, at: 1)
+        try select.bind(k.uid, at: 2)
+        try select.bind(k.recurrenceID, at: 3)
+        let found: Int64? = try select.step() ? select.int64(at: 0) : nil
+        try select.reset()
+        if let id = found {
+            let writtenThisRun = try id > maxEventID || isSeen(id, in: "seen_events")
+            if writtenThisRun {
+                eventIDs[k] = id
+                return id
+            }
+        }
+        return try writeEvent(event, fromBatch: false)
+    }
+
+    private func isSeen(_ id: Int64, in table: String) throws -> Bool {
+        try db.scalarInt("SELECT 1 FROM temp.\(table) WHERE id = ?", arguments: [.integer(id)]) != nil
+    }
+
+    private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
+        let eventID = try eventID(occurrence.event)
+        let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.instance(occurrence))
+        if let id = occurrenceIDs[k] { return (id, eventID) }
+        func bind(_ s: Statement) throws {
+            try s.bind(eventID, at: 1)
+            try s.bind(k.instance, at: 2)
+            try SQLiteRowEncoding.bindOccurrenceValues(occurrence, zone: zone, to: s, from: 3)
+        }
+        var id: Int64?
+        // An event inserted by this run has no occurrences from before: insert (a conflict is a duplicate).
+        if eventID > maxEventID {
+            try bind(statements.insertOccurrence)
+            if try insertUnlessPresent(statements.insertOccurrence) {
+                id = db.lastInsertRowID
+                counts.occurrencesWritten += 1
+            }
+        }
+        if id == nil {
+            try bind(statements.upsertOccurrence)
+            if let changed = try stepUpsert(statements.upsertOccurrence) {
+                id = changed
+                counts.occurrencesWritten += 1
+            } else {
+                id = try selectID(statements.selectOccurrence, eventID, k.instance)
+            }
+        }
+        let result = id!
+        if result <= maxOccurrenceID { _ = try markSeen(result, statements.markSeenOccurrence) }
+        occurrenceIDs[k] = result
+        return (result, eventID)
+    }
+
+    private func writeDay(_ day: DayEntry) throws {
+        let (occurrenceID, eventID) = try occurrenceID(day.occurrence)
+        let dayText = SQLiteRowEncoding.isoDate(day.day)
+        func bind(_ s: Statement) throws {
+            try s.bind(occurrenceID, at: 1)
+            try s.bind(dayText, at: 2)
+            try SQLiteRowEncoding.bindDayValues(day, eventID: eventID, to: s, from: 3)
+        }
+        var id: Int64?
+        if occurrenceID > maxOccurrenceID {
+            try bind(statements.insertDay)
+            if try insertUnlessPresent(statements.insertDay) {
+                id = db.lastInsertRowID
+                counts.daysWritten += 1
+            }
+        }
+        if id == nil {
+            try bind(statements.upsertDay)
+            if let changed = try stepUpsert(statements.upsertDay) {
+                id = changed
+                counts.daysWritten += 1
+            } else {
+                id = try selectID(statements.selectDay, occurrenceID, dayText)
+            }
+        }
+        let result = id!
+        counts.dayEntriesSeen += 1
+        let existed = result <= maxDayID
+        if existed { _ = try markSeen(result, statements.markSeenDay) }
+        try writeForecast(day.forecast, dayEntryID: result, existed: existed)
+    }
+
+    private func writeForecast(_ forecast: ForecastResult?, dayEntryID: Int64, existed: Bool) throws {
+        guard let forecast else {
+            if existed {
+                try statements.deleteForecast.bind(dayEntryID, at: 1)
+                try statements.deleteForecast.run()
+                counts.otherRowsChanged += db.changes
+            }
+            return
+        }
+        let upsert = statements.upsertForecast
+        try upsert.bind(dayEntryID, at: 1)
+        for (i, value) in SQLiteRowEncoding.forecastValues(forecast).enumerated() { try upsert.bind(value, at: i + 2) }
+        if try stepUpsert(upsert) != nil { counts.otherRowsChanged += 1 }
+    }
+
+    // MARK: Commit
+
+    /// Builds deferred indexes, applies the sync (delete or mark what this run's sources no longer have inside
+    /// the window), completes the run row and commits.
+    func commit() throws {
+        if isNewDatabase {
+            for index in SQLiteSchema.deferredIndexes { try db.execute(index.sql) }
+        }
+        let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
+        for source in sources { try sync(source: source) }
+        let report = context.report
+        try db.execute("""
+            UPDATE runs SET finished_at = ?, status = ?, events = ?, day_entries = ?, events_inserted = ?, events_updated = ?,
+                events_removed = ?, occurrences = ?, rows_changed = ?, rejected = ?, warnings = ?
+            WHERE id = ?
+            """, arguments: [
+                .text(Self.timestamp()), .text(report.rejections.isEmpty ? "ok" : "ok-with-rejections"),
+                .integer(Int64(report.eventsRead)), .integer(Int64(counts.dayEntriesSeen)),
+                .integer(Int64(counts.eventsInserted)), .integer(Int64(counts.eventsUpdated)), .integer(Int64(counts.eventsRemoved)),
+                .integer(Int64(counts.occurrencesWritten)), .integer(Int64(counts.rowsChanged)),
+                .integer(Int64(report.rejections.count)), .integer(Int64(report.warnings.count)), .integer(runID),
+            ])
+        try db.commit()
+    }
+
+    /// The window as the bounds the sync statements bind: UTC instants and day texts. No window: everything.
+    private var bounds: (startUTC: Int64, endUTC: Int64, fromDay: String, toDay: String) {
+        guard let window else { return (Int64.min, Int64.max, "", "~") }
+        let (s, e) = window.utcRange(in: zone)
+        return (s, e, window.from.iso8601, window.to.iso8601)
+    }
+
+    private func sync(source: String) throws {
+        let b = bounds
+        // Events whose span touches the window (zero-length spans: that start inside it), seen or not.
+        let eventInWindow = """
+            source = :source AND id <= :maxEvent AND start_utc < :end
+            AND (span_end_utc IS NULL OR span_end_utc > :start OR (span_end_utc <= start_utc AND start_utc >= :start))
+            AND id NOT IN (SELECT id FROM temp.seen_events)
+            """
+        let occurrenceInWindow = """
+            event_id IN (SELECT id FROM events WHERE source = :source) AND id <= :maxOccurrence
+            AND start_utc < :end AND (end_utc > :start OR (end_utc <= start_utc AND start_utc >= :start))
+            AND id NOT IN (SELECT id FROM temp.seen_occurrences)
+            """
+        let dayInWindow = """
+            event_id IN (SELECT id FROM events WHERE source = :source) AND id <= :maxDay
+            AND day >= :fromDay AND day < :toDay
+            AND id NOT IN (SELECT id FROM temp.seen_days)
+            """
+        func run(_ sql: String) throws -> Int {
+            let statement = try db.cachedStatement(sql)
+            let values: [String: SQLiteValue] = [
+                ":source": .text(source), ":start": .integer(b.startUTC), ":end": .integer(b.endUTC),
+                ":fromDay": .text(b.fromDay), ":toDay": .text(b.toDay), ":run": .integer(runID),
+                ":maxEvent": .integer(maxEventID), ":maxOccurrence": .integer(maxOccurrenceID), ":maxDay": .integer(maxDayID),
+            ]
+            for (name, value) in values {
+                if let index = statement.parameterIndex(name) { try statement.bind(value, at: index) }
+            }
+            try statement.run()
+            return db.changes
+        }
+        if keepRemoved {
+            counts.eventsRemoved += try run("UPDATE events SET removed_run = :run WHERE removed_run IS NULL AND \(eventInWindow)")
+            counts.occurrencesRemoved += try run("UPDATE occurrences SET removed_run = :run WHERE removed_run IS NULL AND \(occurrenceInWindow)")
+            counts.daysRemoved += try run("UPDATE day_entries SET removed_run = :run WHERE removed_run IS NULL AND \(dayInWindow)")
+        } else {
+            // Deleting an event deletes its attendees, occurrences, day entries and forecasts (ON DELETE CASCADE).
+            counts.eventsRemoved += try run("DELETE FROM events WHERE \(eventInWindow)")
+            counts.occurrencesRemoved += try run("DELETE FROM occurrences WHERE \(occurrenceInWindow)")
+            counts.daysRemoved += try run("DELETE FROM day_entries WHERE \(dayInWindow)")
+        }
+    }
+
+    func rollback() {
+        // Nothing to report if this fails: closing the connection (deinit) rolls back too.
+        try? db.rollback()
+    }
+}

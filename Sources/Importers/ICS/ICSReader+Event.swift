@@ -1,0 +1,258 @@
+import Pipeline
+
+/// Turning a finished VEVENT into an `Event`: fields, times and zones, recurrence data, the rest kept raw.
+extension ICSReader {
+    enum BuildResult {
+        case event(Event)
+        case rejected(line: Int, reason: String)
+        /// A TZID nothing knows yet: a VTIMEZONE later in the VCALENDAR may define it.
+        case waitForZone
+    }
+
+    private enum Failure: Error {
+        case rejected(line: Int, reason: String)
+        case waitForZone
+    }
+
+    /// Properties whose first occurrence becomes a field. Later duplicates are kept raw.
+    private enum Field: String, CaseIterable {
+        case uid = "UID", summary = "SUMMARY", description = "DESCRIPTION", location = "LOCATION", geo = "GEO"
+        case organizer = "ORGANIZER", color = "COLOR", url = "URL", status = "STATUS"
+        case start = "DTSTART", end = "DTEND", duration = "DURATION", recurrenceID = "RECURRENCE-ID"
+
+        var index: Int {
+            switch self {
+            case .uid: 0; case .summary: 1; case .description: 2; case .location: 3; case .geo: 4; case .organizer: 5
+            case .color: 6; case .url: 7; case .status: 8; case .start: 9; case .end: 10; case .duration: 11; case .recurrenceID: 12
+            }
+        }
+    }
+
+    /// The first line of each field, by `Field.index`.
+    private struct Fields {
+        var lines = [ICSContentLine?](repeating: nil, count: 13)
+        subscript(_ f: Field) -> ICSContentLine? {
+            get { lines[f.index] }
+            set { lines[f.index] = newValue }
+        }
+    }
+
+    func buildEvent(_ frame: Frame, final: Bool) -> BuildResult {
+        do {
+            return .event(try makeEvent(frame, final: final))
+        } catch .rejected(let line, let reason) {
+            return .rejected(line: line, reason: reason)
+        } catch {
+            return .waitForZone
+        }
+    }
+
+    private func makeEvent(_ frame: Frame, final: Bool) throws(Failure) -> Event {
+        var fields = Fields()
+        var other: [RawProperty] = []
+        var attendees: [Attendee] = []
+        var categories: [String] = []
+        var categoryParameters: [Parameter]?
+        var rules: [RecurrenceRule] = []
+        var exceptionRules: [RecurrenceRule] = []
+        var dates: [RecurrenceDate] = []
+        var exceptionDates: [EventTime] = []
+        var listParameters: [String: [Parameter]] = [:]
+
+        for p in frame.properties {
+            let name = p.name
+            if let field = Field(rawValue: name) {
+                if fields[field] == nil { fields[field] = p } else { other.append(p.rawProperty) }
+                continue
+            }
+            switch name {
+            case "ATTENDEE":
+                attendees.append(Self.attendee(p))
+            case "CATEGORIES":
+                categories.append(contentsOf: ICSText.unescapeList(p.value))
+                if categoryParameters == nil { categoryParameters = p.parameters }
+            case "RRULE", "EXRULE":
+                let rule: RecurrenceRule
+                do { rule = try RecurrenceRule(parsing: p.value) } catch {
+                    throw .rejected(line: p.line, reason: "\(error)")
+                }
+                if name == "RRULE" { rules.append(rule) } else { exceptionRules.append(rule) }
+            case "RDATE":
+                dates.append(contentsOf: try recurrenceDates(p, final: final))
+                keepListParameters(p, into: &listParameters)
+            case "EXDATE":
+                for item in p.value.split(separator: ",", omittingEmptySubsequences: true) {
+                    exceptionDates.append(try time(String(item), p, final: final))
+                }
+                keepListParameters(p, into: &listParameters)
+            default:
+                other.append(p.rawProperty)
+            }
+        }
+
+        guard let startLine = fields[.start] else {
+            throw .rejected(line: frame.beginLine, reason: "VEVENT has no DTSTART")
+        }
+        let start = try time(startLine.value, startLine, final: final)
+        var endSpec: Event.EndSpec?
+        if let endLine = fields[.end] {
+            if fields[.duration] != nil {
+                throw .rejected(line: endLine.line, reason: "VEVENT has both DTEND and DURATION")
+            }
+            endSpec = .end(try time(endLine.value, endLine, final: final))
+        } else if let durationLine = fields[.duration] {
+            guard let d = CalDuration(iCalendar: ICSText.trimmed(durationLine.value)) else {
+                throw .rejected(line: durationLine.line, reason: "DURATION: \"\(durationLine.value)\" is not a valid duration")
+            }
+            endSpec = .duration(d)
+        }
+
+        let text = String(decoding: frame.text, as: UTF8.self)
+        let uid: String
+        if let u = fields[.uid]?.value, !u.isEmpty {
+            uid = u
+        } else {
+            uid = "calpipe-" + Self.fnv1a(frame.text)
+            handlers.warn("\(label):\(frame.beginLine): VEVENT has no UID, using \(uid)")
+        }
+        var event = Event(uid: uid, start: start, endSpec: endSpec)
+        event.title = fields[.summary].map { ICSText.unescape($0.value) }
+        event.description = fields[.description].map { ICSText.unescape($0.value) }
+        event.location = fields[.location].map { ICSText.unescape($0.value) }
+        if let geo = fields[.geo] {
+            if let c = Self.coordinate(geo.value) { event.coordinate = c } else { other.append(geo.rawProperty); fields[.geo] = nil }
+        }
+        event.organizer = fields[.organizer].map(Self.attendee)
+        event.attendees = attendees
+        event.categories = categories
+        event.color = fields[.color].map { ICSText.unescape($0.value) }
+        event.url = fields[.url]?.value
+        event.status = fields[.status].map { ICSText.unescape($0.value) }
+        event.recurrence = Recurrence(rules: rules, exceptionRules: exceptionRules, dates: dates, exceptionDates: exceptionDates)
+        if let rid = fields[.recurrenceID] {
+            let t = try time(rid.value, rid, final: final)
+            event.recurrenceID = RecurrenceID(time: t, thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
+        }
+        event.otherProperties = other
+        event.components = frame.children
+        event.origin = SourceLocation(file: label, line: frame.beginLine)
+        event.sourceText = text
+
+        // Parameters of fields that have no field of their own.
+        var fieldParameters: [String: [Parameter]] = listParameters
+        for field in Field.allCases where field != .organizer {
+            guard let p = fields[field], !p.parameters.isEmpty else { continue }
+            let timed = field == .start || field == .end || field == .recurrenceID
+            let kept = timed ? p.parameters.filter { $0.name != "TZID" && $0.name != "VALUE" && $0.name != "RANGE" } : p.parameters
+            if !kept.isEmpty { fieldParameters[field.rawValue] = kept }
+        }
+        if let categoryParameters, !categoryParameters.isEmpty { fieldParameters["CATEGORIES"] = categoryParameters }
+        event.fieldParameters = fieldParameters
+        return event
+    }
+
+    private func keepListParameters(_ p: ICSContentLine, into parameters: inout [String: [Parameter]]) {
+        guard parameters[p.name] == nil else { return }
+        let kept = p.parameters.filter { $0.name != "TZID" && $0.name != "VALUE" }
+        if !kept.isEmpty { parameters[p.name] = kept }
+    }
+
+    // MARK: - Times
+
+    /// A DATE or DATE-TIME value of `p` (its TZID and VALUE parameters apply).
+    private func time(_ rawText: String, _ p: ICSContentLine, final: Bool) throws(Failure) -> EventTime {
+        let text = ICSText.trimmed(rawText)
+        let valueType = p.parameter("VALUE")?.uppercased()
+        guard let parsed = BasicDateText.parse(text) else {
+            let what = valueType == "DATE" ? "a valid date" : "a valid date or date-time"
+            throw .rejected(line: p.line, reason: "\(p.name): \"\(text)\" is not \(what)")
+        }
+        if valueType == "DATE", !parsed.isDate {
+            throw .rejected(line: p.line, reason: "\(p.name): \"\(text)\" is not a date (VALUE=DATE)")
+        }
+        switch parsed {
+        case .floating(let local):
+            if let tzid = p.parameter("TZID") {
+                return .zoned(local, try zone(tzid, line: p.line, final: final))
+            }
+            if let calendarZone { return .zoned(local, calendarZone) }
+            return parsed
+        default:
+            return parsed
+        }
+    }
+
+    /// Resolves a TZID: IANA name (with prefixes), Windows name, this input's VTIMEZONE; else the fallback zone
+    /// with a warning once the whole VCALENDAR was seen.
+    private func zone(_ rawTZID: String, line: Int, final: Bool) throws(Failure) -> Zone {
+        if let hit = zoneCache[rawTZID] { return hit }
+        let tzid = ICSText.trimmed(rawTZID)
+        if let z = zones.zone(named: tzid) ?? fileZone(rawTZID) ?? fileZone(tzid) {
+            zoneCache[rawTZID] = z
+            return z
+        }
+        if !final && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }
+        handlers.warn("\(label):\(line): unknown time zone \"\(tzid)\" (no VTIMEZONE defines it), read in \(fallbackZone.identifier)")
+        return fallbackZone
+    }
+
+    private func recurrenceDates(_ p: ICSContentLine, final: Bool) throws(Failure) -> [RecurrenceDate] {
+        let isPeriod = p.parameter("VALUE")?.uppercased() == "PERIOD"
+        var out: [RecurrenceDate] = []
+        for itemSub in p.value.split(separator: ",", omittingEmptySubsequences: true) {
+            let item = String(itemSub)
+            if let slash = item.firstIndex(of: "/") {
+                let start = try time(String(item[..<slash]), p, final: final)
+                let rest = String(item[item.index(after: slash)...])
+                if rest.hasPrefix("P") || rest.hasPrefix("+P") || rest.hasPrefix("-P") {
+                    guard let d = CalDuration(iCalendar: rest) else {
+                        throw .rejected(line: p.line, reason: "RDATE: \"\(item)\" is not a valid period")
+                    }
+                    out.append(.periodWithDuration(start: start, duration: d))
+                } else {
+                    out.append(.period(start: start, end: try time(rest, p, final: final)))
+                }
+            } else {
+                if isPeriod { throw .rejected(line: p.line, reason: "RDATE: \"\(item)\" is not a valid period") }
+                out.append(.time(try time(item, p, final: final)))
+            }
+        }
+        return out
+    }
+
+    // MARK: - People, places
+
+    static func attendee(_ p: ICSContentLine) -> Attendee {
+        var a = Attendee()
+        var rest: [Parameter] = []
+        for parameter in p.parameters {
+            switch parameter.name {
+            case "CN": a.name = parameter.values.joined(separator: ",")
+            case "ROLE" where p.name == "ATTENDEE": a.role = parameter.values.first
+            case "PARTSTAT" where p.name == "ATTENDEE": a.status = parameter.values.first
+            default: rest.append(parameter)
+            }
+        }
+        a.otherParameters = rest
+        let value = ICSText.trimmed(p.value)
+        if ICSText.hasPrefixIgnoringCase(value, "mailto:") { a.email = String(value.dropFirst(7)) } else if !value.isEmpty { a.email = value }
+        return a
+    }
+
+    static func coordinate(_ value: String) -> Coordinate? {
+        let parts = value.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              let lat = Double(ICSText.trimmed(String(parts[0]))),
+              let lon = Double(ICSText.trimmed(String(parts[1]))) else { return nil }
+        let c = Coordinate(latitude: lat, longitude: lon)
+        return c.isValid ? c : nil
+    }
+
+    /// A stable 64-bit FNV-1a hash in hex, for UIDs of events that have none.
+    static func fnv1a(_ bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

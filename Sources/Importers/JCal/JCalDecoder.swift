@@ -1,0 +1,164 @@
+import Pipeline
+
+/// Turns a jCal (RFC 7265) component array `["vevent", [properties], [components]]` into an
+/// `ICalComponent`, every value in iCalendar text form.
+struct JCalDecoder {
+    /// A problem with one part of the component; `path` is the JSON path inside the component.
+    struct Problem: Error, CustomStringConvertible {
+        var path: String
+        var message: String
+        var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    }
+
+    func component(_ value: JSONValue, path: String = "") throws -> ICalComponent {
+        guard case .array(let items) = value, items.count == 3, case .string(let name) = items[0] else {
+            throw Problem(path: path, message: "expected a component [\"name\", [properties], [components]], got \(value.kindDescription) \(value.preview)")
+        }
+        guard case .array(let props) = items[1] else {
+            throw Problem(path: path + "[1]", message: "expected the properties array of \"\(name)\", got \(items[1].kindDescription)")
+        }
+        guard case .array(let comps) = items[2] else {
+            throw Problem(path: path + "[2]", message: "expected the components array of \"\(name)\", got \(items[2].kindDescription)")
+        }
+        var component = ICalComponent(name: name.uppercased())
+        for (i, p) in props.enumerated() {
+            component.properties.append(try property(p, path: path + "[1][\(i)]"))
+        }
+        for (i, c) in comps.enumerated() {
+            component.components.append(try self.component(c, path: path + "[2][\(i)]"))
+        }
+        return component
+    }
+
+    func property(_ value: JSONValue, path: String) throws -> ICalProperty {
+        guard case .array(let items) = value, items.count >= 4, case .string(let rawName) = items[0],
+              case .object(let params) = items[1], case .string(let type) = items[2] else {
+            throw Problem(path: path, message: "expected a property [\"name\", {parameters}, \"type\", value, ...], got \(value.preview)")
+        }
+        let name = rawName.uppercased()
+        guard ICalValueTypes.known.contains(type) else {
+            throw Problem(path: path + "[2]", message: "\"\(type)\" is not a jCal value type")
+        }
+        var parameters: [Parameter] = []
+        for member in params.members {
+            let key = member.key.uppercased()
+            if key == "VALUE" { continue }
+            switch member.value {
+            case .string(let s): parameters.append(Parameter(key, s))
+            case .bool(let b): parameters.append(Parameter(key, b ? "TRUE" : "FALSE"))
+            case .array(let list):
+                let strings = list.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil } }
+                guard strings.count == list.count else {
+                    throw Problem(path: path + "[1].\(member.key)", message: "expected a string or an array of strings")
+                }
+                parameters.append(Parameter(name: key, values: strings))
+            default:
+                throw Problem(path: path + "[1].\(member.key)", message: "expected a string or an array of strings, got \(member.value.kindDescription)")
+            }
+        }
+        var values: [String] = []
+        for (i, v) in items[3...].enumerated() {
+            values.append(try self.value(v, type: type, property: name, path: path + "[\(i + 3)]"))
+        }
+        return ICalProperty(name: name, parameters: parameters, valueType: type, values: values)
+    }
+
+    private func value(_ v: JSONValue, type: String, property: String, path: String) throws -> String {
+        func bad(_ expected: String) -> Problem {
+            Problem(path: path, message: "\(type) value \(v.preview) of \(property.lowercased()) is not \(expected)")
+        }
+        func string() throws -> String {
+            guard case .string(let s) = v else { throw bad("a string") }
+            return s
+        }
+        switch type {
+        case "date":
+            guard let s = ICalValueText.basicDate(try string()) else { throw bad("a date like 2006-01-02") }
+            return s
+        case "date-time":
+            guard let s = ICalValueText.basicDateTime(try string()) else { throw bad("a date-time like 2006-01-02T12:00:00") }
+            return s
+        case "time":
+            guard let s = ICalValueText.basicTime(try string()) else { throw bad("a time like 12:00:00") }
+            return s
+        case "utc-offset":
+            guard let s = ICalValueText.basicUTCOffset(try string()) else { throw bad("a UTC offset like -05:00") }
+            return s
+        case "period":
+            let text: String
+            switch v {
+            case .string(let s): text = s
+            case .array(let pair) where pair.count == 2:
+                guard case .string(let a) = pair[0], case .string(let b) = pair[1] else { throw bad("a period") }
+                text = a + "/" + b
+            default: throw bad("a period like \"2006-01-02T15:00:00/PT2H\"")
+            }
+            guard let (s, e) = ICalValueText.periodParts(text), let start = ICalValueText.basicDateOrDateTime(s) else {
+                throw bad("a period like \"2006-01-02T15:00:00/PT2H\"")
+            }
+            if e.hasPrefix("P") || e.hasPrefix("-P") || e.hasPrefix("+P") { return start + "/" + e }
+            guard let end = ICalValueText.basicDateOrDateTime(e) else { throw bad("a period like \"2006-01-02T15:00:00/2006-01-02T17:00:00\"") }
+            return start + "/" + end
+        case "recur":
+            return try recur(v, path: path, property: property)
+        case "boolean":
+            guard case .bool(let b) = v else { throw bad("true or false") }
+            return b ? "TRUE" : "FALSE"
+        case "integer", "float":
+            switch v {
+            case .number(let n): return JSONWriter.numberText(n)
+            case .array(let parts):  // GEO: [latitude, longitude]
+                let texts = parts.compactMap { p -> String? in if case .number(let n) = p { return JSONWriter.numberText(n) } else { return nil } }
+                guard texts.count == parts.count, !texts.isEmpty else { throw bad("a number") }
+                return texts.joined(separator: ";")
+            default: throw bad("a number")
+            }
+        default:
+            let isText = type == "text"
+            func escape(_ s: String) -> String { isText ? ICalContentText.escapeText(s) : s }
+            switch v {
+            case .string(let s): return escape(s)
+            case .array(let parts):  // structured values such as REQUEST-STATUS
+                return try parts.map { p -> String in
+                    switch p {
+                    case .string(let s): return escape(s)
+                    case .number(let n): return JSONWriter.numberText(n)
+                    default: throw bad("a string")
+                    }
+                }.joined(separator: ";")
+            default: throw bad("a string")
+            }
+        }
+    }
+
+    private func recur(_ v: JSONValue, path: String, property: String) throws -> String {
+        guard case .object(let object) = v else {
+            throw Problem(path: path, message: "recur value of \(property.lowercased()) must be an object like {\"freq\": \"DAILY\"}")
+        }
+        var parts: [String] = []
+        for member in object.members {
+            let key = member.key.uppercased()
+            let items: [JSONValue]
+            if case .array(let list) = member.value { items = list } else { items = [member.value] }
+            let texts = try items.map { item -> String in
+                switch item {
+                case .string(let s):
+                    if key == "UNTIL" {
+                        guard let basic = ICalValueText.basicDateOrDateTime(s) else {
+                            throw Problem(path: path + ".until", message: "\"\(s)\" is not a date or date-time")
+                        }
+                        return basic
+                    }
+                    return s
+                case .number(let n): return JSONWriter.numberText(n)
+                default: throw Problem(path: path + "." + member.key, message: "expected a string or a number, got \(item.kindDescription)")
+                }
+            }
+            parts.append(key + "=" + texts.joined(separator: ","))
+        }
+        guard object.members.contains(where: { $0.key.lowercased() == "freq" }) else {
+            throw Problem(path: path, message: "recur value of \(property.lowercased()) has no \"freq\"")
+        }
+        return parts.joined(separator: ";")
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Pipeline
+
+/// `type: json`: events from JSON: calpipe's own event format (see docs/json-format.md), or anybody's JSON
+/// through a `fields` mapping. A top-level array, an array inside an object (`"items": "data.events"`), or
+/// newline-delimited JSON (one event a line). Records that cannot become events are rejected with their JSON
+/// path and the reason; the others go on.
+public final class JSONImporter: EventSource {
+    public static let descriptor = SourceDescriptor(
+        type: "json",
+        kind: .source,
+        summary: "Events from JSON: calpipe's format or mapped fields; arrays, nested arrays or NDJSON",
+        options: InputSpec.optionDocs + [
+            OptionDoc("items", "string", "dotted path to the array of events inside the document, e.g. \"data.events\""),
+            OptionDoc("ndjson", "boolean", "one JSON event per line (default: true for .ndjson/.jsonl files)"),
+        ] + EventMapping.optionDocs,
+        fileExtensions: ["json", "ndjson", "jsonl"],
+        make: { options in
+            guard let input = InputSpec.decode(options) else { throw OptionsRejected() }
+            let items = options.string("items")
+            var ndjson = false
+            if case .path(let p, _) = input.location { ndjson = p.hasSuffix(".ndjson") || p.hasSuffix(".jsonl") }
+            ndjson = options.bool("ndjson", default: ndjson)
+            if ndjson, items != nil { options.report("items", "cannot be used with \"ndjson\": true") }
+            return JSONImporter(input: input, items: items, ndjson: ndjson, mapping: EventMapping.decode(options))
+        }
+    )
+
+    public static let batchSize = 1000
+
+    let input: InputSpec
+    let items: String?
+    let ndjson: Bool
+    let mapping: EventMapping
+
+    public init(input: InputSpec, items: String? = nil, ndjson: Bool = false, mapping: EventMapping = EventMapping()) {
+        self.input = input
+        self.items = items
+        self.ndjson = ndjson
+        self.mapping = mapping
+    }
+
+    public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+        for file in try input.inputs(context: context) {
+            try read(file: file, context: context, emit: emit)
+        }
+    }
+
+    private func read(file: InputSpec.Input, context: RunContext, emit: (Batch) throws -> Void) throws {
+        let data: Data
+        do {
+            if file.path == "-" {
+                data = Data(try ChunkReader(path: "-").readAll())
+            } else {
+                // Mapped, not read: a large feed is paged in by the kernel as the parser walks it.
+                data = try Data(contentsOf: URL(fileURLWithPath: file.path), options: .alwaysMapped)
+            }
+        } catch let e as InputError {
+            throw e
+        } catch {
+            throw InputError(label: file.label, message: "cannot read (\(systemErrorText()))")
+        }
+        var batch: [Event] = []
+        batch.reserveCapacity(Self.batchSize)
+        let zones = context.environment.zones
+        func add(_ record: JSONValue, location: SourceLocation) throws {
+            guard case .object(let object) = record else {
+                context.report.reject(location, "expected an event object, got \(record.kindDescription)")
+                return
+            }
+            var event: Event
+            do {
+                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones)
+            } catch {
+                let field = location.path.map { $0 + "." + error.field } ?? error.field
+                context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")
+                return
+            }
+            event.origin = location
+            batch.append(event)
+            if batch.count >= Self.batchSize {
+                try emit(Batch(events: batch))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var parser = JSONParser(bytes: bytes)
+            do {
+                if ndjson {
+                    while true {
+                        let line = parser.currentLineOfNextValue
+                        do {
+                            guard let value = try parser.nextLineValue() else { break }
+                            try add(value, location: SourceLocation(file: file.label, line: line))
+                        } catch let e as JSONSyntaxError {
+                            // One bad line rejects that line only.
+                            context.report.reject(SourceLocation(file: file.label, line: e.line), "invalid JSON (column \(e.column): \(e.message))")
+                            guard parser.skipToNextLine() else { break }
+                        }
+                    }
+                } else if let items {
+                    let document = try parser.parseDocument()
+                    guard let array = document.value(atDottedPath: items) else {
+                        throw InputError(label: file.label, message: "no value at \"\(items)\" (the \"items\" option)")
+                    }
+                    guard case .array(let records) = array else {
+                        throw InputError(label: file.label, message: "\"\(items)\" is \(array.kindDescription), expected an array of events")
+                    }
+                    for (i, record) in records.enumerated() { try add(record, location: SourceLocation(file: file.label, path: "\(items)[\(i)]")) }
+                } else if try parser.beginTopLevelArray() {
+                    var index = 0
+                    while let record = try parser.nextArrayElement(isFirst: index == 0) {
+                        try add(record, location: SourceLocation(file: file.label, path: "[\(index)]"))
+                        index += 1
+                    }
+                } else {
+                    // A single event object, or an object that holds the array under a conventional key.
+                    let document = try parser.parseDocument()
+                    if let key = ["events", "items", "data"].first(where: { document.value(atDottedPath: $0)?.arrayValue != nil }),
+                       let records = document.value(atDottedPath: key)?.arrayValue {
+                        for (i, record) in records.enumerated() { try add(record, location: SourceLocation(file: file.label, path: "\(key)[\(i)]")) }
+                    } else {
+                        try add(document, location: SourceLocation(file: file.label, path: "$"))
+                    }
+                }
+            } catch let e as JSONSyntaxError {
+                throw InputError(label: file.label, message: "line \(e.line), column \(e.column): \(e.message)")
+            }
+        }
+        if !batch.isEmpty { try emit(Batch(events: batch)) }
+    }
+}

@@ -1,0 +1,121 @@
+import Pipeline
+
+/// Turns a record (a JSON object, or an XML item seen through XPath) into an `Event`, by field names.
+///
+/// The record is read through a lookup: given a path ("when.begin", or an XPath for XML), it returns the
+/// value there. `fields` maps calpipe's field names to such paths; a field that is not mapped is looked up
+/// under its own name, so calpipe's own JSON format needs no mapping at all. Shared by the `json` and `xml`
+/// sources so both read dates and fields the same way.
+public struct EventMapping: Sendable {
+    /// calpipe's field names, in the order they are documented.
+    public static let fieldNames = [
+        "uid", "title", "description", "location", "latitude", "longitude", "geo", "organizer", "attendees",
+        "categories", "color", "url", "status", "start", "end", "duration", "all_day", "timezone", "end_timezone",
+        "rrule", "exrule", "rdate", "exdate", "recurrence_id", "recurrence_range", "properties",
+    ]
+
+    public enum DateFormat: String, Sendable, CaseIterable {
+        /// Strings are ISO-8601, numbers are epoch seconds (or milliseconds when 10^11 or more).
+        case auto
+        case iso8601
+        case epochSeconds = "epoch-seconds"
+        case epochMillis = "epoch-millis"
+    }
+
+    /// Path for each field that is mapped somewhere else than its own name.
+    public var paths: [String: String]
+    public var dateFormat: DateFormat
+    /// Zone for local times written without an offset; nil keeps them floating.
+    public var zone: Zone?
+
+    public init(paths: [String: String] = [:], dateFormat: DateFormat = .auto, zone: Zone? = nil) {
+        self.paths = paths
+        self.dateFormat = dateFormat
+        self.zone = zone
+    }
+
+    /// The options the mapping reads, for plugin docs.
+    public static let optionDocs: [OptionDoc] = [
+        OptionDoc("fields", "object", "map calpipe field names to paths in each record, e.g. {\"title\": \"name\", \"start\": \"when.begin\"}"),
+        OptionDoc("date_format", "string", "how dates are written", values: DateFormat.allCases.map(\.rawValue), default: "auto"),
+        OptionDoc("timezone", "string", "IANA zone for local times without an offset (default: floating)"),
+    ]
+
+    /// Decodes `fields`, `date_format` and `timezone` from a plugin's options.
+    public static func decode(_ options: PluginOptions) -> EventMapping {
+        var mapping = EventMapping()
+        if let fields = options.stringMap("fields") {
+            for (name, path) in fields {
+                guard fieldNames.contains(name) else {
+                    options.report("fields.\(name)", "unknown field (expected one of: \(fieldNames.joined(separator: ", ")))" + Suggestion.hint(for: name, in: fieldNames))
+                    continue
+                }
+                mapping.paths[name] = path
+            }
+        }
+        let format = options.choice("date_format", DateFormat.allCases.map(\.rawValue), default: "auto")
+        mapping.dateFormat = DateFormat(rawValue: format) ?? .auto
+        if let zoneName = options.string("timezone") {
+            if let zone = options.environment.zones.zone(named: zoneName) { mapping.zone = zone } else {
+                options.report("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")")
+            }
+        }
+        return mapping
+    }
+
+    public func path(for field: String) -> String { paths[field] ?? field }
+
+    /// Builds the event. `lookup` answers a path with the value there (nil when absent).
+    public func event(lookup: (String) -> JSONValue?, zones: ZoneDatabase) throws(MappingError) -> Event {
+        try withoutActuallyEscaping(lookup) { lookup throws(MappingError) in
+            try RecordReader(mapping: self, lookup: lookup, zones: zones).event()
+        }
+    }
+
+    /// Reads a time value: ISO-8601 text or epoch numbers, by `dateFormat`; local times get `zone` or stay floating.
+    public func time(_ value: JSONValue, field: String, zone: Zone?) throws(MappingError) -> EventTime {
+        switch value {
+        case .number(let n):
+            guard dateFormat != .iso8601 else { throw MappingError(field: field, message: "expected an ISO-8601 string, got a number") }
+            let millis = dateFormat == .epochMillis || (dateFormat == .auto && abs(n) >= 1e11)
+            let seconds = millis ? n / 1000 : n
+            guard seconds.isFinite, abs(seconds) < 1e11 else {
+                throw MappingError(field: field, message: "epoch time \(JSONWriter.numberText(n)) is out of range")
+            }
+            return .utc(Int64(seconds.rounded(.down)))
+        case .string(let s):
+            let trimmed = s.trimmingWhitespace()
+            if dateFormat == .epochSeconds || dateFormat == .epochMillis {
+                guard let n = Double(trimmed) else {
+                    throw MappingError(field: field, message: "invalid epoch time \"\(s)\" (expected a number)")
+                }
+                return try time(.number(n), field: field, zone: zone)
+            }
+            guard let parsed = ISODate.parse(trimmed) else {
+                throw MappingError(field: field, message: "invalid date \"\(s)\" (expected ISO-8601 such as 2026-11-23, 2026-11-23T09:00 or 2026-11-23T09:00:00+01:00)")
+            }
+            switch parsed {
+            case .date(let d): return .date(d)
+            case .local(let l): return zone.map { .zoned(l, $0) } ?? .floating(l)
+            case .instant(let u, _):
+                if let zone { return .zoned(zone.local(fromUTC: u), zone) }
+                return .utc(u)
+            }
+        default:
+            throw MappingError(field: field, message: "expected a date string or epoch number, got \(value.kindDescription)")
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+extension Substring {
+    func trimmingWhitespace() -> String { String(self).trimmingWhitespace() }
+}

@@ -1,0 +1,243 @@
+import Pipeline
+
+/// Reads one record through an `EventMapping`: one method per kind of field, each throwing a
+/// `MappingError` that names the field's path in the record.
+struct RecordReader {
+    let mapping: EventMapping
+    let lookup: (String) -> JSONValue?
+    let zones: ZoneDatabase
+
+    func path(_ field: String) -> String { mapping.path(for: field) }
+
+    func value(_ field: String) -> JSONValue? {
+        guard let v = lookup(path(field)), !v.isNull else { return nil }
+        return v
+    }
+
+    func text(_ field: String) throws(MappingError) -> String? {
+        guard let v = value(field) else { return nil }
+        switch v {
+        case .string(let s): return s
+        case .number(let n): return JSONWriter.numberText(n)
+        case .bool(let b): return b ? "true" : "false"
+        default: throw MappingError(field: path(field), message: "expected text, got \(v.kindDescription)")
+        }
+    }
+
+    func zone(_ field: String, default fallback: Zone?) throws(MappingError) -> Zone? {
+        guard let name = try text(field) else { return fallback }
+        guard let z = zones.zone(named: name) else {
+            throw MappingError(field: path(field), message: "unknown time zone \"\(name)\" (expected an IANA name such as \"Europe/Berlin\")")
+        }
+        return z
+    }
+
+    func event() throws(MappingError) -> Event {
+        let zone = try self.zone("timezone", default: mapping.zone)
+        let endZone = try self.zone("end_timezone", default: zone)
+        var allDay: Bool?
+        if let v = value("all_day") {
+            guard case .bool(let b) = v else { throw MappingError(field: path("all_day"), message: "expected true or false, got \(v.kindDescription)") }
+            allDay = b
+        }
+        guard let startValue = value("start") else {
+            throw MappingError(field: path("start"), message: "missing (expected an ISO-8601 date or date-time, or epoch seconds)")
+        }
+        var start = try mapping.time(startValue, field: path("start"), zone: zone)
+        if allDay == true { start = .date(start.localTime.date) }
+
+        let uid: String
+        if let given = try text("uid"), !given.isEmpty { uid = given } else { uid = try derivedUID(start: start) }
+        var event = Event(uid: uid, start: start)
+
+        if let endValue = value("end") {
+            var end = try mapping.time(endValue, field: path("end"), zone: endZone)
+            if start.isDate { end = .date(end.localTime.date) }
+            event.endSpec = .end(end)
+        } else if let d = try text("duration") {
+            guard let duration = CalDuration(iCalendar: d) else {
+                throw MappingError(field: path("duration"), message: "invalid duration \"\(d)\" (expected ISO-8601 such as PT1H30M or P2D)")
+            }
+            event.endSpec = .duration(duration)
+        }
+
+        event.title = try text("title")
+        event.description = try text("description")
+        event.location = try text("location")
+        event.color = try text("color")
+        event.url = try text("url")
+        event.status = try text("status").map { $0.uppercased() }
+        event.coordinate = try coordinate()
+        if let v = value("organizer") { event.organizer = try person(v, field: path("organizer")) }
+        if let v = value("attendees") {
+            guard case .array(let items) = v else { throw MappingError(field: path("attendees"), message: "expected an array, got \(v.kindDescription)") }
+            for (i, item) in items.enumerated() { event.attendees.append(try person(item, field: path("attendees") + "[\(i)]")) }
+        }
+        event.categories = try categories()
+        event.recurrence.rules = try rules("rrule")
+        event.recurrence.exceptionRules = try rules("exrule")
+        event.recurrence.dates = try times("rdate", zone: zone).map { .time($0) }
+        event.recurrence.exceptionDates = try times("exdate", zone: zone)
+        if let v = value("recurrence_id") {
+            let t = try mapping.time(v, field: path("recurrence_id"), zone: zone)
+            let range = try text("recurrence_range")?.uppercased()
+            event.recurrenceID = RecurrenceID(time: start.isDate ? .date(t.localTime.date) : t, thisAndFuture: range == "THISANDFUTURE")
+        }
+        if let v = value("properties") { event.otherProperties = try properties(v) }
+        return event
+    }
+
+    func coordinate() throws(MappingError) -> Coordinate? {
+        var lat: Double?
+        var lon: Double?
+        if let g = value("geo") {
+            switch g {
+            case .object(let o):
+                lat = o["latitude"]?.numberValue ?? o["lat"]?.numberValue
+                lon = o["longitude"]?.numberValue ?? o["lon"]?.numberValue ?? o["lng"]?.numberValue
+            case .array(let a) where a.count == 2:
+                lat = a[0].numberValue; lon = a[1].numberValue
+            case .string(let s):
+                // "52.52;13.40" as in iCalendar GEO, or "52.52,13.40".
+                let parts = s.split(whereSeparator: { $0 == ";" || $0 == "," }).map { Double($0.trimmingWhitespace()) }
+                if parts.count == 2 { lat = parts[0]; lon = parts[1] }
+            default: break
+            }
+            guard let lat, let lon else {
+                throw MappingError(field: path("geo"), message: "expected {\"latitude\": .., \"longitude\": ..}, [lat, lon] or \"lat;lon\"")
+            }
+            let c = Coordinate(latitude: lat, longitude: lon)
+            guard c.isValid else { throw MappingError(field: path("geo"), message: "coordinates out of range") }
+            return c
+        }
+        func number(_ field: String) throws(MappingError) -> Double? {
+            guard let v = value(field) else { return nil }
+            if case .number(let n) = v { return n }
+            if case .string(let s) = v, let n = Double(s.trimmingWhitespace()) { return n }
+            throw MappingError(field: path(field), message: "expected a number, got \(v.kindDescription) \(v.preview)")
+        }
+        lat = try number("latitude")
+        lon = try number("longitude")
+        switch (lat, lon) {
+        case (nil, nil): return nil
+        case (let a?, let b?):
+            let c = Coordinate(latitude: a, longitude: b)
+            guard c.isValid else { throw MappingError(field: path("latitude"), message: "coordinates out of range (latitude -90...90, longitude -180...180)") }
+            return c
+        case (nil, _): throw MappingError(field: path("latitude"), message: "missing (longitude is given)")
+        case (_, nil): throw MappingError(field: path("longitude"), message: "missing (latitude is given)")
+        }
+    }
+
+    func person(_ value: JSONValue, field: String) throws(MappingError) -> Attendee {
+        switch value {
+        case .string(let s):
+            // "Name <mail@example.com>", "mailto:mail@example.com" or a plain address or name.
+            if let lt = s.firstIndex(of: "<"), let gt = s.lastIndex(of: ">"), lt < gt {
+                let name = s[..<lt].trimmingWhitespace()
+                return Attendee(name: name.isEmpty ? nil : name, email: String(s[s.index(after: lt)..<gt]))
+            }
+            let lower = s.lowercased()
+            if lower.hasPrefix("mailto:") { return Attendee(email: String(s.dropFirst(7))) }
+            return s.contains("@") ? Attendee(email: s) : Attendee(name: s)
+        case .object(let o):
+            func str(_ key: String) throws(MappingError) -> String? {
+                guard let v = o[key], !v.isNull else { return nil }
+                guard case .string(let s) = v else { throw MappingError(field: field + "." + key, message: "expected a string, got \(v.kindDescription)") }
+                return s
+            }
+            var email = try str("email")
+            if let e = email, e.lowercased().hasPrefix("mailto:") { email = String(e.dropFirst(7)) }
+            return Attendee(name: try str("name"), email: email, role: try str("role")?.uppercased(), status: try str("status")?.uppercased())
+        default:
+            throw MappingError(field: field, message: "expected a name/address string or an object with name and email, got \(value.kindDescription)")
+        }
+    }
+
+    func categories() throws(MappingError) -> [String] {
+        guard let v = value("categories") else { return [] }
+        switch v {
+        case .string(let s):
+            return s.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        case .array(let items):
+            var out: [String] = []
+            for (i, item) in items.enumerated() {
+                guard case .string(let s) = item else {
+                    throw MappingError(field: path("categories") + "[\(i)]", message: "expected a string, got \(item.kindDescription)")
+                }
+                out.append(s)
+            }
+            return out
+        default:
+            throw MappingError(field: path("categories"), message: "expected an array of strings or comma-separated text, got \(v.kindDescription)")
+        }
+    }
+
+    func rules(_ field: String) throws(MappingError) -> [RecurrenceRule] {
+        guard let v = value(field) else { return [] }
+        let items: [(JSONValue, String)]
+        if case .array(let a) = v { items = a.enumerated().map { ($1, path(field) + "[\($0)]") } } else { items = [(v, path(field))] }
+        var out: [RecurrenceRule] = []
+        for (item, itemPath) in items {
+            guard case .string(var s) = item else { throw MappingError(field: itemPath, message: "expected RRULE text such as \"FREQ=WEEKLY;BYDAY=MO\", got \(item.kindDescription)") }
+            if s.uppercased().hasPrefix("RRULE:") || s.uppercased().hasPrefix("EXRULE:") { s = String(s[s.index(after: s.firstIndex(of: ":")!)...]) }
+            do {
+                out.append(try RecurrenceRule(parsing: s))
+            } catch {
+                throw MappingError(field: itemPath, message: "\(error)")
+            }
+        }
+        return out
+    }
+
+    func times(_ field: String, zone: Zone?) throws(MappingError) -> [EventTime] {
+        guard let v = value(field) else { return [] }
+        if case .array(let a) = v {
+            var out: [EventTime] = []
+            for (i, item) in a.enumerated() { out.append(try mapping.time(item, field: path(field) + "[\(i)]", zone: zone)) }
+            return out
+        }
+        if case .string(let s) = v, s.contains(",") {
+            var out: [EventTime] = []
+            for part in s.split(separator: ",") { out.append(try mapping.time(.string(String(part)), field: path(field), zone: zone)) }
+            return out
+        }
+        return [try mapping.time(v, field: path(field), zone: zone)]
+    }
+
+    func properties(_ v: JSONValue) throws(MappingError) -> [RawProperty] {
+        guard case .array(let items) = v else { throw MappingError(field: path("properties"), message: "expected an array of {\"name\", \"value\"} objects") }
+        var out: [RawProperty] = []
+        for (i, item) in items.enumerated() {
+            let itemPath = path("properties") + "[\(i)]"
+            guard case .object(let o) = item, let name = o["name"]?.stringValue, let value = o["value"]?.stringValue else {
+                throw MappingError(field: itemPath, message: "expected an object with string \"name\" and \"value\"")
+            }
+            var parameters: [Parameter] = []
+            if let p = o["parameters"] {
+                guard case .object(let po) = p else { throw MappingError(field: itemPath + ".parameters", message: "expected an object") }
+                for m in po.members {
+                    switch m.value {
+                    case .string(let s): parameters.append(Parameter(m.key, s))
+                    case .array(let a): parameters.append(Parameter(name: m.key, values: a.compactMap(\.stringValue)))
+                    default: throw MappingError(field: itemPath + ".parameters." + m.key, message: "expected a string or an array of strings")
+                    }
+                }
+            }
+            out.append(RawProperty(name: name.uppercased(), parameters: parameters, value: value))
+        }
+        return out
+    }
+
+    /// A stable uid for records without one: a hash of title, start and location, so re-runs agree.
+    func derivedUID(start: EventTime) throws(MappingError) -> String {
+        let key = (try text("title") ?? "") + "\u{1F}" + start.iso8601 + "\u{1F}" + (try text("location") ?? "")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "calpipe-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert one calendar file to another format, optionally expanded and split into days.",
+        discussion: """
+            Formats follow the file extensions (.ics, .json, ...); standard input or output ("-") needs --format
+            or --output-format. With --from/--to the events are expanded into occurrences inside that window;
+            with --shape days they are also split into agenda days.
+
+            Example:
+              calpipe convert team.ics -o agenda.json --from 2026-11-01 --to 2026-12-01 --shape days --tz Europe/Berlin
+              cat feed.json | calpipe convert - --format json -o - --output-format ics
+            """
+    )
+
+    @Argument(help: "Input file, or - for standard input.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "Output file, or - for standard output.")
+    var output: String
+
+    @Option(help: "Input format (a source type such as ics or json); default: from the input's extension.")
+    var format: String?
+
+    @Option(help: "Output format (a sink type such as ics or json); default: from the output's extension.")
+    var outputFormat: String?
+
+    @Option(help: "First day of the window (YYYY-MM-DD, today, today+Nd, today-Nw).")
+    var from: String?
+
+    @Option(help: "Day after the last day of the window (exclusive).")
+    var to: String?
+
+    @Option(help: "Output time zone (IANA name); default: $TZ, then the system zone.")
+    var tz: String?
+
+    @Option(help: "For JSON output: days, events or occurrences.")
+    var shape: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    @Flag(help: "Fail (exit 1, nothing written) when any record is rejected.")
+    var strict = false
+
+    func validate() throws {
+        if input == "-" && format == nil { throw ValidationError("reading standard input needs --format (a source type such as ics or json)") }
+        if output == "-" && outputFormat == nil { throw ValidationError("writing standard output needs --output-format (a sink type such as ics or json)") }
+    }
+
+    func run() throws {
+        let loader = PipelineSession.loader()
+        let registry = loader.registry
+        let sourceType = try format ?? formatFromExtension(input, known: registry.sources.flatMap(\.fileExtensions)) { registry.source(forExtension: $0)?.type }
+        let sinkType = try outputFormat ?? formatFromExtension(output, known: registry.sinks.flatMap(\.fileExtensions)) { registry.sink(forExtension: $0)?.type }
+
+        var root = JSONObject()
+        root["name"] = .string("convert")
+        if let tz { root["timezone"] = .string(tz) }
+        if from != nil || to != nil {
+            let fromText = from ?? "today"
+            // Without --to the window is one year long.
+            let toText = to ?? ISODate.parseDate(fromText).map { $0.adding(days: 365).iso8601 } ?? "today+365d"
+            root["window"] = .object(JSONObject([("from", .string(fromText)), ("to", .string(toText))]))
+        }
+        root["sources"] = .array([.object(JSONObject([("type", .string(sourceType)), ("path", .string(input))]))])
+        var stages: [JSONValue] = []
+        if root["window"] != nil, registry.stage("expand") != nil { stages.append(.object(JSONObject([("type", .string("expand"))]))) }
+        if shape == "days" { stages.append(.object(JSONObject([("type", .string("split"))]))) }
+        root["stages"] = .array(stages)
+        var sink = JSONObject([("type", .string(sinkType)), ("path", .string(output))])
+        if let shape { sink["shape"] = .string(shape) } else if sinkType == "json" {
+            sink["shape"] = .string(root["window"] != nil ? "occurrences" : "events")
+        }
+        root["sinks"] = .array([.object(sink)])
+
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let definition: PipelineDefinition
+        do {
+            definition = try loader.load(json: .object(root), file: "calpipe convert", baseDirectory: cwd)
+        } catch let errors as ConfigErrors {
+            throw PipelineSession.reportConfigErrors(errors)
+        }
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: false).run(definition)
+    }
+
+    private func formatFromExtension(_ path: String, known: [String], lookup: (String) -> String?) throws -> String {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        if let type = lookup(ext) { return type }
+        throw ValidationError("cannot tell the format of \"\(path)\" from its extension (known: \(Set(known).sorted().joined(separator: ", "))); give --format/--output-format")
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+
+/// Loads a pipeline, runs it, prints the summary and picks the exit code. Shared by `run` and `convert`.
+struct PipelineSession {
+    var quiet: Bool
+    var strict: Bool
+    var dryRun: Bool
+
+    static func loader() -> PipelineLoader {
+        PipelineLoader(registry: .standard)
+    }
+
+    /// Prints every problem of a pipeline file and exits with 2.
+    static func reportConfigErrors(_ errors: ConfigErrors) -> ExitCode {
+        for issue in errors.issues { Terminal.error(issue.description) }
+        return CalpipeExit.usage.code
+    }
+
+    func run(_ pipeline: PipelineDefinition) throws {
+        let report = RunReport()
+        let cancellation = Cancellation()
+        let signals = SignalWatch(cancellation: cancellation)
+        defer { signals.stop() }
+        let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation)
+        let started = Date()
+        var lastProgress = Date()
+        let showProgress = !quiet && Terminal.stderrIsTerminal
+        let runner = Runner(dryRun: dryRun, progress: showProgress ? { report in
+            let now = Date()
+            guard now.timeIntervalSince(lastProgress) > 0.25 else { return }
+            lastProgress = now
+            Terminal.progress("calpipe: \(report.eventsRead) events read...")
+        } : nil)
+        do {
+            try runner.run(pipeline, context: context)
+        } catch {
+            if showProgress { Terminal.clearProgress() }
+            printRejections(report)
+            Terminal.error("calpipe: error: \(error)")
+            throw CalpipeExit.failed.code
+        }
+        if showProgress { Terminal.clearProgress() }
+        printRejections(report)
+        if !quiet { printSummary(report, name: pipeline.environment.name, seconds: Date().timeIntervalSince(started)) }
+        if !report.rejections.isEmpty { throw CalpipeExit.rejected.code }
+    }
+
+    private func printRejections(_ report: RunReport) {
+        for rejection in report.rejections { Terminal.error("calpipe: rejected: \(rejection)") }
+    }
+
+    private func printSummary(_ report: RunReport, name: String, seconds: Double) {
+        var line = "calpipe: \(name): \(report.eventsRead) event\(report.eventsRead == 1 ? "" : "s") read"
+        line += ", \(report.occurrences) occurrences, \(report.dayEntries) day entries"
+        line += ", \(report.rejections.count) rejected"
+        line += ", \(String(format: "%.2f", seconds)) s"
+        if dryRun { line += " (dry run: nothing written)" }
+        Terminal.error(line)
+        for (sink, rows) in report.rowsWritten { Terminal.error("calpipe:   \(sink): \(rows) rows written") }
+        for (counter, value) in report.counters { Terminal.error("calpipe:   \(counter): \(value)") }
+        if !report.warnings.isEmpty { Terminal.error("calpipe:   warnings: \(report.warnings.count)") }
+    }
+}

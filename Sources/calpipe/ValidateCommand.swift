@@ -1,0 +1,31 @@
+import ArgumentParser
+import Pipeline
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a pipeline file without running it.",
+        discussion: """
+            Prints every problem with its JSON path (exit 2), or a one-line summary (exit 0).
+
+            Example:
+              calpipe validate pipelines/demo.json
+            """
+    )
+
+    @Argument(help: "The pipeline file (JSON).")
+    var pipeline: String
+
+    func run() throws {
+        do {
+            let definition = try PipelineSession.loader().load(file: pipeline)
+            let env = definition.environment
+            var line = "\(pipeline): ok: \"\(env.name)\", \(definition.sources.count) source\(definition.sources.count == 1 ? "" : "s"), "
+            line += "\(definition.stages.count) stage\(definition.stages.count == 1 ? "" : "s"), \(definition.sinks.count) sink\(definition.sinks.count == 1 ? "" : "s"), "
+            line += "time zone \(env.zone.identifier)"
+            if let w = env.window { line += ", window \(w.from.iso8601) to \(w.to.iso8601) (exclusive)" }
+            print(line)
+        } catch let errors as ConfigErrors {
+            throw PipelineSession.reportConfigErrors(errors)
+        }
+    }
+}
