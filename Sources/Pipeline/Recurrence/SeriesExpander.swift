@@ -130,7 +130,7 @@ public struct SeriesExpander {
             switch date {
             case .time: break
             case .period(_, let end): periodEnds[local.secondsSinceEpoch] = end
-            case .periodWithDuration(let s, let d): periodEnds[local.secondsSinceEpoch] = s.adding(d)
+            case .periodWithDuration(let s, let d): periodEnds[local.secondsSinceEpoch] = Self.end(of: s, after: d)
             }
         }
         starts.sort()
@@ -183,17 +183,17 @@ public struct SeriesExpander {
                     guard span.contains(start: u, end: max(u, e)) else { continue }
                     let local = z.local(fromUTC: u)
                     let startTime: EventTime = local.secondsSinceEpoch == s ? original : .zoned(local, z)
-                    occurrences.append(Occurrence(event: master, start: startTime, end: .zoned(z.local(fromUTC: e), z), recurrenceID: original))
+                    occurrences.append(Occurrence(event: master, start: startTime, end: Self.time(atUTC: e, in: z), recurrenceID: original))
                     instants.append(u)
                     continue
                 }
                 let startTime = normalized(original)
-                add(Occurrence(event: master, start: startTime, end: periodEnds[s] ?? startTime.adding(duration), recurrenceID: original))
+                add(Occurrence(event: master, start: startTime, end: periodEnds[s] ?? Self.end(of: startTime, after: duration), recurrenceID: original))
             } else {
                 let f = futures[futureIndex]
                 if !includeCancelled && (masterCancelled || f.event.isCancelled) { continue }
                 let startTime = normalized(master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s + f.shift)))
-                add(Occurrence(event: f.event, start: startTime, end: startTime.adding(f.duration), recurrenceID: original))
+                add(Occurrence(event: f.event, start: startTime, end: Self.end(of: startTime, after: f.duration), recurrenceID: original))
             }
         }
         // Overrides show up at their own time, whether or not the rule produced their instance.
@@ -212,6 +212,22 @@ public struct SeriesExpander {
             break
         }
         return Result(occurrences: inOrder ? occurrences : Self.sorted(occurrences, zone: zone), truncated: truncated)
+    }
+
+    /// `start` plus `duration` as RFC 5545 3.3.6 says (days on the wall clock, then exact seconds), with the
+    /// result written so that it names the right instant (see `time(atUTC:in:)`).
+    public static func end(of start: EventTime, after duration: CalDuration) -> EventTime {
+        guard case .zoned(let local, let z) = start else { return start.adding(duration) }
+        let shifted = local.adding(seconds: Int64(duration.days) * 86_400)
+        return time(atUTC: z.utc(fromLocal: shifted) + duration.seconds, in: z)
+    }
+
+    /// The instant as wall-clock time in `zone`, or as UTC when the wall clock cannot name it: in the repeated
+    /// hour after a fall-back change, a TZID time always means the first of the two instants (RFC 5545
+    /// 3.3.5), so the second one (01:30 EST on the night New York leaves EDT) is written in UTC.
+    public static func time(atUTC instant: Int64, in zone: Zone) -> EventTime {
+        let local = zone.local(fromUTC: instant)
+        return zone.utc(fromLocal: local) == instant ? .zoned(local, zone) : .utc(instant)
     }
 
     /// A wall-clock instant moved out of a DST gap (02:30 on a spring-forward night becomes 03:30).
