@@ -438,6 +438,7 @@ struct RuleEngine {
         let unit: Int64 = frequency == .hourly ? 3600 : frequency == .minutely ? 60 : 1
         let base = floorDiv(start, unit) * unit
         let step = unit * Int64(interval)
+        if !timeOfDayReachable(base: base, step: step) { return }
         let target = Int(floorDiv(emission.from - base, step))
         var cachedDay = Int.min
         var cachedMatch = true
@@ -471,6 +472,26 @@ struct RuleEngine {
             work += 1
             if work > RecurrenceRule.workBudget { emission.truncated = true; break }
         }
+    }
+
+    /// Whether any period start (base + k * step) can fall on a time of day that BYHOUR, BYMINUTE and BYSECOND
+    /// allow. Period starts only reach the seconds of the day congruent to `base` modulo gcd(step, 86400), so
+    /// e.g. FREQ=HOURLY;INTERVAL=2;BYHOUR=9 from an even hour never matches and ends at once.
+    private func timeOfDayReachable(base: Int64, step: Int64) -> Bool {
+        if hourMask == 0 && minuteMask == 0 && secondMask == 0 { return true }
+        var a = step, b: Int64 = 86_400
+        while b != 0 { (a, b) = (b, a % b) }
+        var t = base - floorDiv(base, a) * a
+        while t < 86_400 {
+            let hour = t / 3600, minute = t / 60 % 60, second = t % 60
+            if (hourMask == 0 || hourMask & (1 << UInt32(hour)) != 0)
+                && (minuteMask == 0 || minuteMask & (1 << UInt64(minute)) != 0)
+                && (secondMask == 0 || secondMask & (1 << UInt64(second)) != 0) {
+                return true
+            }
+            t += a
+        }
+        return false
     }
 
     /// Expands one HOURLY/MINUTELY/SECONDLY period. Returns -1 when the period matched, else the next

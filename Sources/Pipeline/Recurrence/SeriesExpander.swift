@@ -37,6 +37,9 @@ public struct SeriesExpander {
         public var occurrences: [Occurrence]
         /// True when the series had more than `maxOccurrences` instances in the span (only the first were kept).
         public var truncated: Bool
+        /// True when a rule needed more than `RecurrenceRule.workBudget` steps and was cut short (a rule that
+        /// matches almost never, such as FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29 over centuries).
+        public var workBudgetExhausted: Bool = false
     }
 
     /// The pipeline's zone: dates and floating times are read in it.
@@ -117,10 +120,12 @@ public struct SeriesExpander {
         if master.recurrence.rules.isEmpty {
             if startLocal >= from && startLocal < to { starts.append(startLocal.secondsSinceEpoch) }
         }
+        var exhausted = false
         for rule in master.recurrence.rules {
-            let r = rule.forEachOccurrence(start: startLocal, from: from, to: to, zone: clock, includeStart: true,
-                                           limit: maxOccurrences + 1) { starts.append($0.secondsSinceEpoch) }
-            truncated = truncated || r
+            var made = 0
+            let cut = rule.forEachOccurrence(start: startLocal, from: from, to: to, zone: clock, includeStart: true,
+                                             limit: maxOccurrences + 1) { starts.append($0.secondsSinceEpoch); made += 1 }
+            if cut && made <= maxOccurrences { exhausted = true }  // stopped by the work budget, not by the count
         }
         var periodEnds: [Int64: EventTime] = [:]
         for date in master.recurrence.dates {
@@ -211,7 +216,8 @@ public struct SeriesExpander {
             inOrder = false
             break
         }
-        return Result(occurrences: inOrder ? occurrences : Self.sorted(occurrences, zone: zone), truncated: truncated)
+        return Result(occurrences: inOrder ? occurrences : Self.sorted(occurrences, zone: zone), truncated: truncated,
+                      workBudgetExhausted: exhausted)
     }
 
     /// `start` plus `duration` as RFC 5545 3.3.6 says (days on the wall clock, then exact seconds), with the
