@@ -71,7 +71,7 @@ final class JCalImportTests: XCTestCase {
         let events = try TestSupport.read(jcal(path, written: "forms.json"), context: context)
         XCTAssertEqual(context.report.counter("skipped VTODO"), 1)
         let e = try XCTUnwrap(events.first)
-        let berlin = ZoneDatabase().zone(named: "Europe/Berlin")!
+        let berlin = TestSupport.zones.zone(named: "Europe/Berlin")!
         XCTAssertEqual(e.start, .zoned(CivilDateTime(year: 2026, month: 3, day: 29, hour: 1, minute: 30), berlin))
         XCTAssertEqual(e.endSpec, .end(.utc(CivilDateTime(year: 2026, month: 3, day: 29, hour: 4).secondsSinceEpoch)))
         XCTAssertEqual(e.coordinate, Coordinate(latitude: 52.52, longitude: 13.405))

@@ -82,7 +82,7 @@ final class XCalImportTests: XCTestCase {
         let events = try TestSupport.read(XCalSource(input: InputSpec(location: .path(path, written: "all.xml"))))
         XCTAssertEqual(events.count, 1)
         let e = try XCTUnwrap(events.first)
-        let berlin = ZoneDatabase().zone(named: "Europe/Berlin")!
+        let berlin = TestSupport.zones.zone(named: "Europe/Berlin")!
         XCTAssertEqual(e.start, .utc(CivilDateTime(year: 2026, month: 3, day: 29, hour: 1, minute: 30).secondsSinceEpoch))
         XCTAssertEqual(e.endSpec, .end(.zoned(CivilDateTime(year: 2026, month: 3, day: 29, hour: 4), berlin)))
         XCTAssertEqual(e.title, "Zeit & Raum, <laut>")
