@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "calpipe", targets: ["calpipe"]),
+        .executable(name: "calpipe-bench", targets: ["calpipe-bench"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
     ],
     dependencies: [
@@ -29,6 +30,8 @@ let package = Package(
         .target(name: "Pipeline"),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
@@ -37,10 +40,21 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(
+            name: "calpipe-bench",
+            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/calpipe-bench"
+        ),
+
         .testTarget(
             name: "PipelineTests",
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
+        ),
+        .testTarget(
+            name: "ForecastTests",
+            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
+            path: "Tests/ForecastTests"
         ),
         .testTarget(
             name: "SQLiteTests",

@@ -34,14 +34,6 @@ public struct ICSEventWriter {
         func params(_ name: String) -> [Parameter] { fp[name] ?? [] }
         lines.begin("VEVENT")
         lines.property("UID", params("UID"), event.uid)
-        var others = event.otherProperties
-        if let i = others.firstIndex(where: { $0.name.uppercased() == "DTSTAMP" }) {
-            let stamp = others.remove(at: i)
-            lines.property("DTSTAMP", stamp.parameters, stamp.value)
-        } else {
-            let derived = others.first { ["LAST-MODIFIED", "CREATED"].contains($0.name.uppercased()) && $0.value.hasSuffix("Z") }
-            lines.property("DTSTAMP", [], derived?.value ?? Self.fallbackStamp)
-        }
         time("DTSTART", start, params("DTSTART"))
         switch endSpec {
         case .end(let e): time("DTEND", e, params("DTEND"))
@@ -82,6 +74,14 @@ public struct ICSEventWriter {
         if let v = event.color { lines.property("COLOR", params("COLOR"), ICSTextEscaping.escape(v)) }
         if let v = event.url { lines.property("URL", params("URL"), v) }
         if let v = event.status { lines.property("STATUS", params("STATUS"), ICSTextEscaping.escape(v)) }
+        // The event's own DTSTAMP stays where it was among the kept properties; an event without one gets one
+        // derived from its data (LAST-MODIFIED, CREATED, else a fixed value) in front of them, so re-reading and
+        // writing again gives the same bytes.
+        let others = event.otherProperties
+        if !others.contains(where: { $0.name.uppercased() == "DTSTAMP" }) {
+            let derived = others.first { ["LAST-MODIFIED", "CREATED"].contains($0.name.uppercased()) && $0.value.hasSuffix("Z") }
+            lines.property("DTSTAMP", [], derived?.value ?? Self.fallbackStamp)
+        }
         for p in others { lines.property(p.name, p.parameters, p.value) }
         for c in event.components { lines.component(c) }
         lines.end("VEVENT")

@@ -76,8 +76,12 @@ public final class ICSReader {
     /// Names of the components being skipped (innermost last); empty when not skipping.
     private var skipping: [String] = []
     private var skippingLine = 0
+    /// Whether the skipped component is counted (VTODO, ...) or was already reported as an error.
+    private var skippingCounts = false
     /// Zones defined by VTIMEZONE components of this input, by TZID.
     var fileZones: [String: Zone] = [:]
+    /// VTIMEZONE components of this input not yet built, by TZID, with their line.
+    var fileZoneDefinitions: [String: (RawComponent, Int)] = [:]
     var zoneCache: [String: Zone] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
     var calendarZone: Zone?
@@ -143,7 +147,7 @@ public final class ICSReader {
             haveLine = false
         }
         // Unclosed components.
-        if !skipping.isEmpty {
+        if !skipping.isEmpty, skippingCounts {
             handlers.warn("\(label):\(skippingLine): BEGIN:\(skipping[0]) has no END:\(skipping[0])")
             skipping = []
         }
@@ -262,7 +266,7 @@ public final class ICSReader {
                     skipping.append(name)
                 } else if let name = Self.keyword(b, "END:") {
                     if name == skipping.last { skipping.removeLast() }
-                    if skipping.isEmpty { handlers.skip(name) }
+                    if skipping.isEmpty, skippingCounts { handlers.skip(name) }
                 }
                 return
             }
@@ -342,8 +346,7 @@ public final class ICSReader {
     private func begin(_ name: String, line number: Int, text: UnsafeBufferPointer<UInt8>) throws {
         if stack.count >= limits.maxDepth {
             try lineError(number, "components nested deeper than \(limits.maxDepth) levels")
-            skipping = [name]
-            skippingLine = number
+            skip(name, line: number, counted: false)
             return
         }
         guard let top = stack.last else {
@@ -353,8 +356,7 @@ public final class ICSReader {
                 sawCalendar = true
             } else {
                 try handlers.reject(SourceLocation(file: label, line: number), "BEGIN:\(name) outside of a VCALENDAR")
-                skipping = [name]
-                skippingLine = number
+                skip(name, line: number, counted: false)
             }
             return
         }
@@ -370,8 +372,7 @@ public final class ICSReader {
                 stack.append(Frame(kind: .timezone, name: name, beginLine: number))
             default:
                 // VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, x-components: skipped and counted.
-                skipping = [name]
-                skippingLine = number
+                skip(name, line: number, counted: true)
             }
         case .event where name == "VEVENT":
             // A VEVENT that never ended: reject it and start the new one.
@@ -382,6 +383,12 @@ public final class ICSReader {
             stack.append(Frame(kind: .nested, name: name, beginLine: number))
             appendText(text)
         }
+    }
+
+    private func skip(_ name: String, line number: Int, counted: Bool) {
+        skipping = [name]
+        skippingLine = number
+        skippingCounts = counted
     }
 
     private func end(_ name: String, line number: Int, text: UnsafeBufferPointer<UInt8>) throws {
@@ -427,18 +434,31 @@ public final class ICSReader {
         }
     }
 
+    /// Keeps a VTIMEZONE; it is turned into a `Zone` only when a TZID is not known to the zone database
+    /// (most files name IANA or Windows zones, whose VTIMEZONEs then cost nothing).
     private func defineZone(_ frame: Frame) {
         let component = frame.rawComponent
         guard let tzid = component.properties.first(where: { $0.name == "TZID" })?.value, !tzid.isEmpty else {
             handlers.warn("\(label):\(frame.beginLine): VTIMEZONE has no TZID, ignored")
             return
         }
+        fileZoneDefinitions[tzid] = (component, frame.beginLine)
+        fileZones[tzid] = nil
+        zoneCache[tzid] = nil
+    }
+
+    /// The zone a VTIMEZONE of this input defines for `tzid`, built on first use.
+    func fileZone(_ tzid: String) -> Zone? {
+        if let built = fileZones[tzid] { return built }
+        guard let (component, line) = fileZoneDefinitions[tzid] else { return nil }
         do {
             let zone = try VTimeZone.zone(from: component)
             fileZones[tzid] = zone
-            zoneCache[tzid] = nil
+            return zone
         } catch {
-            handlers.warn("\(label):\(frame.beginLine): VTIMEZONE \"\(tzid)\" cannot be used: \(error)")
+            fileZoneDefinitions[tzid] = nil
+            handlers.warn("\(label):\(line): VTIMEZONE \"\(tzid)\" cannot be used: \(error)")
+            return nil
         }
     }
 

@@ -1,0 +1,125 @@
+import CalSQLite
+import Exporters
+import Foundation
+import Pipeline
+import XCTest
+
+/// The schema from scratch, and the upgrade of a database an older calpipe wrote.
+final class SQLiteSinkSchemaTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws { dir = try temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/sqlite")
+
+    private func schema(_ path: String) throws -> [[SQLiteValue]] {
+        try Database(path: path).rows("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+    }
+
+    private func columns(_ db: Database, _ table: String) throws -> [String] {
+        try db.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [.text(table)]).map { $0[0].text! }
+    }
+
+    func testSchemaCreatedFromScratch() throws {
+        let path = dir.appendingPathComponent("new.db").path
+        try runSink(path: path, events: [])
+        let db = try Database(path: path)
+        XCTAssertEqual(try db.userVersion, 2)
+        XCTAssertEqual(try db.journalMode, "wal")
+        XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY type, name"), [
+            ["index", "day_entries_by_day"], ["index", "day_entries_by_event"], ["index", "occurrences_by_start"],
+            ["table", "attendees"], ["table", "day_entries"], ["table", "events"], ["table", "forecasts"],
+            ["table", "occurrences"], ["table", "runs"], ["view", "agenda"],
+        ])
+        XCTAssertEqual(try columns(db, "events"), [
+            "id", "source", "uid", "recurrence_id", "title", "description", "location", "latitude", "longitude",
+            "organizer_name", "organizer_email", "categories", "color", "url", "status", "all_day", "dtstart", "dtstart_tzid",
+            "start_utc", "dtend", "dtend_tzid", "duration", "end_utc", "rrule", "rdate", "exdate", "this_and_future",
+            "organizer_parameters", "exrule", "span_end_utc", "other_properties", "components", "field_parameters", "metadata",
+            "origin", "source_text", "created_run", "updated_run", "removed_run",
+        ])
+        XCTAssertEqual(try columns(db, "attendees"), ["event_id", "position", "name", "email", "role", "status", "other_parameters"])
+        XCTAssertEqual(try columns(db, "occurrences"), [
+            "id", "event_id", "instance", "all_day", "start_utc", "end_utc", "start_local", "end_local", "removed_run",
+        ])
+        XCTAssertEqual(try columns(db, "day_entries"), [
+            "id", "occurrence_id", "event_id", "day", "part", "parts", "all_day", "start_local", "end_local", "start_utc",
+            "end_utc", "sort_key", "removed_run",
+        ])
+        XCTAssertEqual(try columns(db, "forecasts"), [
+            "day_entry_id", "status", "reason", "latitude", "longitude", "provider", "units", "weather_code", "summary",
+            "temperature_max", "temperature_min", "precipitation_probability", "precipitation_amount", "wind_speed_max",
+        ])
+        XCTAssertEqual(try columns(db, "runs"), [
+            "id", "pipeline", "started_at", "finished_at", "status", "events", "day_entries", "window_from", "window_to",
+            "keep_removed", "events_inserted", "events_updated", "events_removed", "occurrences", "rows_changed", "rejected", "warnings",
+        ])
+        // "Agenda of day D" and "days from A to B" are index searches.
+        let plan = try db.rows("EXPLAIN QUERY PLAN SELECT * FROM day_entries WHERE day >= '2026-11-01' AND day < '2026-11-08' ORDER BY day, sort_key")
+        XCTAssertEqual(plan.map { $0[3] }, ["SEARCH day_entries USING INDEX day_entries_by_day (day>? AND day<?)"])
+        XCTAssertEqual(try db.integrityCheck(), ["ok"])
+    }
+
+    func testVersion1DatabaseIsUpgradedInPlace() throws {
+        let path = dir.appendingPathComponent("old.db").path
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("agenda-v1.db").path, toPath: path)
+        XCTAssertEqual(try Database(path: path).userVersion, 1)
+        let idsBefore = try Database(path: path).rows("SELECT id, uid FROM events ORDER BY id")
+        XCTAssertEqual(idsBefore, [[1, "a@x"], [2, "b@x"], [3, "c@x"]])
+
+        // The same feed as the old run for A and B, C gone, E new.
+        let feed = [
+            event("a@x", "Standup", at(2026, 11, 10, 10), at(2026, 11, 10, 11)) {
+                $0.location = "Room 4"
+                $0.attendees = [Attendee(name: "Ann", email: "ann@example.com", role: "CHAIR"), Attendee(email: "bob@example.com")]
+            },
+            event("b@x", "Offsite", date(2026, 11, 12), date(2026, 11, 14)),
+            event("e@x", "Retro", at(2026, 11, 27, 15), at(2026, 11, 27, 16)),
+        ]
+        try runSink(path: path, events: feed)
+
+        let db = try Database(path: path)
+        XCTAssertEqual(try db.userVersion, 2)
+        // A and B were unchanged: same rows, untouched (no updated_run); C deleted with its rows; E inserted.
+        XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc FROM events ORDER BY id"), [
+            [1, "a@x", .null, .null, 1], [2, "b@x", .null, .null, 1], [4, "e@x", 2, 2, 1],
+        ])
+        XCTAssertEqual(try db.rows("SELECT id, day FROM day_entries ORDER BY id"), [[10, "2026-11-10"], [21, "2026-11-12"], [22, "2026-11-13"], [31, "2026-11-27"]])
+        XCTAssertEqual(try db.rows("SELECT id, pipeline, status, events, events_inserted, events_removed FROM runs ORDER BY id"), [
+            [1, "team", "ok", 3, .null, .null], [2, "test", "ok", 3, 1, 1],
+        ])
+        XCTAssertEqual(try agenda(path).map { [$0[0], $0[1], $0[4]] }, [
+            ["2026-11-10", "Standup", "1/1"], ["2026-11-12", "Offsite", "1/2"], ["2026-11-13", "Offsite", "2/2"], ["2026-11-27", "Retro", "1/1"],
+        ])
+        XCTAssertEqual(try db.integrityCheck(), ["ok"])
+        XCTAssertEqual(try db.rows("PRAGMA foreign_key_check"), [])
+
+        // The upgraded schema is exactly the schema of a new database.
+        let fresh = dir.appendingPathComponent("fresh.db").path
+        try runSink(path: fresh, events: [])
+        XCTAssertEqual(try schema(path), try schema(fresh))
+    }
+
+    func testNewerSchemaIsRefusedUntouched() throws {
+        let path = dir.appendingPathComponent("future.db").path
+        try runSink(path: path, events: [])
+        try Database(path: path).setUserVersion(9)
+        let before = try dataDump(path)
+        XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (2); use a newer calpipe or another file")
+        }
+        XCTAssertEqual(try dataDump(path), before)
+        XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)
+    }
+
+    func testNotADatabaseIsRefused() throws {
+        let path = dir.appendingPathComponent("notes.db").path
+        try Data("these are my notes, not a database, and they are long enough to fill a header page......".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try runSink(path: path, events: [])) { error in
+            XCTAssertEqual("\(error)", "sqlite agenda.db: not a SQLite database (file is not a database)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8).prefix(14), "these are my n")
+    }
+}
