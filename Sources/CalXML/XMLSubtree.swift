@@ -38,6 +38,11 @@ public final class XMLSubtree {
     }
 
     private static func refuseEntityReferences(in node: xmlNodePtr, label: String) throws {
+        var attribute = node.pointee.properties
+        while let a = attribute {
+            _ = try XMLElementTree.attributeValue(a, label: label)
+            attribute = a.pointee.next
+        }
         var child = node.pointee.children
         while let c = child {
             if c.pointee.type == XML_ENTITY_REF_NODE {

@@ -94,6 +94,21 @@ final class HostileXMLTests: XCTestCase {
         XCTAssertFalse(watcher.opened, "libxml2 opened the DTD file")
     }
 
+    /// libxml2 keeps entity references in attribute values as nodes and would expand them when asked for
+    /// the value: they are refused there too; predefined entities and character references are fine.
+    func testEntityInAttributeIsRefused() throws {
+        let doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY e \"hello\">]>\n<r><a y=\"&amp;&#65;\" x=\"say &e;\">t</a></r>\n"
+        let reader = try XMLStreamReader(input: XMLBytesInput(doc), label: "attr.xml")
+        XCTAssertTrue(try reader.nextElement())
+        XCTAssertTrue(try reader.nextElement())
+        XCTAssertEqual(try reader.attribute("y"), "&A")
+        XCTAssertThrowsError(try reader.attribute("x")) { error in
+            XCTAssertEqual("\(error)", "attr.xml:3: the entity reference &e; in attribute x is not allowed: calpipe never expands entities")
+        }
+        XCTAssertThrowsError(try reader.expand())
+        XCTAssertThrowsError(try reader.copySubtree())
+    }
+
     func testHundredMegabyteTextNodeStopsAtLibxmlLimit() throws {
         // Generated on the fly: "<r><a>" + 100 MB of "x" + "</a></r>", never held in memory.
         let total = 100 << 20
