@@ -148,6 +148,16 @@ final class JCalImportTests: XCTestCase {
         ])
     }
 
+    /// Deep nesting ends at the JSON parser's depth limit with a message and a place, not a stack overflow.
+    func testDeepNestingIsRefused() throws {
+        let text = "[\"vcalendar\", [], [" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "]]"
+        let path = try temporary(text, "deep.json")
+        defer { unlink(path) }
+        XCTAssertThrowsError(try TestSupport.read(jcal(path, written: "deep.json"))) { error in
+            XCTAssertEqual("\(error)", "deep.json:1:532: nesting deeper than 512 levels")
+        }
+    }
+
     func testNotACalendar() throws {
         let path = try temporary("{\"events\": []}", "object.json")
         defer { unlink(path) }

@@ -151,6 +151,22 @@ final class XCalImportTests: XCTestCase {
         XCTAssertEqual(context.report.counter("skipped VTODO"), 1)
     }
 
+    /// A hostile feed fails as a whole, naming the file and line; nothing of /etc/passwd is read.
+    func testExternalEntityInAFeed() throws {
+        let path = NSTemporaryDirectory() + "calpipe-xxe-\(getpid()).xml"
+        try """
+        <?xml version="1.0"?>
+        <!DOCTYPE icalendar [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+        <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar><components>
+        <vevent><properties><uid><text>a</text></uid><summary><text>&x;</text></summary></properties></vevent>
+        </components></vcalendar></icalendar>
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        XCTAssertThrowsError(try TestSupport.read(XCalSource(input: InputSpec(location: .path(path, written: "feed.xml"))))) { error in
+            XCTAssertEqual("\(error)", "feed.xml:4: the entity reference &x; is not allowed: calpipe never expands entities")
+        }
+    }
+
     func testNotXCal() throws {
         let path = NSTemporaryDirectory() + "calpipe-notxcal-\(getpid()).xml"
         try "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel/></rss>\n".write(toFile: path, atomically: true, encoding: .utf8)

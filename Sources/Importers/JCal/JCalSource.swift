@@ -7,7 +7,7 @@ public final class JCalSource: EventSource {
     public static let descriptor = SourceDescriptor(
         type: "jcal",
         kind: .source,
-        summary: "Read jCal (RFC 7265, iCalendar in JSON) files, streaming one component at a time",
+        summary: "jCal (RFC 7265, iCalendar in JSON) files, streamed one component at a time",
         options: InputSpec.optionDocs,
         fileExtensions: ["jcal"],
         make: { options in
