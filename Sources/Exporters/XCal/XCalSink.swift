@@ -14,7 +14,6 @@ public final class XCalSink: Sink {
         ],
         fileExtensions: ["xcs", "xml"],
         make: { options in
-            options.rejectUnknownKeys(["path", "expand"])
             let path = options.path("path", required: true)
             let expand = options.bool("expand", default: false)
             try options.finish()

@@ -12,7 +12,6 @@ public final class CalDAVSource: EventSource {
         summary: "A saved CalDAV multistatus response: the iCalendar data of each resource, with href and ETag",
         options: InputSpec.optionDocs,
         make: { options in
-            options.rejectUnknownKeys(InputSpec.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
             try options.finish()
             guard let spec else { throw OptionsRejected() }

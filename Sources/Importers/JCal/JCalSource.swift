@@ -12,7 +12,6 @@ public final class JCalSource: EventSource {
         fileExtensions: ["jcal"],
         make: { options in
             let spec = InputSpec.decode(options)
-            options.rejectUnknownKeys(["path", "url"])
             try options.finish()
             guard let spec else { throw OptionsRejected() }
             return JCalSource(input: spec)

@@ -19,8 +19,7 @@ public final class MappedXMLSource: EventSource {
         ] + EventMapping.optionDocs,
         make: { options in
             let input = InputSpec.decode(options)
-            options.rejectUnknownKeys(["path", "url", "item", "namespaces", "fields", "date_format", "timezone"])
-            let item = options.string("item", required: true)
+            let item = options.string("item")
             let namespaces = (options.stringMap("namespaces") ?? []).map { (prefix: $0.key, uri: $0.value) }
             let mapping = EventMapping.decode(options)
             var pattern: XMLStreamPattern?
