@@ -39,6 +39,15 @@ final class CalDAVTests: XCTestCase {
         XCTAssertEqual(fromDAV, fromICS)
     }
 
+    /// calendar-data in xCal (application/calendar+xml) gives the event the RFC 6321 example gives.
+    func testXCalCalendarData() throws {
+        let events = try TestSupport.read(CalDAVSource(input: InputSpec(location: .path(TestSupport.fixture("xml/caldav-xcal-report.xml"), written: "r.xml"))))
+        let fromXCal = try TestSupport.read(XCalSource(input: InputSpec(location: .path(TestSupport.fixture("xml/rfc6321-example1.xml"), written: "x"))))
+        XCTAssertEqual(events.map(\.origin), [SourceLocation(file: "r.xml", line: 8)])
+        XCTAssertEqual(events.map(\.metadata), [["href": "/cal/ana/rfc.xml", "etag": "\"x1\""]])
+        XCTAssertEqual(events.map { var e = $0.withoutOrigin; e.metadata = [:]; return e }, fromXCal.map(\.withoutOrigin))
+    }
+
     func testNotAMultistatus() throws {
         let path = NSTemporaryDirectory() + "calpipe-notdav-\(getpid()).xml"
         try "<html><body>Login required</body></html>".write(toFile: path, atomically: true, encoding: .utf8)

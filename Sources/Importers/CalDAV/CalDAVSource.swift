@@ -4,6 +4,7 @@ import Pipeline
 /// `type: caldav-xml`: reads a saved or piped CalDAV `multistatus` response (RFC 4791 REPORT, RFC 4918
 /// PROPFIND): each `calendar-data` is read with the iCalendar reader, line numbers pointing into the XML,
 /// and every event keeps its resource's href and ETag in `metadata["href"]` / `metadata["etag"]`.
+/// calendar-data sent as xCal (application/calendar+xml) is read the way the `xcal` source reads it.
 /// Responses with a non-2xx status are counted, not read. Streams one `response` at a time.
 public final class CalDAVSource: EventSource {
     public static let descriptor = SourceDescriptor(
@@ -79,7 +80,22 @@ public final class CalDAVSource: EventSource {
                     warn: { context.warn($0) },
                     skip: { context.report.count("skipped " + $0) }))
             do {
-                try ics.parse(data.text)
+                if let xcal = data.child("icalendar", namespace: XCalDecoder.namespace) {
+                    // CalDAV servers asked for application/calendar+xml send xCal here (RFC 6321 section 6).
+                    try ics.parse(try Self.iCalendarText(xcal, label: label))
+                    for i in found.indices {
+                        found[i].origin = SourceLocation(file: label, line: data.line)
+                        found[i].sourceText = nil
+                    }
+                } else {
+                    try ics.parse(data.text)
+                }
+            } catch let problem as XCalDecoder.Problem {
+                context.report.reject(SourceLocation(file: label, line: problem.line), "calendar-data of \(href.isEmpty ? "a resource" : href): \(problem.message)")
+                continue
+            } catch let invalid as ICalContentText.Invalid {
+                context.report.reject(SourceLocation(file: label, line: data.line), "calendar-data of \(href.isEmpty ? "a resource" : href): \(invalid.message)")
+                continue
             } catch let error as ICSError {
                 context.report.reject(SourceLocation(file: label, line: data.line), "calendar-data of \(href.isEmpty ? "a resource" : href): \(error.message)")
                 continue
@@ -90,6 +106,19 @@ public final class CalDAVSource: EventSource {
                 batch.append(event)
             }
         }
+    }
+
+    /// The iCalendar text of an xCal <icalendar> element.
+    static func iCalendarText(_ root: XMLElementTree, label: String) throws -> String {
+        let decoder = XCalDecoder(label: label)
+        var text = ""
+        var lines = 0
+        for calendar in root.children where calendar.localName == "vcalendar" && calendar.namespaceURI == XCalDecoder.namespace {
+            var component = try decoder.component(calendar)
+            component.name = "VCALENDAR"
+            try ICalContentText.text(component, into: &text, lines: &lines)
+        }
+        return text
     }
 
     /// "HTTP/1.1 200 OK" -> true for 2xx.
