@@ -158,6 +158,24 @@ final class JCalImportTests: XCTestCase {
         }
     }
 
+    /// A component larger than the stream's limit ends with an error at its start, without being held whole.
+    func testOversizedComponentIsRefused() throws {
+        let text = "[\"vcalendar\", [],\n [[\"vevent\", [[\"description\", {}, \"text\", \"" + String(repeating: "x", count: 3 << 20) + "\"]], []]]]"
+        let path = try temporary(text, "big.json")
+        defer { unlink(path) }
+        let stream = JCalStream(reader: try ChunkReader(path: path), label: "big.json", maxValueBytes: 2 << 20)
+        XCTAssertEqual(try stream.peek(), UInt8(ascii: "["))
+        try stream.expect(UInt8(ascii: "["), "[")
+        _ = try stream.nextValue()
+        try stream.expect(UInt8(ascii: ","), ",")
+        _ = try stream.nextValue()
+        try stream.expect(UInt8(ascii: ","), ",")
+        try stream.expect(UInt8(ascii: "["), "[")
+        XCTAssertThrowsError(try stream.nextValue()) { error in
+            XCTAssertEqual("\(error)", "big.json:2:3: the value that starts here is larger than 2 MB")
+        }
+    }
+
     func testNotACalendar() throws {
         let path = try temporary("{\"events\": []}", "object.json")
         defer { unlink(path) }
