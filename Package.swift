@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "calpipe", targets: ["calpipe"]),
+        .executable(name: "calpipe-bench", targets: ["calpipe-bench"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
     ],
     dependencies: [
@@ -35,6 +36,12 @@ let package = Package(
                 "Pipeline", "Importers", "Exporters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        .executableTarget(
+            name: "calpipe-bench",
+            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/calpipe-bench"
         ),
 
         .testTarget(

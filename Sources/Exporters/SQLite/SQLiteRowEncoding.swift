@@ -93,8 +93,8 @@ enum SQLiteRowEncoding {
         return .integer(max(endUTC, last + (endUTC - startUTC)))
     }
 
-    /// Values of `eventContentColumns`, in order, for an event.
-    static func eventValues(_ event: Event, zone: Zone) -> [SQLiteValue] {
+    /// Binds the values of `eventContentColumns`, in order, from parameter `first`; returns how many.
+    static func bindEventValues(_ event: Event, zone: Zone, to s: Statement, from first: Int) throws -> Int {
         let startUTC = event.start.utcSeconds(in: zone)
         let endUTC = max(startUTC, event.end.utcSeconds(in: zone))
         var dtend: EventTime?
@@ -104,51 +104,65 @@ enum SQLiteRowEncoding {
         case .duration(let d)?: duration = d
         case nil: break
         }
-        var metadata = event.metadata
-        metadata["source"] = nil
-        let metadataJSON: JSONValue? = metadata.isEmpty ? nil
-            : .object(JSONObject(metadata.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
-        let fieldParameters: JSONValue? = event.fieldParameters.isEmpty ? nil
-            : .object(JSONObject(event.fieldParameters.sorted { $0.key < $1.key }.map { ($0.key, parametersJSON($0.value)) }))
         let recurrence = event.recurrence
-        return [
-            .integer(event.recurrenceID?.thisAndFuture == true ? 1 : 0),
-            text(event.title),
-            text(event.description),
-            text(event.location),
-            event.coordinate.map { .real($0.latitude) } ?? .null,
-            event.coordinate.map { .real($0.longitude) } ?? .null,
-            text(event.organizer?.name),
-            text(event.organizer?.email),
-            json((event.organizer?.otherParameters).flatMap { $0.isEmpty ? nil : parametersJSON($0) }),
-            json(event.categories.isEmpty ? nil : .array(event.categories.map(JSONValue.string))),
-            text(event.color),
-            text(event.url),
-            text(event.status),
-            .integer(event.isAllDay ? 1 : 0),
-            .text(event.start.iso8601),
-            tzid(event.start),
-            .integer(startUTC),
-            dtend.map { .text($0.iso8601) } ?? .null,
-            dtend.map(tzid) ?? .null,
-            duration.map { .text($0.iCalendarText) } ?? .null,
-            .integer(endUTC),
-            spanEnd(event, startUTC: startUTC, endUTC: endUTC, zone: zone),
-            lines(recurrence.rules.map(\.text)),
-            lines(recurrence.exceptionRules.map(\.text)),
-            lines(recurrence.dates.map(recurrenceDateText)),
-            lines(recurrence.exceptionDates.map(annotated)),
-            json(event.otherProperties.isEmpty ? nil : .array(event.otherProperties.map(propertyJSON))),
-            json(event.components.isEmpty ? nil : .array(event.components.map(componentJSON))),
-            json(fieldParameters),
-            json(metadataJSON),
-            text(event.sourceText),
-        ]
+        var i = first
+        func bind(_ value: SQLiteValue) throws {
+            try s.bind(value, at: i)
+            i += 1
+        }
+        func bind(_ value: String?) throws {
+            try s.bind(value, at: i)
+            i += 1
+        }
+        try bind(.integer(event.recurrenceID?.thisAndFuture == true ? 1 : 0))
+        try bind(event.title)
+        try bind(event.description)
+        try bind(event.location)
+        try bind(event.coordinate.map { .real($0.latitude) } ?? .null)
+        try bind(event.coordinate.map { .real($0.longitude) } ?? .null)
+        try bind(event.organizer?.name)
+        try bind(event.organizer?.email)
+        try bind(json((event.organizer?.otherParameters).flatMap { $0.isEmpty ? nil : parametersJSON($0) }))
+        try bind(event.categories.isEmpty ? .null : json(.array(event.categories.map(JSONValue.string))))
+        try bind(event.color)
+        try bind(event.url)
+        try bind(event.status)
+        try bind(.integer(event.isAllDay ? 1 : 0))
+        try bind(event.start.iso8601)
+        try bind(tzid(event.start))
+        try bind(.integer(startUTC))
+        try bind(dtend?.iso8601)
+        try bind(dtend.map(tzid) ?? .null)
+        try bind(duration?.iCalendarText)
+        try bind(.integer(endUTC))
+        try bind(spanEnd(event, startUTC: startUTC, endUTC: endUTC, zone: zone))
+        try bind(recurrence.rules.isEmpty ? .null : lines(recurrence.rules.map(\.text)))
+        try bind(recurrence.exceptionRules.isEmpty ? .null : lines(recurrence.exceptionRules.map(\.text)))
+        try bind(recurrence.dates.isEmpty ? .null : lines(recurrence.dates.map(recurrenceDateText)))
+        try bind(recurrence.exceptionDates.isEmpty ? .null : lines(recurrence.exceptionDates.map(annotated)))
+        try bind(event.otherProperties.isEmpty ? .null : json(.array(event.otherProperties.map(propertyJSON))))
+        try bind(event.components.isEmpty ? .null : json(.array(event.components.map(componentJSON))))
+        try bind(event.fieldParameters.isEmpty ? .null
+                 : json(.object(JSONObject(event.fieldParameters.sorted { $0.key < $1.key }.map { ($0.key, parametersJSON($0.value)) }))))
+        try bind(metadataJSON(event.metadata))
+        try bind(event.sourceText)
+        return i - first
+    }
+
+    /// The event's metadata without the runner's "source" stamp, keys sorted; NULL when nothing is left.
+    static func metadataJSON(_ metadata: [String: String]) -> SQLiteValue {
+        if metadata.isEmpty || (metadata.count == 1 && metadata["source"] != nil) { return .null }
+        let members = metadata.filter { $0.key != "source" }.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+        return json(.object(JSONObject(members)))
+    }
+
+    static func attendeeParameters(_ a: Attendee) -> SQLiteValue {
+        a.otherParameters.isEmpty ? .null : json(parametersJSON(a.otherParameters))
     }
 
     /// Values of an attendee row after event_id and position: name, email, role, status, other_parameters.
     static func attendeeValues(_ a: Attendee) -> [SQLiteValue] {
-        [text(a.name), text(a.email), text(a.role), text(a.status), json(a.otherParameters.isEmpty ? nil : parametersJSON(a.otherParameters))]
+        [text(a.name), text(a.email), text(a.role), text(a.status), attendeeParameters(a)]
     }
 
     /// The instance key of an occurrence in its event: the RECURRENCE-ID it has or would have, "" for a
@@ -157,28 +171,88 @@ enum SQLiteRowEncoding {
         occurrence.recurrenceID?.iso8601 ?? ""
     }
 
-    static func occurrenceValues(_ o: Occurrence, zone: Zone) -> [SQLiteValue] {
+    /// Binds `occurrenceContentColumns` from parameter `first`.
+    static func bindOccurrenceValues(_ o: Occurrence, zone: Zone, to st: Statement, from first: Int) throws {
         let (s, e) = o.interval(in: zone)
-        return [
-            .integer(o.isAllDay ? 1 : 0), .integer(s), .integer(e),
-            .text(zone.local(fromUTC: s).iso8601), .text(zone.local(fromUTC: e).iso8601),
-        ]
+        try st.bind(o.isAllDay, at: first)
+        try st.bind(s, at: first + 1)
+        try st.bind(e, at: first + 2)
+        try st.bind(isoLocal(zone.local(fromUTC: s)), at: first + 3)
+        try st.bind(isoLocal(zone.local(fromUTC: e)), at: first + 4)
+    }
+
+    /// "YYYY-MM-DD", as `CivilDate.iso8601`, without building intermediate strings (years 0-9999).
+    static func isoDate(_ date: CivilDate) -> String {
+        let (y, m, d) = date.components
+        guard (0...9999).contains(y) else { return date.iso8601 }
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            put(y, 4, into: buffer, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(m, 2, into: buffer, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(d, 2, into: buffer, at: 8)
+            return 10
+        }
+    }
+
+    /// "YYYY-MM-DDTHH:MM:SS", as `CivilDateTime.iso8601`, without intermediate strings (years 0-9999).
+    static func isoLocal(_ time: CivilDateTime) -> String {
+        let (y, m, d) = time.date.components
+        guard (0...9999).contains(y) else { return time.iso8601 }
+        let second = time.secondOfDay
+        return String(unsafeUninitializedCapacity: 19) { buffer in
+            put(y, 4, into: buffer, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(m, 2, into: buffer, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(d, 2, into: buffer, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(second / 3600, 2, into: buffer, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(second / 60 % 60, 2, into: buffer, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second % 60, 2, into: buffer, at: 17)
+            return 19
+        }
+    }
+
+    /// Writes `value` (not negative) as `width` zero-padded digits.
+    private static func put(_ value: Int, _ width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        var v = value
+        var i = offset + width - 1
+        while i >= offset {
+            buffer[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            v /= 10
+            i -= 1
+        }
     }
 
     /// Orders a day's entries: all-day first, then by start instant (the view adds title and uid).
     static func sortKey(_ d: DayEntry) -> String {
         // Offset so every instant from year 0 to 9999 is a positive 12-digit number; text order = time order.
-        let shifted = d.startUTC + 62_167_219_200
-        var digits = String(max(0, shifted))
-        if digits.count < 12 { digits = String(repeating: "0", count: 12 - digits.count) + digits }
-        return (d.allDay ? "0" : "1") + digits
+        let shifted = max(0, min(999_999_999_999, d.startUTC + 62_167_219_200))
+        return String(unsafeUninitializedCapacity: 13) { buffer in
+            buffer[0] = d.allDay ? UInt8(ascii: "0") : UInt8(ascii: "1")
+            var v = shifted
+            for i in stride(from: 12, through: 1, by: -1) {
+                buffer[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                v /= 10
+            }
+            return 13
+        }
     }
 
-    static func dayValues(_ d: DayEntry, eventID: Int64) -> [SQLiteValue] {
-        [
-            .integer(eventID), .integer(Int64(d.part)), .integer(Int64(d.parts)), .integer(d.allDay ? 1 : 0),
-            .text(d.start.iso8601), .text(d.end.iso8601), .integer(d.startUTC), .integer(d.endUTC), .text(sortKey(d)),
-        ]
+    /// Binds `dayContentColumns` from parameter `first`.
+    static func bindDayValues(_ d: DayEntry, eventID: Int64, to s: Statement, from first: Int) throws {
+        try s.bind(eventID, at: first)
+        try s.bind(d.part, at: first + 1)
+        try s.bind(d.parts, at: first + 2)
+        try s.bind(d.allDay, at: first + 3)
+        try s.bind(isoLocal(d.start), at: first + 4)
+        try s.bind(isoLocal(d.end), at: first + 5)
+        try s.bind(d.startUTC, at: first + 6)
+        try s.bind(d.endUTC, at: first + 7)
+        try s.bind(sortKey(d), at: first + 8)
     }
 
     static func forecastValues(_ result: ForecastResult) -> [SQLiteValue] {

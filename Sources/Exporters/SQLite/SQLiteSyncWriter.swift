@@ -53,39 +53,77 @@ final class SQLiteSyncWriter {
     private var occurrenceIDs: [OccurrenceKey: Int64] = [:]
     private let context: RunContext
 
-    private let eventColumns = SQLiteRowEncoding.eventContentColumns
-    private lazy var eventUpsertSQL: String = {
-        let columns = ["source", "uid", "recurrence_id"] + eventColumns + ["origin", "created_run", "updated_run"]
-        let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
-        let sets = (eventColumns + ["origin", "updated_run"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let differs = eventColumns.map { "events.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
-        return """
-            INSERT INTO events (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
-            ON CONFLICT (source, uid, recurrence_id) DO UPDATE SET \(sets), removed_run = NULL
-            WHERE \(differs) OR events.removed_run IS NOT NULL
-            RETURNING id
-            """
-    }()
+    /// The statements of the write path, prepared once per run (not looked up by SQL text per row).
+    private struct Statements {
+        let insertEvent: Statement
+        let upsertEvent: Statement
+        let selectEvent: Statement
+        let insertAttendee: Statement
+        let markSeenEvent: Statement
+        let markSeenOccurrence: Statement
+        let markSeenDay: Statement
+        let insertOccurrence: Statement
+        let upsertOccurrence: Statement
+        let selectOccurrence: Statement
+        let insertDay: Statement
+        let upsertDay: Statement
+        let selectDay: Statement
+        let upsertForecast: Statement
+        let deleteForecast: Statement
+        let sourceHasRows: Statement
 
-    private static func upsertSQL(table: String, key: [String], content: [String], extraWhere: String = "") -> String {
-        let columns = key + content
+        init(_ db: Database) throws {
+            let e = ["source", "uid", "recurrence_id"] + SQLiteRowEncoding.eventContentColumns + ["origin", "created_run", "updated_run"]
+            insertEvent = try db.prepare(SQLiteSyncWriter.insertSQL(table: "events", columns: e))
+            upsertEvent = try db.prepare(SQLiteSyncWriter.upsertSQL(
+                table: "events", key: ["source", "uid", "recurrence_id"], content: SQLiteRowEncoding.eventContentColumns,
+                alsoSet: ["origin", "updated_run"], extraColumns: ["origin", "created_run", "updated_run"], removable: true))
+            selectEvent = try db.prepare("SELECT id FROM events WHERE source = ?1 AND uid = ?2 AND recurrence_id = ?3")
+            insertAttendee = try db.prepare("INSERT INTO attendees (event_id, position, name, email, role, status, other_parameters) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            markSeenEvent = try db.prepare("INSERT OR IGNORE INTO temp.seen_events (id) VALUES (?)")
+            markSeenOccurrence = try db.prepare("INSERT OR IGNORE INTO temp.seen_occurrences (id) VALUES (?)")
+            markSeenDay = try db.prepare("INSERT OR IGNORE INTO temp.seen_days (id) VALUES (?)")
+            let o = ["event_id", "instance"] + SQLiteRowEncoding.occurrenceContentColumns
+            insertOccurrence = try db.prepare(SQLiteSyncWriter.insertSQL(table: "occurrences", columns: o))
+            upsertOccurrence = try db.prepare(SQLiteSyncWriter.upsertSQL(
+                table: "occurrences", key: ["event_id", "instance"], content: SQLiteRowEncoding.occurrenceContentColumns, removable: true))
+            selectOccurrence = try db.prepare("SELECT id FROM occurrences WHERE event_id = ? AND instance = ?")
+            let d = ["occurrence_id", "day"] + SQLiteRowEncoding.dayContentColumns
+            insertDay = try db.prepare(SQLiteSyncWriter.insertSQL(table: "day_entries", columns: d))
+            upsertDay = try db.prepare(SQLiteSyncWriter.upsertSQL(
+                table: "day_entries", key: ["occurrence_id", "day"], content: SQLiteRowEncoding.dayContentColumns, removable: true))
+            selectDay = try db.prepare("SELECT id FROM day_entries WHERE occurrence_id = ? AND day = ?")
+            upsertForecast = try db.prepare(SQLiteSyncWriter.upsertSQL(
+                table: "forecasts", key: ["day_entry_id"], content: SQLiteRowEncoding.forecastContentColumns, removable: false,
+                returning: "day_entry_id"))
+            deleteForecast = try db.prepare("DELETE FROM forecasts WHERE day_entry_id = ?")
+            sourceHasRows = try db.prepare("SELECT EXISTS (SELECT 1 FROM events WHERE source = ?)")
+        }
+    }
+
+    static func insertSQL(table: String, columns: [String]) -> String {
         let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
-        let sets = content.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let differs = content.map { "\(table).\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
-        return """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
-            ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \(sets)\(extraWhere.isEmpty ? "" : ", removed_run = NULL")
-            WHERE \(differs)\(extraWhere)
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+    }
+
+    /// INSERT, or on a key conflict UPDATE only when a content column differs (or the row was marked removed),
+    /// RETURNING the id of a row inserted or changed: no row back means "present and unchanged".
+    static func upsertSQL(table: String, key: [String], content: [String], alsoSet: [String] = [], extraColumns: [String] = [],
+                          removable: Bool, returning: String = "id") -> String {
+        let sets = (content + alsoSet).map { "\($0) = excluded.\($0)" } + (removable ? ["removed_run = NULL"] : [])
+        var differs = content.map { "\(table).\($0) IS NOT excluded.\($0)" }
+        if removable { differs.append("\(table).removed_run IS NOT NULL") }
+        return insertSQL(table: table, columns: key + content + extraColumns) + """
+
+            ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \(sets.joined(separator: ", "))
+            WHERE \(differs.joined(separator: " OR "))
+            RETURNING \(returning)
             """
     }
 
-    private let occurrenceUpsertSQL = upsertSQL(table: "occurrences", key: ["event_id", "instance"],
-                                                content: SQLiteRowEncoding.occurrenceContentColumns,
-                                                extraWhere: " OR occurrences.removed_run IS NOT NULL") + " RETURNING id"
-    private let dayUpsertSQL = upsertSQL(table: "day_entries", key: ["occurrence_id", "day"],
-                                         content: SQLiteRowEncoding.dayContentColumns,
-                                         extraWhere: " OR day_entries.removed_run IS NOT NULL") + " RETURNING id"
-    private let forecastUpsertSQL = upsertSQL(table: "forecasts", key: ["day_entry_id"], content: SQLiteRowEncoding.forecastContentColumns)
+    private var statements: Statements!
+    /// Per source: true when the database held no event of it before this run (plain inserts, no lookups).
+    private var sourceIsNew: [String: Bool] = [:]
 
     /// Opens the database, waits for the write lock, upgrades the schema and records the run.
     init(path: String, displayPath: String, keepRemoved: Bool, busyTimeout: Int, context: RunContext) throws {
@@ -111,6 +149,7 @@ final class SQLiteSyncWriter {
                 CREATE TEMP TABLE IF NOT EXISTS seen_occurrences (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS seen_days (id INTEGER PRIMARY KEY);
                 """)
+            statements = try Statements(db)
             let env = context.environment
             try db.execute("""
                 INSERT INTO runs (pipeline, started_at, status, window_from, window_to, keep_removed)
@@ -167,77 +206,121 @@ final class SQLiteSyncWriter {
         EventKey(source: SQLiteRowEncoding.source(of: event), uid: event.uid, recurrenceID: SQLiteRowEncoding.recurrenceIDText(event))
     }
 
+    private func isNew(source: String) throws -> Bool {
+        if let known = sourceIsNew[source] { return known }
+        let s = statements.sourceHasRows
+        try s.bind(source, at: 1)
+        _ = try s.step()
+        let new = s.int64(at: 0) == 0
+        try s.reset()
+        sourceIsNew[source] = new
+        return new
+    }
+
+    /// Steps an INSERT; false (statement reset) when it hit the UNIQUE key, i.e. the row exists already.
+    private func insertUnlessPresent(_ s: Statement) throws -> Bool {
+        do {
+            try s.run()
+            return true
+        } catch let error as SQLiteError where error.extendedCode == 2067 || error.extendedCode == 1555 { // CONSTRAINT_UNIQUE, _PRIMARYKEY
+            return false
+        }
+    }
+
+    /// Steps an upsert: the id when it inserted or changed a row, nil when the row is present and unchanged.
+    private func stepUpsert(_ s: Statement) throws -> Int64? {
+        var id: Int64?
+        if try s.step() {
+            id = s.int64(at: 0)
+            _ = try s.step()
+        }
+        try s.reset()
+        return id
+    }
+
+    private func selectID(_ s: Statement, _ a: Int64, _ b: String) throws -> Int64 {
+        try s.bind(a, at: 1)
+        try s.bind(b, at: 2)
+        defer { try? s.reset() }
+        guard try s.step() else { throw SQLiteSinkError(path: path, message: "a row vanished during the run (\(s.sql))") }
+        return s.int64(at: 0)
+    }
+
+    private func bindEvent(_ s: Statement, _ event: Event, _ k: EventKey) throws {
+        try s.bind(k.source, at: 1)
+        try s.bind(k.uid, at: 2)
+        try s.bind(k.recurrenceID, at: 3)
+        let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4)
+        try s.bind(event.origin?.description, at: 4 + count)
+        try s.bind(runID, at: 5 + count)
+        try s.bind(runID, at: 6 + count)
+    }
+
     /// Inserts or updates an event row (and its attendees); returns its id.
     private func writeEvent(_ event: Event, fromBatch: Bool) throws -> Int64 {
         let k = key(event)
         sourcesSeen.insert(k.source)
-        let upsert = try db.cachedStatement(eventUpsertSQL)
-        try upsert.bind(k.source, at: 1)
-        try upsert.bind(k.uid, at: 2)
-        try upsert.bind(k.recurrenceID, at: 3)
-        var index = 4
-        for value in SQLiteRowEncoding.eventValues(event, zone: zone) {
-            try upsert.bind(value, at: index)
-            index += 1
-        }
-        try upsert.bind(event.origin?.description, at: index)
-        try upsert.bind(runID, at: index + 1)
-        try upsert.bind(runID, at: index + 2)
-        let id: Int64
-        let changed: Bool
-        if try upsert.step() {
-            id = upsert.int64(at: 0)
-            changed = true
-            _ = try upsert.step()
-        } else {
-            guard let existing = try lookupEventID(k) else {
-                throw SQLiteSinkError(path: path, message: "event row \(k.uid) vanished during the run")
+        var knownDuplicate = false
+        if try isNew(source: k.source) {
+            // Nothing of this source existed: insert. A conflict can only be a duplicate within this run.
+            try bindEvent(statements.insertEvent, event, k)
+            if try insertUnlessPresent(statements.insertEvent) {
+                let id = db.lastInsertRowID
+                counts.eventsInserted += 1
+                try insertAttendees(event.attendees, eventID: id)
+                eventIDs[k] = id
+                return id
             }
-            id = existing
-            changed = false
+            knownDuplicate = true
         }
-        try upsert.reset()
-
-        let firstTime = try markSeen(id, in: "seen_events")
+        let upsert = statements.upsertEvent
+        try bindEvent(upsert, event, k)
+        let changedID = try stepUpsert(upsert)
+        let id: Int64
+        if let changedID {
+            id = changedID
+        } else {
+            let select = statements.selectEvent
+            try select.bind(k.source, at: 1)
+            try select.bind(k.uid, at: 2)
+            try select.bind(k.recurrenceID, at: 3)
+            defer { try? select.reset() }
+            guard try select.step() else { throw SQLiteSinkError(path: path, message: "event row \(k.uid) vanished during the run") }
+            id = select.int64(at: 0)
+        }
+        let firstTime = try !knownDuplicate && markSeen(id, statements.markSeenEvent)
         if !firstTime && fromBatch {
             counts.duplicates += 1
             context.warn("\(SQLiteSinkError(path: path, message: "source \"\(k.source)\" has event uid \"\(k.uid)\"\(k.recurrenceID.isEmpty ? "" : " recurrence-id \(k.recurrenceID)") more than once; the last one is kept"))")
         }
-        let inserted = id > maxEventID && firstTime
-        if inserted {
+        if id > maxEventID && firstTime {
             counts.eventsInserted += 1
             try insertAttendees(event.attendees, eventID: id)
-        } else if try replaceAttendeesIfChanged(event.attendees, eventID: id, rowChanged: changed) || changed {
+        } else if try replaceAttendeesIfChanged(event.attendees, eventID: id, rowChanged: changedID != nil) || changedID != nil {
             if firstTime { counts.eventsUpdated += 1 }
         }
         eventIDs[k] = id
         return id
     }
 
-    private func lookupEventID(_ k: EventKey) throws -> Int64? {
-        let select = try db.cachedStatement("SELECT id FROM events WHERE source = ?1 AND uid = ?2 AND recurrence_id = ?3")
-        try select.bind(k.source, at: 1)
-        try select.bind(k.uid, at: 2)
-        try select.bind(k.recurrenceID, at: 3)
-        defer { try? select.reset() }
-        return try select.step() ? select.int64(at: 0) : nil
-    }
-
     /// Records that a row was seen in this run; false when it already was.
-    private func markSeen(_ id: Int64, in table: String) throws -> Bool {
-        let insert = try db.cachedStatement("INSERT OR IGNORE INTO temp.\(table) (id) VALUES (?)")
-        try insert.bind(id, at: 1)
-        try insert.run()
+    private func markSeen(_ id: Int64, _ s: Statement) throws -> Bool {
+        try s.bind(id, at: 1)
+        try s.run()
         return db.changes == 1
     }
 
     private func insertAttendees(_ attendees: [Attendee], eventID: Int64) throws {
         guard !attendees.isEmpty else { return }
-        let insert = try db.cachedStatement("INSERT INTO attendees (event_id, position, name, email, role, status, other_parameters) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        let insert = statements.insertAttendee
         for (position, attendee) in attendees.enumerated() {
             try insert.bind(eventID, at: 1)
             try insert.bind(position, at: 2)
-            for (i, value) in SQLiteRowEncoding.attendeeValues(attendee).enumerated() { try insert.bind(value, at: i + 3) }
+            try insert.bind(attendee.name, at: 3)
+            try insert.bind(attendee.email, at: 4)
+            try insert.bind(attendee.role, at: 5)
+            try insert.bind(attendee.status, at: 6)
+            try insert.bind(SQLiteRowEncoding.attendeeParameters(attendee), at: 7)
             try insert.run()
         }
         counts.otherRowsChanged += attendees.count
@@ -262,7 +345,13 @@ final class SQLiteSyncWriter {
     private func eventID(_ event: Event) throws -> Int64 {
         let k = key(event)
         if let id = eventIDs[k] { return id }
-        if let id = try lookupEventID(k) {
+        let select = statements.selectEvent
+        try select.bind(k.source, at: 1)
+        try select.bind(k.uid, at: 2)
+        try select.bind(k.recurrenceID, at: 3)
+        let found: Int64? = try select.step() ? select.int64(at: 0) : nil
+        try select.reset()
+        if let id = found {
             let writtenThisRun = try id > maxEventID || isSeen(id, in: "seen_events")
             if writtenThisRun {
                 eventIDs[k] = id
@@ -276,76 +365,84 @@ final class SQLiteSyncWriter {
         try db.scalarInt("SELECT 1 FROM temp.\(table) WHERE id = ?", arguments: [.integer(id)]) != nil
     }
 
-    private func occurrenceID(_ occurrence: Occurrence) throws -> Int64 {
+    private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
         let eventID = try eventID(occurrence.event)
         let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.instance(occurrence))
-        if let id = occurrenceIDs[k] { return id }
-        let upsert = try db.cachedStatement(occurrenceUpsertSQL)
-        try upsert.bind(eventID, at: 1)
-        try upsert.bind(k.instance, at: 2)
-        for (i, value) in SQLiteRowEncoding.occurrenceValues(occurrence, zone: zone).enumerated() { try upsert.bind(value, at: i + 3) }
-        let id: Int64
-        if try upsert.step() {
-            id = upsert.int64(at: 0)
-            _ = try upsert.step()
-            try upsert.reset()
-            counts.occurrencesWritten += 1
-        } else {
-            try upsert.reset()
-            let select = try db.cachedStatement("SELECT id FROM occurrences WHERE event_id = ? AND instance = ?")
-            try select.bind(eventID, at: 1)
-            try select.bind(k.instance, at: 2)
-            guard try select.step() else { throw SQLiteSinkError(path: path, message: "occurrence row vanished during the run") }
-            id = select.int64(at: 0)
-            try select.reset()
+        if let id = occurrenceIDs[k] { return (id, eventID) }
+        func bind(_ s: Statement) throws {
+            try s.bind(eventID, at: 1)
+            try s.bind(k.instance, at: 2)
+            try SQLiteRowEncoding.bindOccurrenceValues(occurrence, zone: zone, to: s, from: 3)
         }
-        if id <= maxOccurrenceID { _ = try markSeen(id, in: "seen_occurrences") }
-        occurrenceIDs[k] = id
-        return id
+        var id: Int64?
+        // An event inserted by this run has no occurrences from before: insert (a conflict is a duplicate).
+        if eventID > maxEventID {
+            try bind(statements.insertOccurrence)
+            if try insertUnlessPresent(statements.insertOccurrence) {
+                id = db.lastInsertRowID
+                counts.occurrencesWritten += 1
+            }
+        }
+        if id == nil {
+            try bind(statements.upsertOccurrence)
+            if let changed = try stepUpsert(statements.upsertOccurrence) {
+                id = changed
+                counts.occurrencesWritten += 1
+            } else {
+                id = try selectID(statements.selectOccurrence, eventID, k.instance)
+            }
+        }
+        let result = id!
+        if result <= maxOccurrenceID { _ = try markSeen(result, statements.markSeenOccurrence) }
+        occurrenceIDs[k] = result
+        return (result, eventID)
     }
 
     private func writeDay(_ day: DayEntry) throws {
-        let occurrenceID = try occurrenceID(day.occurrence)
-        let eventID = try eventID(day.event)
-        let dayText = day.day.iso8601
-        let upsert = try db.cachedStatement(dayUpsertSQL)
-        try upsert.bind(occurrenceID, at: 1)
-        try upsert.bind(dayText, at: 2)
-        for (i, value) in SQLiteRowEncoding.dayValues(day, eventID: eventID).enumerated() { try upsert.bind(value, at: i + 3) }
-        let id: Int64
-        if try upsert.step() {
-            id = upsert.int64(at: 0)
-            _ = try upsert.step()
-            try upsert.reset()
-            counts.daysWritten += 1
-        } else {
-            try upsert.reset()
-            let select = try db.cachedStatement("SELECT id FROM day_entries WHERE occurrence_id = ? AND day = ?")
-            try select.bind(occurrenceID, at: 1)
-            try select.bind(dayText, at: 2)
-            guard try select.step() else { throw SQLiteSinkError(path: path, message: "day entry row vanished during the run") }
-            id = select.int64(at: 0)
-            try select.reset()
+        let (occurrenceID, eventID) = try occurrenceID(day.occurrence)
+        let dayText = SQLiteRowEncoding.isoDate(day.day)
+        func bind(_ s: Statement) throws {
+            try s.bind(occurrenceID, at: 1)
+            try s.bind(dayText, at: 2)
+            try SQLiteRowEncoding.bindDayValues(day, eventID: eventID, to: s, from: 3)
         }
+        var id: Int64?
+        if occurrenceID > maxOccurrenceID {
+            try bind(statements.insertDay)
+            if try insertUnlessPresent(statements.insertDay) {
+                id = db.lastInsertRowID
+                counts.daysWritten += 1
+            }
+        }
+        if id == nil {
+            try bind(statements.upsertDay)
+            if let changed = try stepUpsert(statements.upsertDay) {
+                id = changed
+                counts.daysWritten += 1
+            } else {
+                id = try selectID(statements.selectDay, occurrenceID, dayText)
+            }
+        }
+        let result = id!
         counts.dayEntriesSeen += 1
-        let existed = id <= maxDayID
-        if existed { _ = try markSeen(id, in: "seen_days") }
-        try writeForecast(day.forecast, dayEntryID: id, existed: existed)
+        let existed = result <= maxDayID
+        if existed { _ = try markSeen(result, statements.markSeenDay) }
+        try writeForecast(day.forecast, dayEntryID: result, existed: existed)
     }
 
     private func writeForecast(_ forecast: ForecastResult?, dayEntryID: Int64, existed: Bool) throws {
         guard let forecast else {
             if existed {
-                try db.execute("DELETE FROM forecasts WHERE day_entry_id = ?", arguments: [.integer(dayEntryID)])
+                try statements.deleteForecast.bind(dayEntryID, at: 1)
+                try statements.deleteForecast.run()
                 counts.otherRowsChanged += db.changes
             }
             return
         }
-        let upsert = try db.cachedStatement(forecastUpsertSQL)
+        let upsert = statements.upsertForecast
         try upsert.bind(dayEntryID, at: 1)
         for (i, value) in SQLiteRowEncoding.forecastValues(forecast).enumerated() { try upsert.bind(value, at: i + 2) }
-        try upsert.run()
-        counts.otherRowsChanged += db.changes
+        if try stepUpsert(upsert) != nil { counts.otherRowsChanged += 1 }
     }
 
     // MARK: Commit

@@ -15,10 +15,27 @@ extension ICSReader {
     }
 
     /// Properties whose first occurrence becomes a field. Later duplicates are kept raw.
-    private static let singletonFields: Set<String> = [
-        "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "GEO", "ORGANIZER", "COLOR", "URL", "STATUS",
-        "DTSTART", "DTEND", "DURATION", "RECURRENCE-ID",
-    ]
+    private enum Field: String, CaseIterable {
+        case uid = "UID", summary = "SUMMARY", description = "DESCRIPTION", location = "LOCATION", geo = "GEO"
+        case organizer = "ORGANIZER", color = "COLOR", url = "URL", status = "STATUS"
+        case start = "DTSTART", end = "DTEND", duration = "DURATION", recurrenceID = "RECURRENCE-ID"
+
+        var index: Int {
+            switch self {
+            case .uid: 0; case .summary: 1; case .description: 2; case .location: 3; case .geo: 4; case .organizer: 5
+            case .color: 6; case .url: 7; case .status: 8; case .start: 9; case .end: 10; case .duration: 11; case .recurrenceID: 12
+            }
+        }
+    }
+
+    /// The first line of each field, by `Field.index`.
+    private struct Fields {
+        var lines = [ICSContentLine?](repeating: nil, count: 13)
+        subscript(_ f: Field) -> ICSContentLine? {
+            get { lines[f.index] }
+            set { lines[f.index] = newValue }
+        }
+    }
 
     func buildEvent(_ frame: Frame, final: Bool) -> BuildResult {
         do {
@@ -31,8 +48,7 @@ extension ICSReader {
     }
 
     private func makeEvent(_ frame: Frame, final: Bool) throws(Failure) -> Event {
-        var seen = Set<String>()
-        var fields: [String: ICSContentLine] = [:]
+        var fields = Fields()
         var other: [RawProperty] = []
         var attendees: [Attendee] = []
         var categories: [String] = []
@@ -45,8 +61,8 @@ extension ICSReader {
 
         for p in frame.properties {
             let name = p.name
-            if Self.singletonFields.contains(name) {
-                if seen.insert(name).inserted { fields[name] = p } else { other.append(p.rawProperty) }
+            if let field = Field(rawValue: name) {
+                if fields[field] == nil { fields[field] = p } else { other.append(p.rawProperty) }
                 continue
             }
             switch name {
@@ -74,18 +90,18 @@ extension ICSReader {
             }
         }
 
-        guard let startLine = fields["DTSTART"] else {
+        guard let startLine = fields[.start] else {
             throw .rejected(line: frame.beginLine, reason: "VEVENT has no DTSTART")
         }
         let start = try time(startLine.value, startLine, final: final)
         var endSpec: Event.EndSpec?
-        if let endLine = fields["DTEND"] {
-            if fields["DURATION"] != nil {
+        if let endLine = fields[.end] {
+            if fields[.duration] != nil {
                 throw .rejected(line: endLine.line, reason: "VEVENT has both DTEND and DURATION")
             }
             endSpec = .end(try time(endLine.value, endLine, final: final))
-        } else if let durationLine = fields["DURATION"] {
-            guard let d = CalDuration(iCalendar: durationLine.value.trimmingCharacters(in: .whitespaces)) else {
+        } else if let durationLine = fields[.duration] {
+            guard let d = CalDuration(iCalendar: ICSText.trimmed(durationLine.value)) else {
                 throw .rejected(line: durationLine.line, reason: "DURATION: \"\(durationLine.value)\" is not a valid duration")
             }
             endSpec = .duration(d)
@@ -93,27 +109,27 @@ extension ICSReader {
 
         let text = String(decoding: frame.text, as: UTF8.self)
         let uid: String
-        if let u = fields["UID"]?.value, !u.isEmpty {
+        if let u = fields[.uid]?.value, !u.isEmpty {
             uid = u
         } else {
             uid = "calpipe-" + Self.fnv1a(frame.text)
             handlers.warn("\(label):\(frame.beginLine): VEVENT has no UID, using \(uid)")
         }
         var event = Event(uid: uid, start: start, endSpec: endSpec)
-        event.title = fields["SUMMARY"].map { ICSText.unescape($0.value) }
-        event.description = fields["DESCRIPTION"].map { ICSText.unescape($0.value) }
-        event.location = fields["LOCATION"].map { ICSText.unescape($0.value) }
-        if let geo = fields["GEO"] {
-            if let c = Self.coordinate(geo.value) { event.coordinate = c } else { other.append(geo.rawProperty); fields["GEO"] = nil }
+        event.title = fields[.summary].map { ICSText.unescape($0.value) }
+        event.description = fields[.description].map { ICSText.unescape($0.value) }
+        event.location = fields[.location].map { ICSText.unescape($0.value) }
+        if let geo = fields[.geo] {
+            if let c = Self.coordinate(geo.value) { event.coordinate = c } else { other.append(geo.rawProperty); fields[.geo] = nil }
         }
-        event.organizer = fields["ORGANIZER"].map(Self.attendee)
+        event.organizer = fields[.organizer].map(Self.attendee)
         event.attendees = attendees
         event.categories = categories
-        event.color = fields["COLOR"].map { ICSText.unescape($0.value) }
-        event.url = fields["URL"]?.value
-        event.status = fields["STATUS"].map { ICSText.unescape($0.value) }
+        event.color = fields[.color].map { ICSText.unescape($0.value) }
+        event.url = fields[.url]?.value
+        event.status = fields[.status].map { ICSText.unescape($0.value) }
         event.recurrence = Recurrence(rules: rules, exceptionRules: exceptionRules, dates: dates, exceptionDates: exceptionDates)
-        if let rid = fields["RECURRENCE-ID"] {
+        if let rid = fields[.recurrenceID] {
             let t = try time(rid.value, rid, final: final)
             event.recurrenceID = RecurrenceID(time: t, thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
         }
@@ -124,10 +140,11 @@ extension ICSReader {
 
         // Parameters of fields that have no field of their own.
         var fieldParameters: [String: [Parameter]] = listParameters
-        for (name, p) in fields where name != "ORGANIZER" {
-            let consumed: Set<String> = ["DTSTART", "DTEND", "RECURRENCE-ID"].contains(name) ? ["TZID", "VALUE", "RANGE"] : []
-            let kept = p.parameters.filter { !consumed.contains($0.name) }
-            if !kept.isEmpty { fieldParameters[name] = kept }
+        for field in Field.allCases where field != .organizer {
+            guard let p = fields[field], !p.parameters.isEmpty else { continue }
+            let timed = field == .start || field == .end || field == .recurrenceID
+            let kept = timed ? p.parameters.filter { $0.name != "TZID" && $0.name != "VALUE" && $0.name != "RANGE" } : p.parameters
+            if !kept.isEmpty { fieldParameters[field.rawValue] = kept }
         }
         if let categoryParameters, !categoryParameters.isEmpty { fieldParameters["CATEGORIES"] = categoryParameters }
         event.fieldParameters = fieldParameters
@@ -144,7 +161,7 @@ extension ICSReader {
 
     /// A DATE or DATE-TIME value of `p` (its TZID and VALUE parameters apply).
     private func time(_ rawText: String, _ p: ICSContentLine, final: Bool) throws(Failure) -> EventTime {
-        let text = rawText.trimmingCharacters(in: .whitespaces)
+        let text = ICSText.trimmed(rawText)
         let valueType = p.parameter("VALUE")?.uppercased()
         guard let parsed = BasicDateText.parse(text) else {
             let what = valueType == "DATE" ? "a valid date" : "a valid date or date-time"
@@ -169,8 +186,8 @@ extension ICSReader {
     /// with a warning once the whole VCALENDAR was seen.
     private func zone(_ rawTZID: String, line: Int, final: Bool) throws(Failure) -> Zone {
         if let hit = zoneCache[rawTZID] { return hit }
-        let tzid = rawTZID.trimmingCharacters(in: .whitespaces)
-        if let z = zones.zone(named: tzid) ?? fileZones[rawTZID] ?? fileZones[tzid] {
+        let tzid = ICSText.trimmed(rawTZID)
+        if let z = zones.zone(named: tzid) ?? fileZone(rawTZID) ?? fileZone(tzid) {
             zoneCache[rawTZID] = z
             return z
         }
@@ -217,16 +234,16 @@ extension ICSReader {
             }
         }
         a.otherParameters = rest
-        let value = p.value.trimmingCharacters(in: .whitespaces)
-        if value.lowercased().hasPrefix("mailto:") { a.email = String(value.dropFirst(7)) } else if !value.isEmpty { a.email = value }
+        let value = ICSText.trimmed(p.value)
+        if ICSText.hasPrefixIgnoringCase(value, "mailto:") { a.email = String(value.dropFirst(7)) } else if !value.isEmpty { a.email = value }
         return a
     }
 
     static func coordinate(_ value: String) -> Coordinate? {
         let parts = value.split(separator: ";", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+              let lat = Double(ICSText.trimmed(String(parts[0]))),
+              let lon = Double(ICSText.trimmed(String(parts[1]))) else { return nil }
         let c = Coordinate(latitude: lat, longitude: lon)
         return c.isValid ? c : nil
     }

@@ -80,6 +80,8 @@ public final class ICSReader {
     private var skippingCounts = false
     /// Zones defined by VTIMEZONE components of this input, by TZID.
     var fileZones: [String: Zone] = [:]
+    /// VTIMEZONE components of this input not yet built, by TZID, with their line.
+    var fileZoneDefinitions: [String: (RawComponent, Int)] = [:]
     var zoneCache: [String: Zone] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
     var calendarZone: Zone?
@@ -432,18 +434,31 @@ public final class ICSReader {
         }
     }
 
+    /// Keeps a VTIMEZONE; it is turned into a `Zone` only when a TZID is not known to the zone database
+    /// (most files name IANA or Windows zones, whose VTIMEZONEs then cost nothing).
     private func defineZone(_ frame: Frame) {
         let component = frame.rawComponent
         guard let tzid = component.properties.first(where: { $0.name == "TZID" })?.value, !tzid.isEmpty else {
             handlers.warn("\(label):\(frame.beginLine): VTIMEZONE has no TZID, ignored")
             return
         }
+        fileZoneDefinitions[tzid] = (component, frame.beginLine)
+        fileZones[tzid] = nil
+        zoneCache[tzid] = nil
+    }
+
+    /// The zone a VTIMEZONE of this input defines for `tzid`, built on first use.
+    func fileZone(_ tzid: String) -> Zone? {
+        if let built = fileZones[tzid] { return built }
+        guard let (component, line) = fileZoneDefinitions[tzid] else { return nil }
         do {
             let zone = try VTimeZone.zone(from: component)
             fileZones[tzid] = zone
-            zoneCache[tzid] = nil
+            return zone
         } catch {
-            handlers.warn("\(label):\(frame.beginLine): VTIMEZONE \"\(tzid)\" cannot be used: \(error)")
+            fileZoneDefinitions[tzid] = nil
+            handlers.warn("\(label):\(line): VTIMEZONE \"\(tzid)\" cannot be used: \(error)")
+            return nil
         }
     }
 

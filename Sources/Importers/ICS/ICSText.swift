@@ -44,4 +44,31 @@ public enum ICSText {
         items.append(unescape(String(decoding: current, as: UTF8.self)))
         return items
     }
+
+    /// The text without leading and trailing spaces and tabs; the same string when there are none (no copy).
+    public static func trimmed(_ text: String) -> String {
+        let u = text.utf8
+        guard let first = u.first, let last = u.last else { return text }
+        if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return text }
+        var start = u.startIndex
+        var end = u.endIndex
+        while start < end, u[start] == 0x20 || u[start] == 0x09 { start = u.index(after: start) }
+        while end > start, u[u.index(before: end)] == 0x20 || u[u.index(before: end)] == 0x09 { end = u.index(before: end) }
+        return String(text[start..<end])
+    }
+
+    /// True when `text` starts with the ASCII `prefix`, ignoring case.
+    public static func hasPrefixIgnoringCase(_ text: String, _ prefix: StaticString) -> Bool {
+        let p = prefix.utf8Start
+        let count = prefix.utf8CodeUnitCount
+        var i = 0
+        for c in text.utf8 {
+            if i == count { return true }
+            let upper = (c >= 0x61 && c <= 0x7A) ? c - 32 : c
+            let expected = (p[i] >= 0x61 && p[i] <= 0x7A) ? p[i] - 32 : p[i]
+            if upper != expected { return false }
+            i += 1
+        }
+        return i == count
+    }
 }

@@ -114,12 +114,14 @@ struct JCalDecoder {
             default: throw bad("a number")
             }
         default:
+            let isText = type == "text"
+            func escape(_ s: String) -> String { isText ? ICalContentText.escapeText(s) : s }
             switch v {
-            case .string(let s): return s
+            case .string(let s): return escape(s)
             case .array(let parts):  // structured values such as REQUEST-STATUS
                 return try parts.map { p -> String in
                     switch p {
-                    case .string(let s): return s
+                    case .string(let s): return escape(s)
                     case .number(let n): return JSONWriter.numberText(n)
                     default: throw bad("a string")
                     }

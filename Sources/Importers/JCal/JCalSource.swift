@@ -19,7 +19,7 @@ public final class JCalSource: EventSource {
         }
     )
 
-    public static let batchSize = 500
+    public static let batchSize = 1000
     let input: InputSpec
 
     public init(input: InputSpec) {
@@ -29,29 +29,19 @@ public final class JCalSource: EventSource {
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             let stream = JCalStream(reader: try ChunkReader(path: file.path, label: file.label), label: file.label)
-            try withoutActuallyEscaping(emit) { emit in
-                var reading = Reading(stream: stream, context: context, builder: ICalEventBuilder(zones: context.environment.zones), emit: emit)
-                try reading.document()
+            try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
+                try Reading(stream: stream, feed: feed, context: context).document()
             }
         }
     }
 
-    /// The state of reading one document.
+    /// Reading one document.
     private struct Reading {
         let stream: JCalStream
+        let feed: ICalFeed
         let context: RunContext
-        let builder: ICalEventBuilder
-        let emit: (Batch) throws -> Void
-        var batch: [Event] = []
 
-        init(stream: JCalStream, context: RunContext, builder: ICalEventBuilder, emit: @escaping (Batch) throws -> Void) {
-            self.stream = stream
-            self.context = context
-            self.builder = builder
-            self.emit = emit
-        }
-
-        mutating func document() throws {
+        func document() throws {
             try stream.expect(UInt8(ascii: "["), "a jCal calendar [\"vcalendar\", [properties], [components]]")
             if try stream.peek() == UInt8(ascii: "\"") {
                 try calendar()
@@ -68,31 +58,36 @@ public final class JCalSource: EventSource {
                 }
             }
             guard try stream.atEndOfInput() else { throw stream.error("unexpected text after the jCal document") }
-            if !batch.isEmpty { try emit(Batch(events: batch)) }
-            batch.removeAll()
         }
 
         /// The rest of a calendar after its "[": name, properties, components, "]".
-        mutating func calendar() throws {
+        func calendar() throws {
             let (name, nameLine) = try stream.nextValue()
             guard case .string(let s) = name, s.lowercased() == "vcalendar" else {
                 throw stream.error("expected \"vcalendar\", found \(name.preview)", line: nameLine)
             }
             try stream.expect(UInt8(ascii: ","), "\",\" and the calendar's properties")
             let (properties, propertiesLine) = try stream.nextValue()
-            guard case .array = properties else {
+            guard case .array(let list) = properties else {
                 throw stream.error("expected the calendar's properties array, found \(properties.kindDescription)", line: propertiesLine)
             }
+            var decoded: [ICalProperty] = []
+            for (i, p) in list.enumerated() {
+                do {
+                    decoded.append(try JCalDecoder().property(p, path: "[1][\(i)]"))
+                } catch let problem as JCalDecoder.Problem {
+                    context.warn("\(stream.label):\(propertiesLine): calendar property ignored: \(problem)")
+                }
+            }
+            try feed.beginCalendar(properties: decoded, sourceLine: nameLine)
             try stream.expect(UInt8(ascii: ","), "\",\" and the calendar's components")
             try stream.expect(UInt8(ascii: "["), "the calendar's components array")
             if try stream.peek() == UInt8(ascii: "]") {
                 try stream.expect(UInt8(ascii: "]"), "\"]\"")
             } else {
-                var index = 0
                 while true {
                     let (value, line) = try stream.nextValue()
-                    try component(value, line: line, index: index)
-                    index += 1
+                    try component(value, line: line)
                     guard let b = try stream.peek() else { throw stream.error("unexpected end of input (expected \",\" or \"]\")") }
                     if b == UInt8(ascii: ",") { try stream.expect(b, "\",\""); continue }
                     try stream.expect(UInt8(ascii: "]"), "\",\" or \"]\" after a component")
@@ -100,33 +95,17 @@ public final class JCalSource: EventSource {
                 }
             }
             try stream.expect(UInt8(ascii: "]"), "\"]\" closing the calendar")
+            try feed.endCalendar()
         }
 
-        mutating func component(_ value: JSONValue, line: Int, index: Int) throws {
+        func component(_ value: JSONValue, line: Int) throws {
             let location = SourceLocation(file: stream.label, line: line)
-            guard case .array(let items) = value, case .string(let name)? = items.first else {
-                context.report.reject(location, "expected a component [\"name\", [properties], [components]], got \(value.kindDescription) \(value.preview)")
-                return
-            }
-            switch name.lowercased() {
-            case "vevent":
-                do {
-                    var decoded = try JCalDecoder().component(value)
-                    decoded.location = location
-                    batch.append(try builder.event(from: decoded))
-                } catch let problem as JCalDecoder.Problem {
-                    context.report.reject(location, problem.description)
-                } catch let failure as ICalEventBuilder.Failure {
-                    context.report.reject(location, failure.message)
-                }
-                if batch.count >= JCalSource.batchSize {
-                    try emit(Batch(events: batch))
-                    batch.removeAll(keepingCapacity: true)
-                }
-            case "vtodo", "vjournal", "vfreebusy":
-                context.report.count("skipped " + name.uppercased())
-            default:
-                break
+            do {
+                try feed.component(try JCalDecoder().component(value), sourceLine: line)
+            } catch let problem as JCalDecoder.Problem {
+                context.report.reject(location, problem.description)
+            } catch let invalid as ICalContentText.Invalid {
+                context.report.reject(location, invalid.message)
             }
         }
     }

@@ -61,7 +61,7 @@ struct XCalDecoder {
             return ICalProperty(name: name, parameters: parameters, valueType: "float", values: [lat.text + ";" + lon.text])
         }
         if name == "REQUEST-STATUS", valueElements.contains(where: { $0.localName == "code" }) {
-            let parts = ["code", "description", "data"].compactMap { part in valueElements.first { $0.localName == part }?.text }
+            let parts = ["code", "description", "data"].compactMap { part in valueElements.first { $0.localName == part }.map { ICalContentText.escapeText($0.text) } }
             return ICalProperty(name: name, parameters: parameters, valueType: "text", values: [parts.joined(separator: ";")])
         }
         guard let first = valueElements.first else {
@@ -116,6 +116,8 @@ struct XCalDecoder {
             return s + "/" + duration.text
         case "recur":
             return try recur(v, property: property)
+        case "text":
+            return ICalContentText.escapeText(v.text)
         default:
             return v.text
         }

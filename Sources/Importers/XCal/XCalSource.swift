@@ -1,19 +1,20 @@
 import CalXML
 import Pipeline
 
-/// `type: xcal`: reads xCal (RFC 6321) files one VEVENT at a time with the streaming XML reader, so a feed
-/// of any size needs memory for one event plus one batch. Events come out exactly as the iCalendar importer
-/// would make them from the same data. VTODO, VJOURNAL and VFREEBUSY are counted and skipped.
+/// `type: xcal`: reads xCal (RFC 6321) files with the streaming XML reader, one component at a time, so a
+/// feed of any size needs memory for one event plus one batch. Each component goes through the iCalendar
+/// reader, so events come out exactly as the `ics` source makes them from the same data (VTIMEZONE
+/// definitions, unknown zones, missing UIDs, raw properties). VTODO, VJOURNAL and VFREEBUSY are counted and skipped.
 public final class XCalSource: EventSource {
     public static let descriptor = SourceDescriptor(
         type: "xcal",
         kind: .source,
-        summary: "Read xCal (RFC 6321, iCalendar in XML) files, streaming one event at a time",
+        summary: "xCal (RFC 6321, iCalendar in XML) files, streamed one component at a time",
         options: InputSpec.optionDocs,
         fileExtensions: ["xcs", "xml"],
         make: { options in
+            options.rejectUnknownKeys(InputSpec.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
-            options.rejectUnknownKeys(["path", "url"])
             try options.finish()
             guard let spec else { throw OptionsRejected() }
             return XCalSource(input: spec)
@@ -21,9 +22,9 @@ public final class XCalSource: EventSource {
     )
 
     /// Events handed on per batch.
-    public static let batchSize = 500
+    public static let batchSize = 1000
 
-    let input: InputSpec
+    public let input: InputSpec
 
     public init(input: InputSpec) {
         self.input = input
@@ -32,68 +33,95 @@ public final class XCalSource: EventSource {
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             let reader = try XMLStreamReader(path: file.path, label: file.label)
-            try read(reader, context: context, emit: emit)
+            try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
+                try read(reader, into: feed, context: context)
+            }
         }
     }
 
-    /// Reads one document.
-    func read(_ reader: XMLStreamReader, context: RunContext, emit: (Batch) throws -> Void) throws {
+    private func read(_ reader: XMLStreamReader, into feed: ICalFeed, context: RunContext) throws {
+        let ns = XCalDecoder.namespace
         let label = reader.label
         let decoder = XCalDecoder(label: label)
-        let builder = ICalEventBuilder(zones: context.environment.zones)
-        var batch: [Event] = []
-        batch.reserveCapacity(Self.batchSize)
-        var sawRoot = false
-        var moved = try reader.read()
-        while moved {
-            guard reader.kind == .element else {
-                moved = try reader.read()
-                continue
-            }
-            let name = reader.localName
-            let inNamespace = reader.namespaceURI == XCalDecoder.namespace
-            if !sawRoot {
-                sawRoot = true
-                guard inNamespace, name == "icalendar" else {
-                    throw XMLError(message: "not an xCal document: the root element is <\(reader.qualifiedName)>"
-                                   + (reader.namespaceURI.map { " in namespace \($0)" } ?? " with no namespace")
-                                   + " (expected <icalendar> in \(XCalDecoder.namespace))",
-                                   line: reader.line, column: 0, file: label)
-                }
-                moved = try reader.read()
-                continue
-            }
-            switch (inNamespace, name) {
-            case (true, "vcalendar"), (true, "components"):
-                moved = try reader.read()
-            case (true, "vevent"):
-                let line = reader.line
-                do {
-                    let tree = try reader.expand()
-                    let component = try decoder.component(tree)
-                    batch.append(try builder.event(from: component))
-                } catch let problem as XCalDecoder.Problem {
-                    context.report.reject(SourceLocation(file: label, line: problem.line), problem.message)
-                } catch let failure as ICalEventBuilder.Failure {
-                    context.report.reject(SourceLocation(file: label, line: line), failure.message)
-                }
-                if batch.count >= Self.batchSize {
-                    try emit(Batch(events: batch))
-                    batch.removeAll(keepingCapacity: true)
-                }
-                moved = try reader.skipSubtree()
-            case (true, "vtodo"), (true, "vjournal"), (true, "vfreebusy"):
-                context.report.count("skipped " + name.uppercased())
-                moved = try reader.skipSubtree()
-            default:
-                // Calendar properties, VTIMEZONE definitions (zones come from their TZID names) and foreign elements.
-                moved = try reader.skipSubtree()
-            }
-        }
-        if !sawRoot {
+        guard try reader.nextElement() else {
             throw XMLError(message: "not an xCal document: it has no elements", line: 0, column: 0, file: label)
         }
-        if !batch.isEmpty { try emit(Batch(events: batch)) }
+        guard reader.namespaceURI == ns, reader.localName == "icalendar" else {
+            throw XMLError(message: "not an xCal document: the root element is <\(reader.qualifiedName)>"
+                           + (reader.namespaceURI.map { " in namespace \($0)" } ?? " with no namespace")
+                           + " (expected <icalendar> in \(ns))",
+                           line: reader.line, column: 0, file: label)
+        }
+        if reader.isEmptyElement { return }
+        // Where we are: 0 inside <icalendar>, 1 inside <vcalendar>, 2 inside its <components>.
+        var level = 0
+        var calendarLine = 0
+        var calendarOpen = false
+        func openCalendar(_ properties: [ICalProperty]) throws {
+            if !calendarOpen {
+                try feed.beginCalendar(properties: properties, sourceLine: calendarLine)
+                calendarOpen = true
+            }
+        }
+        var moved = try reader.read()
+        while moved {
+            switch reader.kind {
+            case .element:
+                let inNS = reader.namespaceURI == ns
+                let name = reader.localName
+                switch (level, inNS, name) {
+                case (0, true, "vcalendar"):
+                    calendarLine = reader.line
+                    calendarOpen = false
+                    if reader.isEmptyElement {
+                        try openCalendar([])
+                        try feed.endCalendar()
+                    } else {
+                        level = 1
+                    }
+                    moved = try reader.read()
+                case (1, true, "properties"):
+                    var properties: [ICalProperty] = []
+                    do {
+                        let tree = try reader.expand()
+                        for p in tree.children where p.namespaceURI == ns { properties.append(try decoder.property(p)) }
+                    } catch let problem as XCalDecoder.Problem {
+                        context.warn("\(label):\(problem.line): calendar property ignored: \(problem.message)")
+                    }
+                    try openCalendar(properties)
+                    moved = try reader.skipSubtree()
+                case (1, true, "components"):
+                    try openCalendar([])
+                    if reader.isEmptyElement { moved = try reader.read() } else { level = 2; moved = try reader.read() }
+                case (2, true, _):
+                    let line = reader.line
+                    do {
+                        let component = try decoder.component(try reader.expand())
+                        try feed.component(component, sourceLine: line)
+                    } catch let problem as XCalDecoder.Problem {
+                        context.report.reject(SourceLocation(file: label, line: problem.line), problem.message)
+                    } catch let invalid as ICalContentText.Invalid {
+                        context.report.reject(SourceLocation(file: label, line: line), invalid.message)
+                    }
+                    moved = try reader.skipSubtree()
+                default:
+                    // Foreign elements (other namespaces, extensions) are not calendar data.
+                    moved = try reader.skipSubtree()
+                }
+            case .endElement where reader.namespaceURI == ns:
+                switch (level, reader.localName) {
+                case (2, "components"): level = 1
+                case (1, "vcalendar"):
+                    try openCalendar([])
+                    try feed.endCalendar()
+                    level = 0
+                default: break
+                }
+                moved = try reader.read()
+            default:
+                moved = try reader.read()
+            }
+        }
     }
 
     /// True when the file's root element is xCal's <icalendar> (for choosing a reader by content).

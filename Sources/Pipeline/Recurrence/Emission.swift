@@ -35,7 +35,8 @@ struct Emission {
         if candidate < start { return true }
         if startPending {
             startPending = false
-            if candidate != start && !acceptStart(body) { return false }
+            if candidate == start { return acceptStart(body) }
+            if !acceptStart(body) { return false }
         }
         return accept(candidate, body)
     }
@@ -60,7 +61,8 @@ struct Emission {
         }
     }
 
-    /// DTSTART as an instance: it counts towards COUNT but is not subject to UNTIL or COUNT itself.
+    /// DTSTART as an instance: it counts towards COUNT but is not subject to UNTIL or COUNT itself (an UNTIL
+    /// before DTSTART still leaves DTSTART, the series' first instance).
     private mutating func acceptStart(_ body: (Int64) -> Void) -> Bool {
         counted += 1
         return deliver(start, body)

@@ -1,10 +1,10 @@
 /// Builds a `Zone` from an iCalendar VTIMEZONE (RFC 5545 3.6.5): its STANDARD and DAYLIGHT blocks, each with
 /// DTSTART, TZOFFSETFROM, TZOFFSETTO and optional RRULE / RDATE, become a list of transitions.
 ///
-/// The recurrence rules of time zones are a small subset of RRULE: `FREQ=YEARLY` with `BYMONTH` and either an
-/// ordinal `BYDAY` ("-1SU", "2SU") or a weekday with a `BYMONTHDAY` list ("the Sunday on or after the 8th"),
-/// or the same date each year; with `INTERVAL`, `UNTIL` or `COUNT`. That subset is expanded here, for rules
-/// running from their DTSTART until 2200 (the range `Zone.system` covers). Other rules are an error.
+/// Each block's DTSTART is an onset (read at TZOFFSETFROM), and so is every RDATE and every instance of its
+/// RRULE, expanded by the recurrence engine (`RecurrenceRule.forEachOccurrence`) up to 2200, the range
+/// `Zone.system` covers. Onsets are sorted; each one whose TZOFFSETTO differs from the offset in force becomes a
+/// transition, and the zone starts at the TZOFFSETFROM of its earliest onset.
 public enum VTimeZone {
     public struct Problem: Error, CustomStringConvertible, Sendable {
         public var message: String
@@ -13,6 +13,8 @@ public enum VTimeZone {
 
     /// The last year onsets are generated for.
     static let lastYear = 2200
+    /// One onset a year from 1601 (Outlook's favourite DTSTART) to 2200, with room to spare.
+    static let maxOnsetsPerRule = 1000
 
     public static func zone(from component: RawComponent) throws -> Zone {
         guard let tzid = component.properties.first(where: { $0.name == "TZID" })?.value else {
@@ -48,7 +50,14 @@ public enum VTimeZone {
                 do { rule = try RecurrenceRule(parsing: rruleProperty.value) } catch {
                     throw Problem(message: "\(block.name) RRULE: \(error)")
                 }
-                for local in try yearlyOnsets(rule, start: start, offsetBefore: from) { add(local) }
+                // Zone rules are yearly; anything else (hostile or broken input) would cost up to the engine's
+                // limit per block, so it is refused, and a block gives at most `maxOnsetsPerRule` onsets.
+                guard rule.frequency == .yearly else {
+                    throw Problem(message: "\(block.name) RRULE FREQ=\(rule.frequency.rawValue) is not a time zone rule (expected FREQ=YEARLY)")
+                }
+                // The recurrence engine expands the rule; a UTC UNTIL is compared reading onsets at TZOFFSETFROM.
+                let end = CivilDateTime(year: lastYear + 1, month: 1, day: 1)
+                rule.forEachOccurrence(start: start, from: start, to: end, zone: Zone.fixed(offsetSeconds: Int(from)), includeStart: true, limit: maxOnsetsPerRule) { add($0) }
             }
         }
         guard !onsets.isEmpty else { throw Problem(message: "VTIMEZONE \"\(tzid)\" has no STANDARD or DAYLIGHT block") }
@@ -82,66 +91,5 @@ public enum VTimeZone {
         guard m < 60, s < 60 else { return nil }
         let total = h * 3600 + m * 60 + s
         return b[0] == UInt8(ascii: "-") ? -total : total
-    }
-
-    /// The wall-clock onsets of a yearly time-zone rule after `start` (which is the first onset itself).
-    static func yearlyOnsets(_ rule: RecurrenceRule, start: CivilDateTime, offsetBefore: Int32) throws -> [CivilDateTime] {
-        guard rule.frequency == .yearly else { throw Problem(message: "RRULE FREQ=\(rule.frequency.rawValue) is not supported in a VTIMEZONE (expected YEARLY)") }
-        guard rule.bySecond.isEmpty, rule.byMinute.isEmpty, rule.byHour.isEmpty, rule.byYearDay.isEmpty, rule.byWeekNo.isEmpty,
-              rule.bySetPos.isEmpty, rule.byMonth.count <= 1 else {
-            throw Problem(message: "RRULE \"\(rule.text)\" is not supported in a VTIMEZONE")
-        }
-        let startDate = start.date
-        let month = rule.byMonth.first ?? startDate.month
-        let time = start.secondOfDay
-        var out: [CivilDateTime] = []
-        var produced = 1  // DTSTART counts as the first instance
-        var year = startDate.year
-        while year <= lastYear {
-            defer { year += rule.interval }
-            guard let date = try day(in: year, month: month, rule: rule, fallbackDay: startDate.day) else { continue }
-            let local = CivilDateTime(date: date).adding(seconds: Int64(time))
-            if local <= start { continue }
-            switch rule.end {
-            case .never: break
-            case .count(let n): if produced >= n { return out }
-            case .until(let until):
-                switch until {
-                case .utc(let s): if local.secondsSinceEpoch - Int64(offsetBefore) > s { return out }
-                default: if local > until.localTime { return out }
-                }
-            }
-            out.append(local)
-            produced += 1
-        }
-        return out
-    }
-
-    private static func day(in year: Int, month: Int, rule: RecurrenceRule, fallbackDay: Int) throws -> CivilDate? {
-        let length = CivilDate.daysInMonth(year: year, month: month)
-        if rule.byDay.isEmpty {
-            let days = rule.byMonthDay.isEmpty ? [fallbackDay] : rule.byMonthDay
-            guard days.count == 1, let d = days.first else { throw Problem(message: "RRULE \"\(rule.text)\" is not supported in a VTIMEZONE") }
-            let dayNumber = d > 0 ? d : length + d + 1
-            return CivilDate.validated(year: year, month: month, day: dayNumber)
-        }
-        guard rule.byDay.count == 1, let wd = rule.byDay.first else { throw Problem(message: "RRULE \"\(rule.text)\" is not supported in a VTIMEZONE") }
-        var candidates: [CivilDate] = []
-        for d in 1...length {
-            let date = CivilDate(year: year, month: month, day: d)
-            if date.isoWeekday == wd.weekday { candidates.append(date) }
-        }
-        if !rule.byMonthDay.isEmpty {
-            let allowed = Set(rule.byMonthDay.map { $0 > 0 ? $0 : length + $0 + 1 })
-            candidates = candidates.filter { allowed.contains($0.day) }
-        }
-        if let n = wd.ordinal {
-            let index = n > 0 ? n - 1 : candidates.count + n
-            return candidates.indices.contains(index) ? candidates[index] : nil
-        }
-        guard candidates.count == 1 || rule.byMonthDay.isEmpty == false else {
-            throw Problem(message: "RRULE \"\(rule.text)\" is not supported in a VTIMEZONE")
-        }
-        return candidates.first
     }
 }

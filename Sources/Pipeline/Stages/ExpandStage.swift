@@ -1,0 +1,122 @@
+/// `type: expand`: turns each event into its occurrences inside the pipeline window (RRULE, RDATE, EXDATE,
+/// EXRULE, RECURRENCE-ID overrides; see `SeriesExpander` for the rules and `RecurrenceRule.expand` for the
+/// engine).
+///
+/// Non-recurring events pass through at once as their single occurrence (when it touches the window).
+/// Series masters and RECURRENCE-ID overrides are kept until the end of the input, because an override may
+/// come before its master or in another file of the same source; they are expanded in `finish`. Events are
+/// matched by source label and UID. Events themselves are passed on unchanged for sinks that want them.
+///
+/// Without a pipeline window, occurrences are expanded from each event's DTSTART up to today + 365 days.
+public final class ExpandStage: Stage {
+    public static let defaultHorizonDays = 365
+
+    public static let descriptor = StageDescriptor(
+        type: "expand",
+        kind: .stage,
+        summary: "Expand recurring events (RRULE/RDATE/EXDATE/overrides) into occurrences inside the window; without a window, from DTSTART to today+365 days",
+        options: [
+            OptionDoc("max_occurrences", "integer", "most occurrences one event may produce; more are dropped with a warning", default: "100000"),
+            OptionDoc("include_cancelled", "boolean", "keep cancelled instances (STATUS:CANCELLED on the series or an override)", default: "false"),
+        ],
+        make: { options in
+            ExpandStage(
+                maxOccurrences: options.integer("max_occurrences", default: 100_000, range: 1...100_000_000),
+                includeCancelled: options.bool("include_cancelled", default: false)
+            )
+        }
+    )
+
+    public let maxOccurrences: Int
+    public let includeCancelled: Bool
+
+    private struct SeriesKey: Hashable, Comparable {
+        var source: String
+        var uid: String
+        static func < (a: SeriesKey, b: SeriesKey) -> Bool { (a.source, a.uid) < (b.source, b.uid) }
+    }
+
+    private struct Series {
+        var master: Event?
+        var overrides: [Event] = []
+    }
+
+    private var series: [SeriesKey: Series] = [:]
+
+    public init(maxOccurrences: Int = 100_000, includeCancelled: Bool = false) {
+        self.maxOccurrences = maxOccurrences
+        self.includeCancelled = includeCancelled
+    }
+
+    public var produces: BatchContent { [.events, .occurrences] }
+
+    /// The span occurrences must touch: the pipeline window, or DTSTART to today + 365 days without one.
+    func span(context: RunContext) -> SeriesExpander.Span {
+        if let window = context.window {
+            let (from, to) = window.utcRange(in: context.zone)
+            return SeriesExpander.Span(from: from, to: to)
+        }
+        let horizon = CivilDateTime(date: context.environment.today.adding(days: Self.defaultHorizonDays))
+        return SeriesExpander.Span(from: nil, to: context.zone.utc(fromLocal: horizon))
+    }
+
+    func expander(context: RunContext) -> SeriesExpander {
+        SeriesExpander(zone: context.zone, span: span(context: context), maxOccurrences: maxOccurrences, includeCancelled: includeCancelled)
+    }
+
+    public func process(_ batch: Batch, context: RunContext) throws -> Batch {
+        let expander = expander(context: context)
+        var out = batch
+        var occurrences: [Occurrence] = []
+        for event in batch.events {
+            if event.recurrenceID != nil || event.isRecurring {
+                let key = SeriesKey(source: event.metadata["source"] ?? "", uid: event.uid)
+                if event.recurrenceID != nil {
+                    series[key, default: Series()].overrides.append(event)
+                } else if series[key]?.master != nil {
+                    context.warn("event \"\(event.uid)\"\(Self.place(event)) repeats a series already read; using the first")
+                } else {
+                    series[key, default: Series()].master = event
+                }
+                continue
+            }
+            if !includeCancelled && event.isCancelled { continue }
+            let single = Occurrence(single: event)
+            let (s, e) = single.interval(in: context.zone)
+            if expander.span.contains(start: s, end: e) { occurrences.append(single) }
+        }
+        occurrences = SeriesExpander.sorted(occurrences, zone: context.zone)
+        out.occurrences = batch.expanded ? batch.occurrences + occurrences : occurrences
+        out.expanded = true
+        return out
+    }
+
+    public func finish(context: RunContext) throws -> Batch {
+        let expander = expander(context: context)
+        var occurrences: [Occurrence] = []
+        for key in series.keys.sorted() {
+            let entry = series[key]!
+            guard let master = entry.master else {
+                // Overrides without their series: each still shows up at its own time.
+                for o in entry.overrides where includeCancelled || !o.isCancelled {
+                    let single = Occurrence(single: o)
+                    let (s, e) = single.interval(in: context.zone)
+                    if expander.span.contains(start: s, end: e) { occurrences.append(single) }
+                }
+                continue
+            }
+            let result = expander.expand(master, overrides: entry.overrides)
+            if result.truncated {
+                context.warn("event \"\(master.uid)\"\(Self.place(master)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
+            }
+            occurrences.append(contentsOf: result.occurrences)
+        }
+        series.removeAll()
+        return Batch(occurrences: SeriesExpander.sorted(occurrences, zone: context.zone), expanded: true)
+    }
+
+    /// " (file:line)" when the event knows where it came from.
+    static func place(_ event: Event) -> String {
+        event.origin.map { " (\($0))" } ?? ""
+    }
+}

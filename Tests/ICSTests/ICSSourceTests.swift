@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+import Importers
+import Exporters
+import Pipeline
+
+/// The `ics` source as a pipeline runs it: globs, batches, the report's rejections, warnings and counters.
+final class ICSSourceTests: XCTestCase {
+    private func context(zone: Zone = .utc) -> RunContext {
+        let env = PipelineEnvironment(pipelineFile: "p.json", baseDirectory: Fixtures.root, name: "t", zone: zone, window: nil,
+                                      environment: [:], zones: testZones, today: CivilDate(year: 2026, month: 3, day: 1))
+        return RunContext(environment: env, quiet: true)
+    }
+
+    func testGlobReadsEveryFileReportsRejectionsAndCountsSkippedComponents() throws {
+        let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/0[1-4]*.ics", written: "broken/0[1-4]*.ics")))
+        let ctx = context()
+        var batches: [Batch] = []
+        try source.read(context: ctx) { batches.append($0) }
+        XCTAssertEqual(batches.flatMap(\.events).map(\.uid), Array(repeating: "good@example.com", count: 4))
+        XCTAssertEqual(ctx.report.rejections.map(\.description), [
+            "broken/01-no-colon.ics:7: malformed line (no \":\" after the property name)",
+            "broken/02-bad-date.ics:7: DTSTART: \"20260231T100000\" is not a valid date or date-time",
+            "broken/03-begin-end-mismatch.ics:8: END:VTODO does not match BEGIN:VEVENT at line 4",
+            "broken/04-no-dtstart.ics:4: VEVENT has no DTSTART",
+        ])
+    }
+
+    func testCountersAndBatchesOfAThousand() throws {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:t\r\nEND:VTODO\r\n"
+        for i in 0..<2500 { text += "BEGIN:VEVENT\r\nUID:e\(i)\r\nDTSTART:20260501T090000Z\r\nEND:VEVENT\r\n" }
+        text += "END:VCALENDAR\r\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-ics-source-\(UUID().uuidString).ics").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let ctx = context()
+        var sizes: [Int] = []
+        try ICSSource(input: InputSpec(location: .path(path, written: "big.ics"))).read(context: ctx) { sizes.append($0.events.count) }
+        XCTAssertEqual(sizes, [1000, 1000, 500])
+        XCTAssertEqual(ctx.report.counter("skipped VTODO"), 1)
+        XCTAssertEqual(ctx.report.rejections, [])
+    }
+
+    func testNotICalendarIsOneErrorForTheFile() throws {
+        let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/05-html-error-page.ics", written: "feed.ics")))
+        XCTAssertThrowsError(try source.read(context: context()) { _ in }) { error in
+            XCTAssertEqual("\(error)", "feed.ics: not an iCalendar file (expected BEGIN:VCALENDAR, found \"<!DOCTYPE html>\")")
+        }
+    }
+
+    func testDescriptorsAreRegistered() {
+        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
+        XCTAssertTrue(Exporters.all.contains { $0.type == "ics" })
+    }
+}

@@ -1,0 +1,34 @@
+@testable import Exporters
+import Pipeline
+import XCTest
+
+final class SQLiteRowEncodingTests: XCTestCase {
+    /// The fast formatters write exactly what the model's own ISO properties write.
+    func testFastISOFormattersMatchTheModel() {
+        var seconds: Int64 = -62_167_219_200 // 0000-01-01T00:00:00
+        let end: Int64 = 253_402_300_799      // 9999-12-31T23:59:59
+        var checked = 0
+        while seconds <= end {
+            let t = CivilDateTime(secondsSinceEpoch: seconds)
+            XCTAssertEqual(SQLiteRowEncoding.isoLocal(t), t.iso8601)
+            XCTAssertEqual(SQLiteRowEncoding.isoDate(t.date), t.date.iso8601)
+            seconds += 7_777_777 + Int64(checked % 86_400)
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 40_000)
+        XCTAssertEqual(SQLiteRowEncoding.isoLocal(CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 5, second: 9)), "2026-03-29T02:05:09")
+    }
+
+    func testSortKeyOrdersAllDayFirstThenByStart() {
+        let zone = Zone.utc
+        func entry(_ allDay: Bool, _ start: Int64) -> DayEntry {
+            let e = Event(uid: "u", start: .utc(start))
+            return DayEntry(occurrence: Occurrence(single: e), day: CivilDate(daysSinceEpoch: 0), part: 1, parts: 1, allDay: allDay,
+                            start: zone.local(fromUTC: start), end: zone.local(fromUTC: start), startUTC: start, endUTC: start)
+        }
+        XCTAssertEqual(SQLiteRowEncoding.sortKey(entry(false, 0)), "1062167219200")
+        XCTAssertEqual(SQLiteRowEncoding.sortKey(entry(true, 1_794_438_000)), "0063961657200")
+        let keys = [entry(true, 5_000), entry(false, -1_000_000_000), entry(false, 9), entry(false, 10), entry(false, 2_000_000_000)].map(SQLiteRowEncoding.sortKey)
+        XCTAssertEqual(keys, keys.sorted())
+    }
+}

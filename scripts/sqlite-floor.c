@@ -1,0 +1,140 @@
+/*
+ * The floor for calpipe's sqlite sink benchmark: inserts the same rows calpipe wrote, as fast as plain
+ * SQLite allows: one prepared INSERT per table, one transaction, WAL, no secondary indexes or constraints.
+ *
+ * usage: sqlite-floor SOURCE.db TARGET.db
+ * Loads every row of events, attendees, occurrences and day_entries from SOURCE (a database the sqlite sink
+ * wrote) into memory, then times BEGIN .. COMMIT of inserting them into a new TARGET, and prints
+ * "ROWS WALL_SECONDS CPU_SECONDS" (CPU time of this process over the same span). Every SQLite return code is checked. Built and run by scripts/sqlite-bench.sh.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *tables[] = {"events", "attendees", "occurrences", "day_entries"};
+enum { TABLE_COUNT = 4 };
+
+static void fail(sqlite3 *db, const char *what) {
+    fprintf(stderr, "sqlite-floor: %s: %s\n", what, db ? sqlite3_errmsg(db) : "out of memory");
+    exit(1);
+}
+
+static void check(sqlite3 *db, int rc, const char *what) {
+    if (rc != SQLITE_OK) fail(db, what);
+}
+
+static void exec(sqlite3 *db, const char *sql) {
+    char *message = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &message) != SQLITE_OK) {
+        fprintf(stderr, "sqlite-floor: %s: %s\n", sql, message ? message : "?");
+        exit(1);
+    }
+}
+
+typedef struct {
+    int columns;
+    size_t rows;
+    sqlite3_value **values; /* rows * columns */
+    char create[8192];
+    char insert[4096];
+} Table;
+
+static void load(sqlite3 *src, const char *name, Table *t) {
+    char sql[256];
+    sqlite3_stmt *info;
+    snprintf(sql, sizeof sql, "SELECT name, type, pk FROM pragma_table_info('%s') ORDER BY cid", name);
+    check(src, sqlite3_prepare_v2(src, sql, -1, &info, NULL), sql);
+    int n = 0;
+    size_t cl = (size_t)snprintf(t->create, sizeof t->create, "CREATE TABLE %s (", name);
+    size_t il = (size_t)snprintf(t->insert, sizeof t->insert, "INSERT INTO %s VALUES (", name);
+    int rc;
+    while ((rc = sqlite3_step(info)) == SQLITE_ROW) {
+        const char *col = (const char *)sqlite3_column_text(info, 0);
+        const char *type = (const char *)sqlite3_column_text(info, 1);
+        /* Keep rowid tables' INTEGER PRIMARY KEY (it is the rowid, not an index); no other constraint. */
+        int rowid = strcmp(col, "id") == 0 && sqlite3_column_int(info, 2) == 1;
+        cl += (size_t)snprintf(t->create + cl, sizeof t->create - cl, "%s%s %s%s", n ? ", " : "", col, type,
+                               rowid ? " PRIMARY KEY" : "");
+        il += (size_t)snprintf(t->insert + il, sizeof t->insert - il, "%s?", n ? ", " : "");
+        n++;
+    }
+    if (rc != SQLITE_DONE) fail(src, "table_info");
+    check(src, sqlite3_finalize(info), "finalize");
+    snprintf(t->create + cl, sizeof t->create - cl, ")");
+    snprintf(t->insert + il, sizeof t->insert - il, ")");
+    t->columns = n;
+
+    sqlite3_stmt *select;
+    snprintf(sql, sizeof sql, "SELECT * FROM %s", name);
+    check(src, sqlite3_prepare_v2(src, sql, -1, &select, NULL), sql);
+    size_t capacity = 1024;
+    t->rows = 0;
+    t->values = malloc(capacity * (size_t)n * sizeof *t->values);
+    if (!t->values) fail(NULL, "malloc");
+    while ((rc = sqlite3_step(select)) == SQLITE_ROW) {
+        if (t->rows == capacity) {
+            capacity *= 2;
+            t->values = realloc(t->values, capacity * (size_t)n * sizeof *t->values);
+            if (!t->values) fail(NULL, "realloc");
+        }
+        for (int c = 0; c < n; c++) {
+            sqlite3_value *v = sqlite3_value_dup(sqlite3_column_value(select, c));
+            if (!v) fail(NULL, "sqlite3_value_dup");
+            t->values[t->rows * (size_t)n + (size_t)c] = v;
+        }
+        t->rows++;
+    }
+    if (rc != SQLITE_DONE) fail(src, sql);
+    check(src, sqlite3_finalize(select), "finalize");
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: sqlite-floor SOURCE.db TARGET.db\n");
+        return 2;
+    }
+    sqlite3 *src, *dst;
+    check(NULL, sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY, NULL), argv[1]);
+    Table t[TABLE_COUNT];
+    for (int i = 0; i < TABLE_COUNT; i++) load(src, tables[i], &t[i]);
+
+    remove(argv[2]);
+    if (sqlite3_open_v2(argv[2], &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) fail(dst, argv[2]);
+    exec(dst, "PRAGMA journal_mode = WAL");
+    for (int i = 0; i < TABLE_COUNT; i++) exec(dst, t[i].create);
+
+    struct timespec start, end, cpuStart, cpuEnd;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpuStart);
+    exec(dst, "BEGIN IMMEDIATE");
+    size_t total = 0;
+    for (int i = 0; i < TABLE_COUNT; i++) {
+        sqlite3_stmt *insert;
+        check(dst, sqlite3_prepare_v2(dst, t[i].insert, -1, &insert, NULL), t[i].insert);
+        for (size_t r = 0; r < t[i].rows; r++) {
+            for (int c = 0; c < t[i].columns; c++) {
+                check(dst, sqlite3_bind_value(insert, c + 1, t[i].values[r * (size_t)t[i].columns + (size_t)c]), "bind");
+            }
+            if (sqlite3_step(insert) != SQLITE_DONE) fail(dst, "insert");
+            check(dst, sqlite3_reset(insert), "reset");
+        }
+        check(dst, sqlite3_finalize(insert), "finalize");
+        total += t[i].rows;
+    }
+    exec(dst, "COMMIT");
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpuEnd);
+    double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
+    double cpu = (double)(cpuEnd.tv_sec - cpuStart.tv_sec) + (double)(cpuEnd.tv_nsec - cpuStart.tv_nsec) / 1e9;
+    printf("%zu %.6f %.6f\n", total, seconds, cpu);
+
+    for (int i = 0; i < TABLE_COUNT; i++) {
+        for (size_t k = 0; k < t[i].rows * (size_t)t[i].columns; k++) sqlite3_value_free(t[i].values[k]);
+        free(t[i].values);
+    }
+    check(dst, sqlite3_close(dst), "close");
+    check(src, sqlite3_close(src), "close");
+    return 0;
+}
