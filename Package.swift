@@ -30,10 +30,12 @@ let package = Package(
         .target(name: "Pipeline"),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
-                "Pipeline", "Importers", "Exporters",
+                "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +50,11 @@ let package = Package(
             name: "PipelineTests",
             dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
+        ),
+        .testTarget(
+            name: "ForecastTests",
+            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
+            path: "Tests/ForecastTests"
         ),
         .testTarget(
             name: "SQLiteTests",

@@ -6,6 +6,8 @@ public final class ChunkReader {
     public let label: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// Where `read(into: inout [UInt8])` reads before appending; allocated on first use.
+    private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 1)
     public static let defaultChunkSize = 1 << 20
 
     /// Opens a file; "-" reads standard input.
@@ -31,26 +33,27 @@ public final class ChunkReader {
 
     deinit {
         if ownsDescriptor { close(descriptor) }
+        scratch.deallocate()
+    }
+
+    /// Reads up to `buffer.count` bytes into `buffer`; returns the number read, 0 at the end of the input.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let n = Foundation.read(descriptor, base, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw InputError(label: label, message: "read failed (\(systemErrorText()))") }
+        }
     }
 
     /// Appends up to `maximum` bytes to `buffer`; returns the number read, 0 at the end of the input.
     public func read(into buffer: inout [UInt8], maximum: Int = ChunkReader.defaultChunkSize) throws -> Int {
-        let oldCount = buffer.count
-        buffer.reserveCapacity(oldCount + maximum)
-        var n = 0
-        buffer.append(contentsOf: repeatElement(0, count: maximum))
-        while true {
-            n = buffer.withUnsafeMutableBytes { raw in
-                Foundation.read(descriptor, raw.baseAddress! + oldCount, maximum)
-            }
-            if n < 0 && errno == EINTR { continue }
-            break
+        if scratch.count < maximum {
+            scratch.deallocate()
+            scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: maximum, alignment: 1)
         }
-        if n < 0 {
-            buffer.removeLast(maximum)
-            throw InputError(label: label, message: "read failed (\(systemErrorText()))")
-        }
-        buffer.removeLast(maximum - n)
+        let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[0..<maximum]))
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
         return n
     }
 

@@ -1,0 +1,220 @@
+import Fetch
+import Foundation
+import Pipeline
+
+/// `type: forecast`: attaches a daily weather forecast to every day entry (put it after `split`).
+///
+/// Day entries are held until the stage finishes (or `buffer_limit` entries are waiting), so each place is
+/// asked once for the whole range of its days; places are batched into one request per `batch_size` places.
+/// A day with no forecast gets `.missing(reason:)`: "past", "beyond-horizon", "no-location" or "unavailable".
+/// Missing forecasts are not rejected records: every entry goes on to the sinks.
+public final class ForecastStage: Stage {
+    public static let providers = ["open-meteo", "metno", "file"]
+
+    public static let descriptor = StageDescriptor(
+        type: "forecast",
+        kind: .stage,
+        summary: "Attach the daily weather forecast for each day entry's place (Open-Meteo, MET Norway, or a saved file)",
+        options: [
+            OptionDoc("provider", "string", "where forecasts come from", values: providers, default: "open-meteo"),
+            OptionDoc("path", "path", "file provider: a saved Open-Meteo answer (JSON), relative to the pipeline file"),
+            OptionDoc("units", "string", "metric (°C, mm, km/h) or imperial (°F, inch, mph)", values: ForecastUnits.allCases.map(\.rawValue), default: "metric"),
+            OptionDoc("historical", "boolean", "open-meteo: ask the archive for past days instead of marking them \"past\"", default: "false"),
+            OptionDoc("geocode", "boolean", "look up event LOCATION texts and a location {\"name\"} with Open-Meteo's geocoding API", default: "true (false for the file provider)"),
+            OptionDoc("cache", "path", "the HTTP cache file (SQLite); else $CALPIPE_CACHE, else $XDG_CACHE_HOME/calpipe/http-cache.sqlite, else ~/.cache/calpipe/http-cache.sqlite"),
+            OptionDoc("ttl", "number", "seconds a forecast stays fresh when the service sends no Cache-Control or Expires", default: "3600"),
+            OptionDoc("base_url", "url", "the forecast service's address", default: "https://api.open-meteo.com (metno: https://api.met.no)"),
+            OptionDoc("archive_url", "url", "open-meteo: the archive's address, for historical days", default: "https://archive-api.open-meteo.com"),
+            OptionDoc("geocoding_url", "url", "the geocoding service's address", default: "https://geocoding-api.open-meteo.com"),
+            OptionDoc("apikey", "string", "open-meteo: key for the commercial service (then the customer- hosts are the default)"),
+            OptionDoc("user_agent", "string", "User-Agent sent with every request; metno requires one with contact information (e-mail or URL)"),
+            OptionDoc("timeout", "number", "seconds one request may take in all", default: "30"),
+            OptionDoc("connect_timeout", "number", "seconds to wait for a connection (or any data on it)", default: "10"),
+            OptionDoc("retry_budget", "number", "seconds spent retrying one request (429/5xx/network errors) before giving up", default: "60"),
+            OptionDoc("backoff", "number", "first wait between retries in seconds; doubles each time, with jitter", default: "1"),
+            OptionDoc("max_attempts", "integer", "attempts per request, the first included", default: "5"),
+            OptionDoc("max_requests_per_second", "number", "at most this many requests per second to one host (0: no limit)", default: "1"),
+            OptionDoc("batch_size", "integer", "places per request (open-meteo)", default: "10"),
+            OptionDoc("max_distance_km", "number", "file provider: how far a place may be from the nearest place in the file", default: "50"),
+            OptionDoc("buffer_limit", "integer", "day entries held before forecasts are fetched for them", default: "50000"),
+        ],
+        make: { options in try ForecastStage(options: options) }
+    )
+
+    public let providerName: String
+    public let units: ForecastUnits
+    private let provider: ForecastProvider
+    private let resolver: PlaceResolver
+    private let bufferLimit: Int
+    private var buffer: [DayEntry] = []
+    private var warnedNotSplit = false
+    private var warnedCache = false
+    /// The HTTP client of the stage (nil for the file provider), for tests and reports.
+    public let fetcher: HTTPFetcher?
+
+    public var produces: BatchContent { .days }
+
+    init(options: PluginOptions) throws {
+        options.rejectUnknownKeys(Self.descriptor.options.map(\.name))
+        let provider = options.choice("provider", Self.providers, default: "open-meteo")
+        providerName = provider
+        units = ForecastUnits(rawValue: options.choice("units", ForecastUnits.allCases.map(\.rawValue), default: "metric")) ?? .metric
+        let historical = options.bool("historical", default: false)
+        let geocode = options.bool("geocode", default: provider != "file")
+        let ttl = options.number("ttl", default: 3600, range: 0...31_536_000) ?? 3600
+        bufferLimit = options.integer("buffer_limit", default: 50_000, range: 1...10_000_000)
+        let batchSize = options.integer("batch_size", default: 10, range: 1...100)
+        let maxDistance = options.number("max_distance_km", default: 50, range: 0...20_000) ?? 50
+        let apikey = options.string("apikey")
+
+        var settings = HTTPSettings()
+        if let userAgent = options.string("user_agent") {
+            if userAgent.trimmingCharacters(in: .whitespaces).isEmpty { options.report("user_agent", "expected a User-Agent text, got an empty string") }
+            settings.userAgent = userAgent
+        }
+        settings.requestTimeout = options.number("timeout", default: 30, range: 0.01...3600) ?? 30
+        settings.connectTimeout = options.number("connect_timeout", default: 10, range: 0.01...3600) ?? 10
+        settings.retryBudget = options.number("retry_budget", default: 60, range: 0...86_400) ?? 60
+        settings.backoffBase = options.number("backoff", default: 1, range: 0...3600) ?? 1
+        settings.maximumAttempts = options.integer("max_attempts", default: 5, range: 1...100)
+        settings.requestsPerSecond = options.number("max_requests_per_second", default: 1, range: 0...1000) ?? 1
+
+        // Options that only one provider reads are an error elsewhere, so a typo'd pipeline does not run half-configured.
+        let onlyFor: [(key: String, provider: String)] = [("path", "file"), ("max_distance_km", "file"), ("historical", "open-meteo"),
+                                                           ("archive_url", "open-meteo"), ("apikey", "open-meteo")]
+        for (key, owner) in onlyFor where options.contains(key) && provider != owner {
+            options.report(key, "only the \(owner) provider reads this option (provider is \"\(provider)\")")
+        }
+
+        let environment = options.environment
+        let cachePath = options.path("cache") ?? HTTPCache.defaultPath(environment: environment.environment)
+        let needsNetwork = provider != "file" || geocode
+        let fetcher = needsNetwork ? HTTPFetcher(cachePath: cachePath, environment: environment.environment, settings: settings) : nil
+        self.fetcher = fetcher
+
+        switch provider {
+        case "file":
+            guard let path = options.path("path", required: true) else { throw OptionsRejected() }
+            do {
+                self.provider = try FileProvider(path: path, label: options.string("path") ?? path, units: units, maximumDistanceKm: maxDistance)
+            } catch {
+                throw ConfigIssue(file: environment.pipelineFile, path: options.keyPath("path"), message: "\(error)")
+            }
+        case "metno":
+            guard MetNoProvider.hasContact(settings.userAgent), options.contains("user_agent") else {
+                throw ConfigIssue(file: environment.pipelineFile, path: options.keyPath("user_agent"),
+                                  message: "MET Norway requires an identifying User-Agent with contact information (an e-mail address or a URL), e.g. \"myagenda/1.0 you@example.com\"")
+            }
+            self.provider = MetNoProvider(baseURL: options.string("base_url") ?? "https://api.met.no", ttl: ttl, fetcher: fetcher!)
+        default:
+            let commercial = apikey != nil
+            self.provider = OpenMeteoProvider(
+                baseURL: options.string("base_url") ?? (commercial ? "https://customer-api.open-meteo.com" : "https://api.open-meteo.com"),
+                archiveURL: options.string("archive_url") ?? (commercial ? "https://customer-archive-api.open-meteo.com" : "https://archive-api.open-meteo.com"),
+                apikey: apikey, historical: historical, ttl: ttl, placesPerRequest: batchSize, fetcher: fetcher!)
+        }
+        for key in ["base_url", "archive_url", "geocoding_url"] {
+            if let url = options.string(key), NormalizedURL(url) == nil {
+                options.report(key, "expected an http:// or https:// address, got \"\(url)\"")
+            }
+        }
+        let geocoder = geocode ? fetcher.map { Geocoder(baseURL: options.string("geocoding_url") ?? "https://geocoding-api.open-meteo.com", fetcher: $0) } : nil
+        resolver = PlaceResolver(geocoder: geocoder, defaultPlace: try PlaceResolver.defaultPlace(environment.location, file: environment.pipelineFile))
+    }
+
+    public func process(_ batch: Batch, context: RunContext) throws -> Batch {
+        if batch.days.isEmpty {
+            if !batch.split, !batch.isEmpty, !warnedNotSplit {
+                warnedNotSplit = true
+                context.warn("the forecast stage enriches day entries; put it after {\"type\": \"split\"}")
+            }
+            return batch
+        }
+        buffer.append(contentsOf: batch.days)
+        var out = batch
+        out.days = []
+        if buffer.count >= bufferLimit {
+            out.days = try enrich(buffer, context: context)
+            buffer = []
+        }
+        return out
+    }
+
+    public func finish(context: RunContext) throws -> Batch {
+        guard !buffer.isEmpty else { return Batch() }
+        let days = try enrich(buffer, context: context)
+        buffer = []
+        return Batch(days: days, split: true)
+    }
+
+    /// Rounds to two decimals (about 1 km).
+    static func rounded(_ c: Coordinate) -> Coordinate {
+        Coordinate(latitude: (c.latitude * 100).rounded() / 100, longitude: (c.longitude * 100).rounded() / 100)
+    }
+
+    /// "52.52,13.41" for messages.
+    static func text(_ c: Coordinate) -> String {
+        OpenMeteoProvider.coordinateText(c.latitude) + "," + OpenMeteoProvider.coordinateText(c.longitude)
+    }
+
+    private func enrich(_ entries: [DayEntry], context: RunContext) throws -> [DayEntry] {
+        var out = entries
+        let today = context.environment.today
+        var wanted: [Coordinate: [Int]] = [:]
+        var missing: [String: Int] = [:]
+        for (i, entry) in entries.enumerated() {
+            guard let place = resolver.place(for: entry.event, context: context) else {
+                out[i].forecast = .missing(reason: "no-location")
+                missing["no-location", default: 0] += 1
+                continue
+            }
+            if let reason = provider.missingReason(for: entry.day, today: today) {
+                out[i].forecast = .missing(reason: reason)
+                missing[reason, default: 0] += 1
+                continue
+            }
+            wanted[place, default: []].append(i)
+        }
+        let places = wanted.keys.sorted { ($0.latitude, $0.longitude) < ($1.latitude, $1.longitude) }
+        let query = ForecastQuery(zone: context.zone, today: today, units: units, context: context)
+        var counts: [ForecastOrigin: Int] = [:]
+        var start = 0
+        while start < places.count {
+            try context.checkCancellation()
+            let chunk = Array(places[start..<min(places.count, start + provider.placesPerRequest)])
+            start += chunk.count
+            let days = chunk.flatMap { wanted[$0]!.map { entries[$0].day } }
+            let from = days.min()!, through = days.max()!
+            let answers = provider.forecasts(for: chunk, from: from, through: through, query: query)
+            for (place, answer) in zip(chunk, answers) {
+                if let error = answer.error {
+                    let own = wanted[place]!.map { entries[$0].day }
+                    context.warn("forecast for \(Self.text(place)) (\(own.min()!.iso8601) to \(own.max()!.iso8601)): \(error)")
+                }
+                if case .stale(let why) = answer.origin, answer.error == nil {
+                    context.warn("forecast for \(Self.text(place)): \(why); using the cached forecast")
+                }
+                for i in wanted[place]! {
+                    if let forecast = answer.days[entries[i].day] {
+                        out[i].forecast = .forecast(forecast, place: place)
+                        counts[answer.origin.counterKey, default: 0] += 1
+                    } else {
+                        out[i].forecast = .missing(reason: "unavailable")
+                        missing["unavailable", default: 0] += 1
+                    }
+                }
+            }
+        }
+        let labels: [(ForecastOrigin, String)] = [(.fetched, "forecasts fetched"), (.cache, "forecasts from cache"),
+                                                  (.stale(""), "forecasts stale"), (.file, "forecasts from file")]
+        for (origin, label) in labels where counts[origin, default: 0] > 0 { context.report.count(label, by: counts[origin]!) }
+        for reason in ["past", "beyond-horizon", "no-location", "unavailable"] where missing[reason, default: 0] > 0 {
+            context.report.count("forecasts missing (\(reason))", by: missing[reason]!)
+        }
+        if !warnedCache, let problem = fetcher?.cacheProblem {
+            warnedCache = true
+            context.warn(problem)
+        }
+        return out
+    }
+}

@@ -1,0 +1,19 @@
+import Pipeline
+
+/// Feeds over HTTP: `"url"` inputs of every source come through here. A feed's answer is kept in the cache
+/// (its body as a file, streamed to disk, never held in memory) and revalidated on every run (ETag /
+/// Last-Modified), so an unchanged calendar is not downloaded again, unless the server gave it a freshness
+/// lifetime (max-age / Expires).
+extension HTTPFetcher: RemoteFetcher {
+    public func fetch(url: String, context: RunContext) throws -> RemoteBody {
+        let cancellation = context.cancellation
+        let policy = CachePolicy(defaultTTL: 0, isCancelled: { cancellation.cancelledReason != nil })
+        let (result, path) = try download(url, policy: policy)
+        guard result.response.isSuccess else {
+            throw FetchError.status(url: url, code: result.response.status, message: result.response.bodyPreview)
+        }
+        var stale = false
+        if case .stale = result.origin { stale = true }
+        return RemoteBody(path: path, fromCache: result.origin.isFromCache, stale: stale)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// How polite and how patient the HTTP client is. One value per client; every field has a safe default.
+public struct HTTPSettings: Sendable {
+    /// Sent with every request. Services such as MET Norway require contact information in it.
+    public var userAgent: String
+    /// Seconds to wait for the connection (and for any data on it) before giving up on one attempt.
+    public var connectTimeout: Double
+    /// Seconds one whole attempt (connect, send, receive the full body) may take.
+    public var requestTimeout: Double
+    /// Total seconds spent retrying one URL (waits and attempts) before the client gives up.
+    public var retryBudget: Double
+    /// First backoff wait in seconds; it doubles on each retry (with jitter), capped by `maximumBackoff`.
+    public var backoffBase: Double
+    public var maximumBackoff: Double
+    /// Attempts per URL, the first included.
+    public var maximumAttempts: Int
+    /// At most this many requests per second to one host. Zero or less: no limit.
+    public var requestsPerSecond: Double
+    /// Expired cache entries older than this (seconds) are removed when the cache is opened; a stale copy
+    /// is only useful for so long.
+    public var keepStaleFor: Double
+    /// The clock, injectable so cache expiry can be tested without waiting.
+    public var clock: @Sendable () -> Date
+
+    public static let defaultUserAgent = "calpipe/0.1 (calendar ETL; forecast enrichment)"
+
+    public init(userAgent: String = HTTPSettings.defaultUserAgent, connectTimeout: Double = 10, requestTimeout: Double = 30,
+                retryBudget: Double = 60, backoffBase: Double = 1, maximumBackoff: Double = 30, maximumAttempts: Int = 5,
+                requestsPerSecond: Double = 1, keepStaleFor: Double = 30 * 86_400, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.userAgent = userAgent
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+        self.retryBudget = retryBudget
+        self.backoffBase = backoffBase
+        self.maximumBackoff = maximumBackoff
+        self.maximumAttempts = maximumAttempts
+        self.requestsPerSecond = requestsPerSecond
+        self.keepStaleFor = keepStaleFor
+        self.clock = clock
+    }
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""A small HTTP server for calpipe's forecast and feed tests: it serves recorded responses (files in this
+folder, with the exact shape of the real services' answers) on 127.0.0.1 only.
+
+Started by Tests/ForecastTests/RecordedServer.swift as `python3 recorded_server.py`; it prints "PORT <n>" and
+serves until its standard input closes (the test process ends) or 15 minutes pass.
+
+Control endpoints (used by the tests, never by calpipe):
+  POST /__control/route  {"path": "/v1/forecast", "query_contains": "name=Berlin" (optional),
+                          "responses": [{"status": 200, "headers": {...}, "body_file": "x.json" | "body": "...",
+                                         "delay": 0.0, "etag": "\"v1\"", "last_modified": "..."}]}
+        Requests to the path (whose decoded query contains the text) get the responses in turn; the last one
+        repeats. A response with "etag" / "last_modified" answers 304 to a matching If-None-Match /
+        If-Modified-Since. Later routes for the same path are tried first.
+  POST /__control/reset  forget routes and the request log
+  GET  /__control/log    the requests served so far: [{"method", "path", "query", "headers"}]
+"""
+import json
+import os
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+FIXTURES = os.path.dirname(os.path.abspath(__file__))
+LOCK = threading.Lock()
+ROUTES = []  # [{"path", "query_contains", "responses", "index"}], newest first
+LOG = []
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out at once, no delayed-ACK stalls
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, headers, body):
+        # Like send_response, but a recorded Date header replaces the server's own.
+        self.send_response_only(status)
+        self.send_header("Server", "calpipe-recorded-server")
+        if not any(name.lower() == "date" for name in headers):
+            self.send_header("Date", self.date_time_string())
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if body:
+            self.wfile.write(body)
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def do_POST(self):
+        url = urllib.parse.urlsplit(self.path)
+        body = self.read_body()
+        if url.path == "/__control/route":
+            spec = json.loads(body)
+            with LOCK:
+                ROUTES.insert(0, {"path": spec["path"], "query_contains": spec.get("query_contains"),
+                                  "responses": spec["responses"], "index": 0})
+            return self.send(200, {"Content-Type": "application/json"}, b"{}")
+        if url.path == "/__control/reset":
+            with LOCK:
+                ROUTES.clear()
+                LOG.clear()
+            return self.send(200, {"Content-Type": "application/json"}, b"{}")
+        return self.send(405, {}, b"")
+
+    def do_GET(self):
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == "/__control/log":
+            with LOCK:
+                data = json.dumps(LOG).encode()
+            return self.send(200, {"Content-Type": "application/json"}, data)
+        query = urllib.parse.unquote(url.query)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        with LOCK:
+            LOG.append({"method": "GET", "path": url.path, "query": query, "headers": headers})
+            route = next((r for r in ROUTES if r["path"] == url.path
+                          and (r["query_contains"] is None or r["query_contains"] in query)), None)
+            if route is not None:
+                response = route["responses"][min(route["index"], len(route["responses"]) - 1)]
+                route["index"] += 1
+        if route is None:
+            reason = json.dumps({"error": True, "reason": "no recorded response for " + url.path}).encode()
+            return self.send(404, {"Content-Type": "application/json"}, reason)
+        if response.get("delay"):
+            time.sleep(response["delay"])
+        out_headers = dict(response.get("headers", {}))
+        etag = response.get("etag")
+        last_modified = response.get("last_modified")
+        if etag:
+            out_headers["ETag"] = etag
+        if last_modified:
+            out_headers["Last-Modified"] = last_modified
+        if (etag and headers.get("if-none-match") == etag) or \
+                (last_modified and not etag and headers.get("if-modified-since") == last_modified):
+            out_headers.pop("Content-Type", None)
+            return self.send(304, out_headers, b"")
+        if "body_file" in response:
+            with open(os.path.join(FIXTURES, response["body_file"]), "rb") as f:
+                body = f.read()
+        else:
+            body = response.get("body", "").encode()
+        try:
+            self.send(response.get("status", 200), out_headers, body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout tests)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print("PORT %d" % server.server_address[1], flush=True)
+
+    def stop_when_parent_goes():
+        sys.stdin.read()  # returns at end of input: the test process closed the pipe or ended
+        server.shutdown()
+
+    threading.Thread(target=stop_when_parent_goes, daemon=True).start()
+    threading.Timer(900, server.shutdown).start()
+    server.serve_forever()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
