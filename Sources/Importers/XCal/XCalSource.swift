@@ -48,7 +48,7 @@ public final class XCalSource: EventSource {
         guard reader.namespaceURI == ns, reader.localName == "icalendar" else {
             throw XMLError(message: "not an xCal document: the root element is <\(reader.qualifiedName)>"
                            + (reader.namespaceURI.map { " in namespace \($0)" } ?? " with no namespace")
-                           + " (expected <icalendar> in \(ns))",
+                           + " (expected <icalendar> in \(ns)); other XML feeds need the \"xml\" source with an item path and fields",
                            line: reader.line, column: 0, file: label)
         }
         if reader.isEmptyElement { return }
