@@ -415,7 +415,9 @@ final class SQLiteSyncWriter {
         let report = context.report
         if report.rejections.isEmpty {
             let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
-            for source in sources { try sync(source: source) }
+            // A source that had no rows before this run has nothing to remove: every row of it is this run's.
+            // (Skipping its sync saves the scans of the whole window, about a tenth of a first run's sink time.)
+            for source in sources where sourceIsNew[source] != true { try sync(source: source) }
         } else {
             // A rejected record may be an event that is still in its feed: removing rows now could lose data.
             let n = report.rejections.count
