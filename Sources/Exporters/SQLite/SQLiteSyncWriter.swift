@@ -147,11 +147,14 @@ final class SQLiteSyncWriter {
             }
         }
         if batch.expanded {
-            for i in batch.occurrences.indices where wanted(batch.occurrences[i].event) {
+            // Reading isCancelled in place first: passing the event to `wanted` copies it (dozens of references).
+            for i in batch.occurrences.indices
+            where !batch.occurrences[i].event.isCancelled && (duplicated.isEmpty || wanted(batch.occurrences[i].event)) {
                 _ = try occurrenceID(batch.occurrences[i])
             }
         }
-        for i in batch.days.indices where wanted(batch.days[i].occurrence.event) {
+        for i in batch.days.indices
+        where !batch.days[i].occurrence.event.isCancelled && (duplicated.isEmpty || wanted(batch.days[i].occurrence.event)) {
             try writeDay(batch.days[i])
         }
     }
