@@ -32,12 +32,15 @@ public final class ICSSource: EventSource {
             let chunks = try ChunkReader(path: file.path, label: file.label)
             var events: [Event] = []
             events.reserveCapacity(Self.batchSize)
+            // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.
+            let metadata = context.currentSourceLabel.map { ["source": $0] } ?? [:]
             try withoutActuallyEscaping(emit) { emit in
                 let reader = ICSReader(
                     label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                     handlers: .init(
                         event: { event in
                             events.append(event)
+                            if !metadata.isEmpty { events[events.count - 1].metadata = metadata }
                             if events.count >= Self.batchSize {
                                 try emit(Batch(events: events))
                                 events.removeAll(keepingCapacity: true)
