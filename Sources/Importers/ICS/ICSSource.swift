@@ -20,8 +20,9 @@ public final class ICSSource: EventSource {
     )
 
     public let input: InputSpec
-    /// Events handed on per batch.
-    public static let batchSize = 1000
+    /// Events handed on per batch. Small enough that a batch's strings and arrays are still in the CPU cache
+    /// when a dry run or a sink releases them (1,000 cost about 20% more CPU time on the benchmark feed).
+    public static let batchSize = 128
 
     public init(input: InputSpec) {
         self.input = input
@@ -38,9 +39,9 @@ public final class ICSSource: EventSource {
                 let reader = ICSReader(
                     label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                     handlers: .init(
-                        event: { event in
+                        event: { (event: consuming Event) in
+                            if !metadata.isEmpty { event.metadata = metadata }
                             events.append(event)
-                            if !metadata.isEmpty { events[events.count - 1].metadata = metadata }
                             if events.count >= Self.batchSize {
                                 try emit(Batch(events: events))
                                 events.removeAll(keepingCapacity: true)
