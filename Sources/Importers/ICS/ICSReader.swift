@@ -28,13 +28,14 @@ import Pipeline
 public final class ICSReader {
     /// Callbacks. `event` and `reject` may throw; the error stops reading and comes out of `feed`/`finish`.
     public struct Handlers {
-        public var event: (Event) throws -> Void
+        /// Takes the event (consuming: a handler that stores it needs no copy).
+        public var event: (consuming Event) throws -> Void
         public var reject: (SourceLocation, String) throws -> Void
         public var warn: (String) -> Void
         /// Called once per skipped top-level component (VTODO, VJOURNAL, VFREEBUSY, ...) with its name.
         public var skip: (String) -> Void
 
-        public init(event: @escaping (Event) throws -> Void, reject: @escaping (SourceLocation, String) throws -> Void,
+        public init(event: @escaping (consuming Event) throws -> Void, reject: @escaping (SourceLocation, String) throws -> Void,
                     warn: @escaping (String) -> Void = { _ in }, skip: @escaping (String) -> Void = { _ in }) {
             self.event = event
             self.reject = reject
