@@ -220,10 +220,19 @@ extension ICSReader {
     /// Resolves a TZID: IANA name (with prefixes), Windows name, this input's VTIMEZONE; else the fallback zone
     /// with a warning once the whole VCALENDAR was seen.
     private func zone(_ rawTZID: String, line: Int, final: Bool) throws(Failure) -> Zone {
-        if let hit = zoneCache[rawTZID] { return hit }
+        if let last = recentZones.last, last.tzid == rawTZID { return last.zone }
+        if let previous = recentZones.previous, previous.tzid == rawTZID {
+            recentZones = (previous, recentZones.last)
+            return previous.zone
+        }
+        if let hit = zoneCache[rawTZID] {
+            recentZones = ((rawTZID, hit), recentZones.last)
+            return hit
+        }
         let tzid = ICSText.trimmed(rawTZID)
         if let z = zones.zone(named: tzid) ?? fileZone(rawTZID) ?? fileZone(tzid) {
             zoneCache[rawTZID] = z
+            recentZones = ((rawTZID, z), recentZones.last)
             return z
         }
         if !final && !deferralDisabled && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }

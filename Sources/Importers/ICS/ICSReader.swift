@@ -84,6 +84,8 @@ public final class ICSReader {
     /// VTIMEZONE components of this input not yet built, by TZID, with their line.
     var fileZoneDefinitions: [String: (RawComponent, Int)] = [:]
     var zoneCache: [String: Zone] = [:]
+    /// The two TZIDs resolved last (feeds alternate between a few zones): checked before hashing into `zoneCache`.
+    var recentZones: (last: (tzid: String, zone: Zone)?, previous: (tzid: String, zone: Zone)?) = (nil, nil)
     /// Parsed RRULE/EXRULE values by text.
     var ruleCache: [String: RecurrenceRule] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
@@ -458,6 +460,7 @@ public final class ICSReader {
         fileZoneDefinitions[tzid] = (component, frame.beginLine)
         fileZones[tzid] = nil
         zoneCache[tzid] = nil
+        recentZones = (nil, nil)
     }
 
     /// The zone a VTIMEZONE of this input defines for `tzid`, built on first use.

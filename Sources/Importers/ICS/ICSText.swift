@@ -1,10 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reading iCalendar TEXT values (RFC 5545 3.3.11): escapes and lists. (Writing: `ICSTextEscaping` in Exporters.)
 public enum ICSText {
     /// Decodes `\\ \; \, \n \N`; any other backslash pair is kept as written.
     public static func unescape(_ value: String) -> String {
         var value = value
         let unescaped = value.withUTF8 { b -> String? in
-            guard let first = b.firstIndex(of: 0x5C) else { return nil }
+            guard let base = b.baseAddress, let hit = memchr(base, 0x5C, b.count) else { return nil }
+            let first = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             return String(unsafeUninitializedCapacity: b.count) { out in
                 var o = 0
                 for k in 0..<first { out[k] = b[k] }
