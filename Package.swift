@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(
             name: "calpipe",
             dependencies: [
-                "Pipeline", "Importers", "Exporters",
+                "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

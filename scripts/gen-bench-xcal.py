@@ -7,7 +7,9 @@
 The events are the very ones scripts/gen-bench-ics.py generates for the same --seed and --events (its
 `events()` model), written as xCal: one <vcalendar> with the two VTIMEZONEs, each VEVENT's properties with
 their parameters and typed values (<date>, <date-time>, <duration>, <recur> with its parts, <cal-address>,
-several <text> values for CATEGORIES). Pretty-printed with two-space indentation, UTF-8, LF endings.
+several <text> values for CATEGORIES). UNTIL is written as text directly inside <until>
+(`<until>2026-03-01T23:59:59Z</until>`), as RFC 6321 errata 3315 and RFC 7265's examples read it; RFC 6321
+p. 30 names `type-date | type-date-time` there without defining them. Pretty-printed with two-space indentation, UTF-8, LF endings.
 """
 import argparse
 import importlib.util
@@ -42,9 +44,9 @@ def _recur(rule):
     if "UNTIL" in rule:
         u = rule["UNTIL"]
         if len(u) == 8:
-            out.append(f"<until><date>{u[:4]}-{u[4:6]}-{u[6:8]}</date></until>")
+            out.append(f"<until>{u[:4]}-{u[4:6]}-{u[6:8]}</until>")
         else:
-            out.append(f"<until><date-time>{u[:4]}-{u[4:6]}-{u[6:8]}T{u[9:11]}:{u[11:13]}:{u[13:15]}Z</date-time></until>")
+            out.append(f"<until>{u[:4]}-{u[4:6]}-{u[6:8]}T{u[9:11]}:{u[11:13]}:{u[13:15]}Z</until>")
     if "COUNT" in rule:
         out.append(f"<count>{rule['COUNT']}</count>")
     if "INTERVAL" in rule:

@@ -72,6 +72,10 @@ struct Convert: ParsableCommand {
         if shape == "days" { stages.append(.object(JSONObject([("type", .string("split"))]))) }
         root["stages"] = .array(stages)
         var sink = JSONObject([("type", .string(sinkType)), ("path", .string(output))])
+        // Calendar formats write occurrences (not the series) when a window asks for expansion.
+        if root["window"] != nil, registry.sink(sinkType)?.options.contains(where: { $0.name == "expand" }) == true {
+            sink["expand"] = .bool(true)
+        }
         if let shape { sink["shape"] = .string(shape) } else if sinkType == "json" {
             sink["shape"] = .string(root["window"] != nil ? "occurrences" : "events")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Fetch
 import Foundation
 import Pipeline
 
@@ -8,8 +9,12 @@ struct PipelineSession {
     var strict: Bool
     var dryRun: Bool
 
+    /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
+    /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
     static func loader() -> PipelineLoader {
-        PipelineLoader(registry: .standard)
+        var loader = PipelineLoader(registry: .standard)
+        loader.fetcher = HTTPFetcher()
+        return loader
     }
 
     /// Prints every problem of a pipeline file and exits with 2.

@@ -100,7 +100,18 @@ enum Harness {
         return RunOutcome(days: collected.days, report: context.report)
     }
 
+    /// Removes the cache folders of earlier test processes that have ended, once per process.
+    private static let sweptEarlierRuns: Bool = {
+        let tmp = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? [] where name.hasPrefix("calpipe-forecast-tests-") {
+            guard let pid = Int32(name.dropFirst("calpipe-forecast-tests-".count)), pid != getpid(), kill(pid, 0) != 0 else { continue }
+            try? FileManager.default.removeItem(at: tmp.appendingPathComponent(name))
+        }
+        return true
+    }()
+
     static func temporaryCache(_ name: String = #function) -> String {
+        _ = sweptEarlierRuns
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-forecast-tests-\(getpid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let safe = name.filter { $0.isLetter || $0.isNumber }

@@ -141,6 +141,19 @@ final class ICSExportTests: XCTestCase {
         XCTAssertEqual(back.map(\.recurrence.isEmpty), [true, true])
     }
 
+    /// Events from other formats: names with odd characters, values with line breaks and control characters.
+    func testForeignNamesAndValuesAreMadeValid() throws {
+        var e = Event(uid: "json-1", start: .floating(CivilDateTime(year: 2026, month: 5, day: 1, hour: 9)))
+        e.otherProperties = [RawProperty(name: "x_note", parameters: [Parameter(name: "lang code", values: ["de"])], value: "line 1\nline 2\u{7}bell")]
+        e.title = "Tab\there"
+        let bytes = try export([Batch(events: [e])])
+        XCTAssertEqual(ICSValidator.validate(bytes), [])
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertTrue(text.contains("\r\nX-NOTE;LANG-CODE=de:line 1\\nline 2bell\r\n"), text)
+        XCTAssertTrue(text.contains("\r\nDTSTART:20260501T090000\r\n"), text)
+        XCTAssertEqual(try readICS(bytes).events.first?.title, "Tab\there")
+    }
+
     func testAbortLeavesThePreviousFile() throws {
         let path = directory.appendingPathComponent("keep.ics").path
         try Data("previous".utf8).write(to: URL(fileURLWithPath: path))

@@ -1,5 +1,5 @@
 import XCTest
-import Importers
+@testable import Importers
 import Pipeline
 
 /// Real-world-shaped fixtures: the fields beyond what the differential test compares.
@@ -175,12 +175,40 @@ final class ICSReaderTests: XCTestCase {
         XCTAssertEqual(r.events.first?.start.iso8601, "2026-01-15T12:00:00-03:30")
     }
 
+    /// Events wait for a VTIMEZONE defined later, but not without bound: after 1,000 the rest fall back at once.
+    func testWaitingForAVTimeZoneIsBounded() throws {
+        var lines = ["BEGIN:VCALENDAR"]
+        for i in 0..<1500 { lines += ["BEGIN:VEVENT", "UID:u\(i)", "DTSTART;TZID=Nowhere/Zone:20260115T120000", "END:VEVENT"] }
+        lines += ["END:VCALENDAR"]
+        var order: [String] = []
+        var warnings = 0
+        let reader = ICSReader(label: "many.ics", zones: testZones, fallbackZone: .utc, handlers: .init(
+            event: { order.append($0.uid) }, reject: { _, _ in }, warn: { _ in warnings += 1 }))
+        try reader.feed(Array(ics(lines).utf8))
+        XCTAssertEqual(order.count, 1500, "all events out before the end of the input")
+        try reader.finish()
+        XCTAssertEqual(order, (0..<1500).map { "u\($0)" })
+        XCTAssertEqual(warnings, 1500)
+    }
+
     func testEventWithoutUIDGetsAStableOne() throws {
         let text = ics(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "DTSTART:20260501T090000Z", "SUMMARY:No UID", "END:VEVENT", "END:VCALENDAR"])
         let a = try readICS(text), b = try readICS(text)
         XCTAssertEqual(a.events.first?.uid, b.events.first?.uid)
         XCTAssertEqual(a.events.first?.uid.hasPrefix("calpipe-"), true)
         XCTAssertEqual(a.warnings.count, 1)
+    }
+
+    /// The reader's allocation-free date parser agrees with the core's `BasicDateText` on good and bad values.
+    func testDateValuesParseLikeTheCore() {
+        let values = ["20260329", "20260329T020000", "20260329T010000Z", "20260329t010000z", "20241231T235960Z", "20240229",
+                      "20230229", "20261301", "20260100", "2026032", "202603291", "20260329T240000", "20260329T016000",
+                      "20260329X010000", "20260329T010000ZZ", "2026-03-29", "", "abcdefgh", "20260329T01000Z"]
+        for v in values {
+            XCTAssertEqual(ICSDateText.parse(v), BasicDateText.parse(v), v)
+        }
+        XCTAssertEqual(ICSDateText.parse("20241231T235960Z"), .utc(CivilDateTime(year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsSinceEpoch))
+        XCTAssertNil(ICSDateText.parse("20230229"))
     }
 
     func testLatin1TextIsReadWithAWarning() throws {

@@ -1,3 +1,4 @@
+import Foundation
 /// A strict RFC 5545 checker for what calpipe writes: octet line lengths, CRLF only, whole UTF-8 characters on
 /// every physical line, content-line syntax, balanced components, and the properties each component needs.
 /// Returns the problems found ("line 12: ..."); an empty list means valid.
@@ -59,7 +60,11 @@ enum ICSValidator {
             case "END":
                 guard let top = stack.popLast(), top.name == parsed.value else { problems.append("line \(line): END:\(parsed.value) does not match"); continue }
                 problems += check(top)
-                if top.name == "VTIMEZONE", let tzid = top.properties.first(where: { $0.name == "TZID" })?.value { tzidsDefined.insert(tzid) }
+                if top.name == "VTIMEZONE", let tzid = top.properties.first(where: { $0.name == "TZID" })?.value {
+                    // TZID is TEXT: unescape "\\," "\\;" "\\\\".
+                    tzidsDefined.insert(tzid.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+                        .replacingOccurrences(of: "\\\\", with: "\\"))
+                }
             default:
                 guard !stack.isEmpty else { problems.append("line \(line): property outside a component"); continue }
                 if let tzid = parsed.params["TZID"] { tzidsUsed.append((tzid, line)) }

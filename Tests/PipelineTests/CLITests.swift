@@ -132,6 +132,20 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(doc.value(atDottedPath: "days.0.entries.0.starts_at"), .string("2026-11-23T09:30:00+09:00"))
     }
 
+    func testConvertWithAWindowWritesOneVEVENTPerOccurrence() throws {
+        let ics = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:daily@example.org", "DTSTAMP:20261101T000000Z",
+            "DTSTART;TZID=Europe/Berlin:20261123T090000", "DURATION:PT1H", "RRULE:FREQ=DAILY;COUNT=5", "SUMMARY:Daily", "END:VEVENT", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        let result = try calpipe(["convert", "-", "--format", "ics", "-o", "-", "--output-format", "ics", "--from", "2026-11-24", "--to", "2026-11-26", "-q"], stdin: ics)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let lines = result.stdout.components(separatedBy: "\r\n")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("RECURRENCE-ID") }, [
+            "RECURRENCE-ID;TZID=Europe/Berlin:20261124T090000", "RECURRENCE-ID;TZID=Europe/Berlin:20261125T090000",
+        ])
+        XCTAssertFalse(result.stdout.contains("RRULE"))
+    }
+
     func testPluginsListsEveryTypeAsJSON() throws {
         let result = try calpipe(["plugins", "--json"])
         XCTAssertEqual(result.code, 0)

@@ -18,10 +18,10 @@ public struct ICSLineWriter {
     /// `NAME;P=v:value` with the value written as given (escape TEXT values with `ICSText.escape` first).
     public mutating func property(_ name: String, _ parameters: [Parameter] = [], _ value: String) {
         line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: name.utf8)
+        Self.appendName(name, to: &line)
         for p in parameters {
             line.append(0x3B)
-            line.append(contentsOf: p.name.utf8)
+            Self.appendName(p.name, to: &line)
             line.append(0x3D)
             for (i, v) in p.values.enumerated() {
                 if i > 0 { line.append(0x2C) }
@@ -52,6 +52,19 @@ public struct ICSLineWriter {
         for p in c.properties { property(p.name, p.parameters, p.value) }
         for child in c.components { component(child) }
         end(c.name)
+    }
+
+    /// Property and parameter names are iana-tokens or x-names (letters, digits, "-"), written upper-case.
+    /// Names from other formats ("x_note") have other characters replaced by "-"; an empty name becomes "X-".
+    private static func appendName(_ name: String, to out: inout [UInt8]) {
+        if name.isEmpty { out.append(contentsOf: "X-".utf8); return }
+        for c in name.utf8 {
+            switch c {
+            case 0x61...0x7A: out.append(c - 32)
+            case 0x41...0x5A, 0x30...0x39, 0x2D: out.append(c)
+            default: out.append(0x2D)
+            }
+        }
     }
 
     private static func appendParameterValue(_ v: String, to out: inout [UInt8]) {

@@ -9,7 +9,7 @@ public enum ICSTimeZoneWriter {
         let low = CivilDateTime(year: years.lowerBound, month: 1, day: 1).secondsSinceEpoch - 2 * 86_400
         let high = CivilDateTime(year: years.upperBound + 1, month: 1, day: 1).secondsSinceEpoch + 2 * 86_400
         lines.begin("VTIMEZONE")
-        lines.property("TZID", [], tzid)
+        lines.property("TZID", [], ICSTextEscaping.escape(tzid))
         // The offset in force at the start of the span, and the change that brought it.
         var first = 0
         while first < zone.transitions.count, zone.transitions[first] <= low { first += 1 }

@@ -153,20 +153,9 @@ public final class JSONExporter: Sink {
         if let window = context.window {
             document["window"] = .object(JSONObject([("from", .string(window.from.iso8601)), ("to", .string(window.to.iso8601))]))
         }
-        if days.contains(where: { if case .forecast? = $0.forecast { return true }; return false }) {
-            document["attribution"] = .string(Self.forecastAttribution(days))
-        }
+        let credits = DailyForecast.attributions(for: days)
+        if !credits.isEmpty { document["attribution"] = .string(credits.joined(separator: "; ")) }
         document["days"] = .array(dayValues)
         try file.write(JSONWriter(pretty: pretty).string(.object(document)) + "\n")
-    }
-
-    /// Credits for the weather data used, as the providers' terms ask.
-    static func forecastAttribution(_ days: [DayEntry]) -> String {
-        var providers = Set<String>()
-        for d in days { if case .forecast(let f, _)? = d.forecast { providers.insert(f.provider) } }
-        var parts: [String] = []
-        if providers.contains("open-meteo") || providers.contains("file") { parts.append("Weather data by Open-Meteo.com (CC BY 4.0)") }
-        if providers.contains("metno") { parts.append("Weather data from MET Norway (CC BY 4.0)") }
-        return parts.joined(separator: "; ")
     }
 }

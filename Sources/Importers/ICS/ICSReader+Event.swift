@@ -20,20 +20,47 @@ extension ICSReader {
         case organizer = "ORGANIZER", color = "COLOR", url = "URL", status = "STATUS"
         case start = "DTSTART", end = "DTEND", duration = "DURATION", recurrenceID = "RECURRENCE-ID"
 
-        var index: Int {
-            switch self {
-            case .uid: 0; case .summary: 1; case .description: 2; case .location: 3; case .geo: 4; case .organizer: 5
-            case .color: 6; case .url: 7; case .status: 8; case .start: 9; case .end: 10; case .duration: 11; case .recurrenceID: 12
+        /// The field a property name fills, if any (by length first: cheaper than a string switch).
+        init?(name: String) {
+            let f: Field?
+            switch name.utf8.count {
+            case 3: f = name == "UID" ? .uid : name == "GEO" ? .geo : name == "URL" ? .url : nil
+            case 5: f = name == "DTEND" ? .end : name == "COLOR" ? .color : nil
+            case 6: f = name == "STATUS" ? .status : nil
+            case 7: f = name == "DTSTART" ? .start : name == "SUMMARY" ? .summary : nil
+            case 8: f = name == "LOCATION" ? .location : name == "DURATION" ? .duration : nil
+            case 9: f = name == "ORGANIZER" ? .organizer : nil
+            case 11: f = name == "DESCRIPTION" ? .description : nil
+            case 13: f = name == "RECURRENCE-ID" ? .recurrenceID : nil
+            default: f = nil
             }
+            guard let f else { return nil }
+            self = f
         }
     }
 
-    /// The first line of each field, by `Field.index`.
+    /// The first line of each field (stored inline: no allocation per event).
     private struct Fields {
-        var lines = [ICSContentLine?](repeating: nil, count: 13)
+        var uid, summary, description, location, geo, organizer, color, url, status: ICSContentLine?
+        var start, end, duration, recurrenceID: ICSContentLine?
+
         subscript(_ f: Field) -> ICSContentLine? {
-            get { lines[f.index] }
-            set { lines[f.index] = newValue }
+            get {
+                switch f {
+                case .uid: uid; case .summary: summary; case .description: description; case .location: location; case .geo: geo
+                case .organizer: organizer; case .color: color; case .url: url; case .status: status; case .start: start
+                case .end: end; case .duration: duration; case .recurrenceID: recurrenceID
+                }
+            }
+            set {
+                switch f {
+                case .uid: uid = newValue; case .summary: summary = newValue; case .description: description = newValue
+                case .location: location = newValue; case .geo: geo = newValue; case .organizer: organizer = newValue
+                case .color: color = newValue; case .url: url = newValue; case .status: status = newValue
+                case .start: start = newValue; case .end: end = newValue; case .duration: duration = newValue
+                case .recurrenceID: recurrenceID = newValue
+                }
+            }
         }
     }
 
@@ -61,7 +88,7 @@ extension ICSReader {
 
         for p in frame.properties {
             let name = p.name
-            if let field = Field(rawValue: name) {
+            if let field = Field(name: name) {
                 if fields[field] == nil { fields[field] = p } else { other.append(p.rawProperty) }
                 continue
             }
@@ -73,8 +100,15 @@ extension ICSReader {
                 if categoryParameters == nil { categoryParameters = p.parameters }
             case "RRULE", "EXRULE":
                 let rule: RecurrenceRule
-                do { rule = try RecurrenceRule(parsing: p.value) } catch {
-                    throw .rejected(line: p.line, reason: "\(error)")
+                if let known = ruleCache[p.value] {
+                    rule = known
+                } else {
+                    do { rule = try RecurrenceRule(parsing: p.value) } catch {
+                        throw .rejected(line: p.line, reason: "\(error)")
+                    }
+                    // Feeds repeat the same few rules; remember up to 256 of them.
+                    if ruleCache.count >= 256 { ruleCache.removeAll(keepingCapacity: true) }
+                    ruleCache[p.value] = rule
                 }
                 if name == "RRULE" { rules.append(rule) } else { exceptionRules.append(rule) }
             case "RDATE":
@@ -163,7 +197,7 @@ extension ICSReader {
     private func time(_ rawText: String, _ p: ICSContentLine, final: Bool) throws(Failure) -> EventTime {
         let text = ICSText.trimmed(rawText)
         let valueType = p.parameter("VALUE")?.uppercased()
-        guard let parsed = BasicDateText.parse(text) else {
+        guard let parsed = ICSDateText.parse(text) else {
             let what = valueType == "DATE" ? "a valid date" : "a valid date or date-time"
             throw .rejected(line: p.line, reason: "\(p.name): \"\(text)\" is not \(what)")
         }
@@ -191,7 +225,7 @@ extension ICSReader {
             zoneCache[rawTZID] = z
             return z
         }
-        if !final && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }
+        if !final && !deferralDisabled && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }
         handlers.warn("\(label):\(line): unknown time zone \"\(tzid)\" (no VTIMEZONE defines it), read in \(fallbackZone.identifier)")
         return fallbackZone
     }
@@ -227,15 +261,31 @@ extension ICSReader {
         var rest: [Parameter] = []
         for parameter in p.parameters {
             switch parameter.name {
-            case "CN": a.name = parameter.values.joined(separator: ",")
+            case "CN": a.name = parameter.values.count == 1 ? parameter.values[0] : parameter.values.joined(separator: ",")
             case "ROLE" where p.name == "ATTENDEE": a.role = parameter.values.first
             case "PARTSTAT" where p.name == "ATTENDEE": a.status = parameter.values.first
             default: rest.append(parameter)
             }
         }
         a.otherParameters = rest
-        let value = ICSText.trimmed(p.value)
-        if ICSText.hasPrefixIgnoringCase(value, "mailto:") { a.email = String(value.dropFirst(7)) } else if !value.isEmpty { a.email = value }
+        // The address without blanks around it and without its "mailto:" scheme (any case), on bytes.
+        var value = p.value
+        a.email = value.withUTF8 { b -> String? in
+            var start = 0, end = b.count
+            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+            if start == end { return nil }
+            if end - start >= 7 {
+                let scheme: [UInt8] = [0x4D, 0x41, 0x49, 0x4C, 0x54, 0x4F, 0x3A]  // MAILTO:
+                var matches = true
+                for k in 0..<7 {
+                    let c = b[start + k]
+                    if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != scheme[k] { matches = false; break }
+                }
+                if matches { start += 7 }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+        }
         return a
     }
 

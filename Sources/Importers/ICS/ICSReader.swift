@@ -61,20 +61,20 @@ public final class ICSReader {
     let handlers: Handlers
 
     // Line assembly.
-    private var line: [UInt8] = []
-    private var lineOverlong = false
-    private var haveLine = false
-    private var atLineStart = true
-    private var physicalLine: Int
-    private var logicalStart: Int
+    @exclusivity(unchecked) private var line: [UInt8] = []
+    @exclusivity(unchecked) private var lineOverlong = false
+    @exclusivity(unchecked) private var haveLine = false
+    @exclusivity(unchecked) private var atLineStart = true
+    @exclusivity(unchecked) private var physicalLine: Int
+    @exclusivity(unchecked) private var logicalStart: Int
     private var checkedHeader = false
     private var headerBuffer: [UInt8] = []
     private var sawLatin1Warning = false
 
     // Component state.
-    var stack: [Frame] = []
+    @exclusivity(unchecked) var stack: [Frame] = []
     /// Names of the components being skipped (innermost last); empty when not skipping.
-    private var skipping: [String] = []
+    @exclusivity(unchecked) private var skipping: [String] = []
     private var skippingLine = 0
     /// Whether the skipped component is counted (VTODO, ...) or was already reported as an error.
     private var skippingCounts = false
@@ -83,10 +83,16 @@ public final class ICSReader {
     /// VTIMEZONE components of this input not yet built, by TZID, with their line.
     var fileZoneDefinitions: [String: (RawComponent, Int)] = [:]
     var zoneCache: [String: Zone] = [:]
+    /// Parsed RRULE/EXRULE values by text.
+    var ruleCache: [String: RecurrenceRule] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
     var calendarZone: Zone?
     /// Events waiting for a VTIMEZONE that may come later in the VCALENDAR.
     var pending: [Frame] = []
+    /// At most this many events wait for a later VTIMEZONE; then waiting stops for the rest of the VCALENDAR.
+    static let maxPending = 1000
+    /// Set once `maxPending` was reached in the current VCALENDAR: unknown TZIDs fall back at once.
+    var deferralDisabled = false
     private var sawCalendar = false
 
     /// - Parameters:
@@ -259,7 +265,7 @@ public final class ICSReader {
             try lineError(number, "line is longer than \(limits.maxLineBytes) bytes")
             return
         }
-        if line.isEmpty { return }
+        if line.isEmpty || (line[0] == 0x20 && !line.contains { $0 != 0x20 && $0 != 0x09 }) { return }
         try line.withUnsafeBufferPointer { b in
             if !skipping.isEmpty {
                 if let name = Self.keyword(b, "BEGIN:") {
@@ -353,6 +359,7 @@ public final class ICSReader {
             if name == "VCALENDAR" {
                 stack.append(Frame(kind: .calendar, name: name, beginLine: number))
                 calendarZone = nil
+                deferralDisabled = false
                 sawCalendar = true
             } else {
                 try handlers.reject(SourceLocation(file: label, line: number), "BEGIN:\(name) outside of a VCALENDAR")
@@ -366,6 +373,7 @@ public final class ICSReader {
             case "VEVENT":
                 var frame = Frame(kind: .event, name: name, beginLine: number)
                 frame.text.reserveCapacity(1024)
+                frame.properties.reserveCapacity(24)
                 stack.append(frame)
                 appendText(text)
             case "VTIMEZONE":
@@ -437,7 +445,11 @@ public final class ICSReader {
     /// Keeps a VTIMEZONE; it is turned into a `Zone` only when a TZID is not known to the zone database
     /// (most files name IANA or Windows zones, whose VTIMEZONEs then cost nothing).
     private func defineZone(_ frame: Frame) {
-        let component = frame.rawComponent
+        var component = frame.rawComponent
+        // TZID is TEXT: "Amsterdam\, Berlin" names the zone "Amsterdam, Berlin" that TZID parameters use.
+        if let i = component.properties.firstIndex(where: { $0.name == "TZID" }) {
+            component.properties[i].value = ICSText.unescape(component.properties[i].value)
+        }
         guard let tzid = component.properties.first(where: { $0.name == "TZID" })?.value, !tzid.isEmpty else {
             handlers.warn("\(label):\(frame.beginLine): VTIMEZONE has no TZID, ignored")
             return
@@ -526,7 +538,13 @@ public final class ICSReader {
         switch buildEvent(frame, final: final) {
         case .event(let event): try handlers.event(event)
         case .rejected(let line, let reason): try handlers.reject(SourceLocation(file: label, line: line), reason)
-        case .waitForZone: pending.append(frame)
+        case .waitForZone:
+            pending.append(frame)
+            // Producers write VTIMEZONEs first; a feed full of TZIDs nothing defines must not be held whole.
+            if pending.count >= Self.maxPending {
+                deferralDisabled = true
+                try flushPending()
+            }
         }
     }
 

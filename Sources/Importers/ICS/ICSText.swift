@@ -2,26 +2,31 @@
 public enum ICSText {
     /// Decodes `\\ \; \, \n \N`; any other backslash pair is kept as written.
     public static func unescape(_ value: String) -> String {
-        guard value.utf8.contains(0x5C) else { return value }
-        var out: [UInt8] = []
-        out.reserveCapacity(value.utf8.count)
-        var escaped = false
-        for c in value.utf8 {
-            if escaped {
-                switch c {
-                case 0x6E, 0x4E: out.append(0x0A)
-                case 0x5C, 0x3B, 0x2C: out.append(c)
-                default: out.append(0x5C); out.append(c)
+        var value = value
+        return value.withUTF8 { b -> String in
+            guard let first = b.firstIndex(of: 0x5C) else { return String(decoding: b, as: UTF8.self) }
+            return String(unsafeUninitializedCapacity: b.count) { out in
+                var o = 0
+                for k in 0..<first { out[k] = b[k] }
+                o = first
+                var k = first
+                while k < b.count {
+                    let c = b[k]
+                    if c == 0x5C, k + 1 < b.count {
+                        let next = b[k + 1]
+                        switch next {
+                        case 0x6E, 0x4E: out[o] = 0x0A; o += 1; k += 2; continue
+                        case 0x5C, 0x3B, 0x2C: out[o] = next; o += 1; k += 2; continue
+                        default: break
+                        }
+                    }
+                    out[o] = c
+                    o += 1
+                    k += 1
                 }
-                escaped = false
-            } else if c == 0x5C {
-                escaped = true
-            } else {
-                out.append(c)
+                return o
             }
         }
-        if escaped { out.append(0x5C) }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Splits a list value (CATEGORIES, RESOURCES) on commas that are not escaped, then unescapes each item.
@@ -55,20 +60,5 @@ public enum ICSText {
         while start < end, u[start] == 0x20 || u[start] == 0x09 { start = u.index(after: start) }
         while end > start, u[u.index(before: end)] == 0x20 || u[u.index(before: end)] == 0x09 { end = u.index(before: end) }
         return String(text[start..<end])
-    }
-
-    /// True when `text` starts with the ASCII `prefix`, ignoring case.
-    public static func hasPrefixIgnoringCase(_ text: String, _ prefix: StaticString) -> Bool {
-        let p = prefix.utf8Start
-        let count = prefix.utf8CodeUnitCount
-        var i = 0
-        for c in text.utf8 {
-            if i == count { return true }
-            let upper = (c >= 0x61 && c <= 0x7A) ? c - 32 : c
-            let expected = (p[i] >= 0x61 && p[i] <= 0x7A) ? p[i] - 32 : p[i]
-            if upper != expected { return false }
-            i += 1
-        }
-        return i == count
     }
 }

@@ -13,7 +13,6 @@ public final class XCalSource: EventSource {
         options: InputSpec.optionDocs,
         fileExtensions: ["xcs", "xml"],
         make: { options in
-            options.rejectUnknownKeys(InputSpec.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
             try options.finish()
             guard let spec else { throw OptionsRejected() }
