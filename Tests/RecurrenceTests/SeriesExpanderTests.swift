@@ -231,6 +231,11 @@ final class SeriesExpanderTests: XCTestCase {
         let start = CivilDateTime(year: 2016, month: 1, day: 1, hour: 12)
         XCTAssertEqual(rule.expand(start: start, from: start, to: CivilDateTime(year: 2031, month: 1, day: 1)).starts.map { $0.date.basicFormat },
                        ["20170101", "20220101", "20220102", "20230101", "20280101", "20280102"])
+        // December days in week 1 of a 52-week year are its week -52 (python isocalendar; dateutil never matches
+        // negative week numbers in the next year).
+        let negative = try RecurrenceRule(parsing: "FREQ=YEARLY;BYWEEKNO=-52;BYMONTH=12")
+        XCTAssertEqual(negative.expand(start: start, from: start, to: CivilDateTime(year: 2031, month: 1, day: 1)).starts.map { $0.date.basicFormat },
+                       ["20181231", "20241230", "20241231", "20291231", "20301230", "20301231"])
     }
 
     func testWeeklyBysetposUsesTheWholeWeek() throws {
