@@ -54,6 +54,36 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(components.compactMap { $0.arrayValue?.first?.stringValue }, ["vtimezone", "vevent", "vevent"])
     }
 
+    /// `expand: true`: one VEVENT per occurrence with its RECURRENCE-ID, read back as such.
+    func testExpandedExport() throws {
+        let window = Window(from: CivilDate(year: 2006, month: 1, day: 1), to: CivilDate(year: 2006, month: 2, day: 1))
+        let environment = PipelineEnvironment(pipelineFile: "t.json", baseDirectory: TestSupport.fixtures, name: "t", zone: .utc, window: window,
+                                              environment: [:], zones: TestSupport.zones, today: CivilDate(year: 2026, month: 11, day: 22))
+        let context = RunContext(environment: environment, quiet: true)
+        let stage = ExpandStage()
+        let expanded = try stage.process(Batch(events: try rfcExample2()), context: context)
+        let tail = try stage.finish(context: context)
+        let directory = NSTemporaryDirectory() + "calpipe-expand-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (sink, path) in [(XCalSink(path: directory + "/e.xml", expand: true) as Sink, directory + "/e.xml"),
+                             (JCalSink(path: directory + "/e.jcal", expand: true), directory + "/e.jcal")] {
+            try sink.open(context: context)
+            try sink.write(expanded, context: context)
+            try sink.write(tail, context: context)
+            let rows = try sink.commit(context: context)
+            let source: EventSource = path.hasSuffix(".xml") ? XCalSource(input: InputSpec(location: .path(path, written: path)))
+                                                             : JCalSource(input: InputSpec(location: .path(path, written: path)))
+            let back = try TestSupport.read(source)
+            XCTAssertEqual(rows, back.count, path)
+            // RFC 6321 example 2: five daily instances (the third moved to 14:00) and the extra 15:00 one.
+            XCTAssertEqual(back.map { $0.start.localTime.iso8601 }, [
+                "2006-01-02T12:00:00", "2006-01-02T15:00:00", "2006-01-03T12:00:00", "2006-01-04T14:00:00", "2006-01-05T12:00:00", "2006-01-06T12:00:00",
+            ], path)
+            XCTAssertTrue(back.allSatisfy { $0.recurrenceID != nil && $0.recurrence.isEmpty }, path)
+        }
+    }
+
     /// A failed run leaves no file behind and keeps the previous one.
     func testAbortKeepsThePreviousFile() throws {
         let path = NSTemporaryDirectory() + "calpipe-abort-\(getpid()).xml"

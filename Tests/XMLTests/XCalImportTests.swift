@@ -172,7 +172,7 @@ final class XCalImportTests: XCTestCase {
         try "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel/></rss>\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { unlink(path) }
         XCTAssertThrowsError(try TestSupport.read(XCalSource(input: InputSpec(location: .path(path, written: "feed.xml"))))) { error in
-            XCTAssertEqual("\(error)", "feed.xml:2: not an xCal document: the root element is <rss> with no namespace (expected <icalendar> in urn:ietf:params:xml:ns:icalendar-2.0)")
+            XCTAssertEqual("\(error)", "feed.xml:2: not an xCal document: the root element is <rss> with no namespace (expected <icalendar> in urn:ietf:params:xml:ns:icalendar-2.0); other XML feeds need the \"xml\" source with an item path and fields")
         }
     }
 }

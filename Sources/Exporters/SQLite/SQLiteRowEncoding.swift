@@ -154,7 +154,10 @@ enum SQLiteRowEncoding {
         case .floating(let local): return isoLocal(local)
         case .zoned(let local, let zone):
             let instant = startUTC ?? zone.utc(fromLocal: local)
-            return isoLocal(local) + Zone.offsetText(zone.offset(atUTC: instant))
+            let offset = zone.offset(atUTC: instant)
+            // A wall-clock time that does not exist (DST gap) is written as the instant it stands for.
+            let shown = instant + Int64(offset) == local.secondsSinceEpoch ? local : CivilDateTime(secondsSinceEpoch: instant + Int64(offset))
+            return isoLocal(shown) + Zone.offsetText(offset)
         }
     }
 
