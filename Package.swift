@@ -61,7 +61,7 @@ let package = Package(
             dependencies: ["CalSQLite", "Pipeline", "Exporters"],
             path: "Tests/SQLiteTests"
         ),
-        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline"], path: "Tests/RecurrenceTests"),
+        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline", "Importers"], path: "Tests/RecurrenceTests"),
         .testTarget(
             name: "ICSTests",
             dependencies: ["Pipeline", "Importers", "Exporters"],

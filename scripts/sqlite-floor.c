@@ -2,10 +2,12 @@
  * The floor for calpipe's sqlite sink benchmark: inserts the same rows calpipe wrote, as fast as plain
  * SQLite allows: one prepared INSERT per table, one transaction, WAL, no secondary indexes or constraints.
  *
- * usage: sqlite-floor SOURCE.db TARGET.db
+ * usage: sqlite-floor SOURCE.db TARGET.db [--same-schema]
  * Loads every row of events, attendees, occurrences and day_entries from SOURCE (a database the sqlite sink
  * wrote) into memory, then times BEGIN .. COMMIT of inserting them into a new TARGET, and prints
- * "ROWS WALL_SECONDS CPU_SECONDS" (CPU time of this process over the same span). Every SQLite return code is checked. Built and run by scripts/sqlite-bench.sh.
+ * "ROWS WALL_SECONDS CPU_SECONDS" (CPU time of this process over the same span).
+ * With --same-schema the target gets SOURCE's own tables (unique keys, foreign keys enforced) and its
+ * secondary indexes are built before COMMIT: what SQLite alone costs for calpipe's schema. Every SQLite return code is checked. Built and run by scripts/sqlite-bench.sh.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -91,8 +93,9 @@ static void load(sqlite3 *src, const char *name, Table *t) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: sqlite-floor SOURCE.db TARGET.db\n");
+    int sameSchema = argc == 4 && strcmp(argv[3], "--same-schema") == 0;
+    if (argc != 3 && !sameSchema) {
+        fprintf(stderr, "usage: sqlite-floor SOURCE.db TARGET.db [--same-schema]\n");
         return 2;
     }
     sqlite3 *src, *dst;
@@ -103,7 +106,21 @@ int main(int argc, char **argv) {
     remove(argv[2]);
     if (sqlite3_open_v2(argv[2], &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) fail(dst, argv[2]);
     exec(dst, "PRAGMA journal_mode = WAL");
-    for (int i = 0; i < TABLE_COUNT; i++) exec(dst, t[i].create);
+    sqlite3_stmt *indexes = NULL;
+    if (sameSchema) {
+        sqlite3_stmt *m;
+        const char *sql = "SELECT sql FROM sqlite_master WHERE type = 'table' AND name IN ('events', 'attendees', 'occurrences', 'day_entries') ORDER BY rootpage";
+        check(src, sqlite3_prepare_v2(src, sql, -1, &m, NULL), sql);
+        int rc;
+        while ((rc = sqlite3_step(m)) == SQLITE_ROW) exec(dst, (const char *)sqlite3_column_text(m, 0));
+        if (rc != SQLITE_DONE) fail(src, sql);
+        check(src, sqlite3_finalize(m), "finalize");
+        exec(dst, "PRAGMA foreign_keys = ON");
+        sql = "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('events', 'attendees', 'occurrences', 'day_entries')";
+        check(src, sqlite3_prepare_v2(src, sql, -1, &indexes, NULL), sql);
+    } else {
+        for (int i = 0; i < TABLE_COUNT; i++) exec(dst, t[i].create);
+    }
 
     struct timespec start, end, cpuStart, cpuEnd;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -122,6 +139,12 @@ int main(int argc, char **argv) {
         }
         check(dst, sqlite3_finalize(insert), "finalize");
         total += t[i].rows;
+    }
+    if (indexes) {
+        int rc;
+        while ((rc = sqlite3_step(indexes)) == SQLITE_ROW) exec(dst, (const char *)sqlite3_column_text(indexes, 0));
+        if (rc != SQLITE_DONE) fail(src, "indexes");
+        check(src, sqlite3_finalize(indexes), "finalize");
     }
     exec(dst, "COMMIT");
     clock_gettime(CLOCK_MONOTONIC, &end);

@@ -130,6 +130,7 @@ public final class Database {
                 guard rc == SQLITE_OK else { throw SQLiteError(connection: handle, code: rc, sql: text()) }
                 next = tail
                 guard let statement else { continue } // whitespace or a comment
+                // finalize repeats the error of a failed step, which is thrown below: nothing new to check.
                 defer { sqlite3_finalize(statement) }
                 var step = sqlite3_step(statement)
                 while step == SQLITE_ROW { step = sqlite3_step(statement) }

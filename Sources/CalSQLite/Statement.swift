@@ -125,6 +125,23 @@ public final class Statement {
         }
     }
 
+    // Concrete optional forms: no generic dispatch on the hot path.
+    public func bind(_ value: String?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: Int64?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: Int?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: Double?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
     /// Binds any bindable value; nil binds NULL.
     public func bind<T: SQLiteBindable>(_ value: T?, at index: Int) throws {
         guard let value else { return try bindNull(at: index) }

@@ -39,6 +39,24 @@ public struct XMLElementTree: Hashable, Sendable {
         attributes.first { $0.localName == name && $0.namespaceURI == namespace }?.value
     }
 
+    /// An attribute's value. Entity references in it are refused, never expanded (libxml2 keeps them as
+    /// child nodes when entities are not substituted, and would expand them when asked for the value).
+    static func attributeValue(_ a: UnsafeMutablePointer<xmlAttr>, label: String) throws -> String {
+        var value = ""
+        var child = a.pointee.children
+        while let c = child {
+            if c.pointee.type == XML_ENTITY_REF_NODE {
+                let name = XMLStreamReader.string(c.pointee.name) ?? ""
+                let attributeName = XMLStreamReader.string(a.pointee.name) ?? ""
+                throw XMLError(message: "the entity reference &\(name); in attribute \(attributeName) is not allowed: calpipe never expands entities",
+                               line: a.pointee.parent.map { Int(xmlGetLineNo($0)) } ?? 0, column: 0, file: label)
+            }
+            if let content = c.pointee.content { value += String(cString: content) }
+            child = c.pointee.next
+        }
+        return value
+    }
+
     /// Copies a libxml2 element. Entity references are refused, never expanded.
     init(node: UnsafeMutablePointer<xmlNode>, label: String) throws {
         let n = node.pointee
@@ -48,13 +66,7 @@ public struct XMLElementTree: Hashable, Sendable {
         attributes = []
         var attribute = n.properties
         while let a = attribute {
-            let value: String
-            if let raw = xmlNodeListGetString(n.doc, a.pointee.children, 1) {
-                value = String(cString: raw)
-                calpipe_xml_free(raw)
-            } else {
-                value = ""
-            }
+            let value = try XMLElementTree.attributeValue(a, label: label)
             attributes.append(Attribute(localName: XMLStreamReader.string(a.pointee.name) ?? "",
                                         namespaceURI: a.pointee.ns.flatMap { XMLStreamReader.string($0.pointee.href) }, value: value))
             attribute = a.pointee.next

@@ -62,11 +62,6 @@ public final class XMLStreamReader {
         if let error = collector.first { throw error.inFile(label) }
     }
 
-    /// Opens a file ("-" for standard input).
-    public convenience init(path: String, label: String? = nil) throws {
-        try self.init(input: XMLFileInput(path: path, label: label), label: label ?? path)
-    }
-
     deinit {
         xmlFreeTextReader(reader)
     }
@@ -178,17 +173,13 @@ public final class XMLStreamReader {
         return Int(xmlTextReaderGetParserLineNumber(reader))
     }
 
-    /// An attribute of the current element by local name and namespace (nil: no namespace).
-    public func attribute(_ name: String, namespace: String? = nil) -> String? {
-        let raw: UnsafeMutablePointer<xmlChar>?
-        if let namespace {
-            raw = xmlTextReaderGetAttributeNs(reader, name, namespace)
-        } else {
-            raw = xmlTextReaderGetAttribute(reader, name)
-        }
-        guard let raw else { return nil }
-        defer { calpipe_xml_free(raw) }
-        return String(cString: raw)
+    /// An attribute of the current element by local name and namespace (nil: no namespace). Throws when
+    /// the value uses an entity reference (never expanded).
+    public func attribute(_ name: String, namespace: String? = nil) throws -> String? {
+        guard kind == .element, let node = currentNode else { return nil }
+        let found = namespace.map { xmlHasNsProp(node, name, $0) } ?? xmlHasNsProp(node, name, nil)
+        guard let found else { return nil }
+        return try XMLElementTree.attributeValue(found, label: label)
     }
 
     /// The current element and everything inside it, as values. The reader stays on the element;

@@ -38,6 +38,11 @@ public final class XMLSubtree {
     }
 
     private static func refuseEntityReferences(in node: xmlNodePtr, label: String) throws {
+        var attribute = node.pointee.properties
+        while let a = attribute {
+            _ = try XMLElementTree.attributeValue(a, label: label)
+            attribute = a.pointee.next
+        }
         var child = node.pointee.children
         while let c = child {
             if c.pointee.type == XML_ENTITY_REF_NODE {
@@ -50,9 +55,8 @@ public final class XMLSubtree {
         }
     }
 
-    /// Evaluates an XPath expression with the copied element as the context node. Node sets give the
-    /// string value of each node in document order; strings, numbers and booleans give one string.
-    public func evaluate(_ expression: XPathExpression, namespaces: [(prefix: String, uri: String)] = []) throws -> [String] {
+    /// Evaluates an XPath expression with the copied element as the context node.
+    public func evaluate(_ expression: XPathExpression, namespaces: [(prefix: String, uri: String)] = []) throws -> XPathResult {
         let collector = XMLErrorCollector()
         guard let context = xmlXPathNewContext(document) else {
             throw XMLError(message: "out of memory starting XPath", line: line, column: 0, file: label)
@@ -78,24 +82,31 @@ public final class XMLSubtree {
         let object = result.pointee
         switch object.type {
         case XPATH_NODESET:
-            guard let set = object.nodesetval, set.pointee.nodeNr > 0, let nodes = set.pointee.nodeTab else { return [] }
+            guard let set = object.nodesetval, set.pointee.nodeNr > 0, let nodes = set.pointee.nodeTab else { return .nodes([]) }
             var values: [String] = []
             for i in 0..<Int(set.pointee.nodeNr) {
                 guard let node = nodes[i], let raw = xmlXPathCastNodeToString(node) else { continue }
                 values.append(String(cString: raw))
                 calpipe_xml_free(raw)
             }
-            return values
+            return .nodes(values)
         case XPATH_STRING:
-            return [XMLStreamReader.string(object.stringval) ?? ""]
+            return .string(XMLStreamReader.string(object.stringval) ?? "")
         case XPATH_BOOLEAN:
-            return [object.boolval != 0 ? "true" : "false"]
+            return .boolean(object.boolval != 0)
         case XPATH_NUMBER:
-            guard let raw = xmlXPathCastNumberToString(object.floatval) else { return [] }
-            defer { calpipe_xml_free(raw) }
-            return [String(cString: raw)]
+            return .number(object.floatval)
         default:
             throw XMLError(message: "XPath \"\(expression.text)\" gave a result that is not text", line: line, column: 0, file: label)
         }
     }
+}
+
+/// What an XPath expression evaluates to.
+public enum XPathResult: Equatable, Sendable {
+    /// The string value of each selected node, in document order.
+    case nodes([String])
+    case string(String)
+    case number(Double)
+    case boolean(Bool)
 }

@@ -7,6 +7,8 @@ public enum Exporters {
             JSONExporter.descriptor,
             SQLiteSink.descriptor,
             ICSSink.descriptor,
+            XCalSink.descriptor,
+            JCalSink.descriptor,
         ]
     }
 }

@@ -8,6 +8,8 @@ public enum Importers {
             ICSSource.descriptor,
             XCalSource.descriptor,
             JCalSource.descriptor,
+            CalDAVSource.descriptor,
+            MappedXMLSource.descriptor,
         ]
     }
 }

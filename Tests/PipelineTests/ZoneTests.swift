@@ -38,6 +38,13 @@ final class ZoneTests: XCTestCase {
         XCTAssertEqual(newYork.utc(fromLocal: TestSupport.local(2026, 3, 8, 2, 30)), TestSupport.local(2026, 3, 8, 7, 30).secondsSinceEpoch)
     }
 
+    func testISOTextOfAZonedTimeNamesTheInstant() {
+        let berlin = TestSupport.zone("Europe/Berlin")
+        XCTAssertEqual(EventTime.zoned(TestSupport.local(2026, 3, 29, 2, 30), berlin).iso8601, "2026-03-29T03:30:00+02:00")
+        XCTAssertEqual(EventTime.zoned(TestSupport.local(2026, 10, 25, 2, 30), berlin).iso8601, "2026-10-25T02:30:00+02:00")
+        XCTAssertEqual(EventTime.zoned(TestSupport.local(2026, 11, 23, 9), berlin).iso8601, "2026-11-23T09:00:00+01:00")
+    }
+
     func testAmbiguousLocalTimeTakesTheFirst() {
         let berlin = TestSupport.zone("Europe/Berlin")
         // 02:30 happens twice on 2026-10-25; the first is CEST (00:30 UTC).

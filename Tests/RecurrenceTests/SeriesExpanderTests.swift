@@ -197,6 +197,18 @@ final class SeriesExpanderTests: XCTestCase {
         XCTAssertEqual(rule.expand(start: start, from: start, to: CivilDateTime(year: 9999, month: 1, day: 1), includeStart: true).starts, [start])
     }
 
+    func testSubDailyIntervalThatNeverMeetsItsTimesEndsAtOnce() throws {
+        // dateutil refuses this rule ("byxxx generates an empty set"); the engine yields nothing, at once.
+        let never = try RecurrenceRule(parsing: "FREQ=HOURLY;INTERVAL=2;BYHOUR=9")
+        let start = CivilDateTime(year: 2026, month: 1, day: 1, hour: 8)
+        XCTAssertEqual(never.expand(start: start, from: start, to: CivilDateTime(year: 9000, month: 1, day: 1)), RuleExpansion(starts: [], truncated: false))
+        // Every 7 minutes meets minute 0 every 7 hours (python-dateutil: 00:00, 07:00, 14:00, 21:00).
+        let sometimes = try RecurrenceRule(parsing: "FREQ=MINUTELY;INTERVAL=7;BYMINUTE=0;COUNT=4")
+        let midnight = CivilDateTime(year: 2026, month: 1, day: 1)
+        XCTAssertEqual(sometimes.expand(start: midnight, from: midnight, to: CivilDateTime(year: 2027, month: 1, day: 1)).starts.map(\.basicFormat),
+                       ["20260101T000000", "20260101T070000", "20260101T140000", "20260101T210000"])
+    }
+
     func testFarPastStartJumpsAheadAndCountStillCountsFromDtstart() throws {
         let start = CivilDateTime(year: 1900, month: 1, day: 1, hour: 9)
         let daily = try RecurrenceRule(parsing: "FREQ=DAILY")

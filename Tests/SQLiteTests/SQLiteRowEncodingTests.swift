@@ -19,6 +19,22 @@ final class SQLiteRowEncodingTests: XCTestCase {
         XCTAssertEqual(SQLiteRowEncoding.isoLocal(CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 5, second: 9)), "2026-03-29T02:05:09")
     }
 
+    func testFastEventTimeTextMatchesTheModel() {
+        let berlin = Zone.system(identifier: "Europe/Berlin")!
+        let kolkata = Zone.system(identifier: "Asia/Kolkata")!
+        let local = CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30)
+        let times: [EventTime] = [
+            .date(CivilDate(year: 2026, month: 11, day: 1)), .utc(1_794_301_200), .floating(local),
+            .zoned(local, berlin), .zoned(CivilDateTime(year: 2026, month: 7, day: 1, hour: 9), berlin), .zoned(local, kolkata),
+        ]
+        for t in times {
+            XCTAssertEqual(SQLiteRowEncoding.iso(t, startUTC: nil), t.iso8601)
+            XCTAssertEqual(SQLiteRowEncoding.iso(t, startUTC: t.utcSeconds(in: .utc)), t.iso8601)
+        }
+        XCTAssertEqual(SQLiteRowEncoding.iso(times[4], startUTC: nil), "2026-07-01T09:00:00+02:00")
+        XCTAssertEqual(SQLiteRowEncoding.iso(times[5], startUTC: nil), "2026-03-29T02:30:00+05:30")
+    }
+
     func testSortKeyOrdersAllDayFirstThenByStart() {
         let zone = Zone.utc
         func entry(_ allDay: Bool, _ start: Int64) -> DayEntry {

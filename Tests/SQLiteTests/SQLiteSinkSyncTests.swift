@@ -168,7 +168,7 @@ final class SQLiteSinkSyncTests: XCTestCase {
         XCTAssertEqual(try Database(path: db).rows("SELECT uid, created_run, updated_run FROM events ORDER BY uid"), changesBefore)
         XCTAssertEqual(try Database(path: db).rows("SELECT id, rows_changed, events_inserted, events_updated, events_removed FROM runs ORDER BY id"),
                        [[1, 18, 5, 0, 0], [2, 0, 0, 0, 0]])
-        XCTAssertEqual(report.counter("sqlite rows changed"), 0)
+        XCTAssertEqual(report.counter("sqlite agenda.db: rows changed"), 0)
         XCTAssertEqual(report.rowsWritten.map(\.rows), [6])
     }
 
@@ -180,12 +180,68 @@ final class SQLiteSinkSyncTests: XCTestCase {
         XCTAssertEqual(try agenda(db), [])
     }
 
+    func testARunWithRejectedRecordsRemovesNothing() throws {
+        try runSink(path: db, events: run1)
+        // B is missing from this run, but one record of the feed was rejected: it may have been B.
+        var events = run1
+        events.remove(at: 1)
+        events[0].title = "Standup (changed)"
+        let rejected = Rejection(location: SourceLocation(file: "team.json", path: "[1].start"), reason: "invalid date \"soon\"")
+        let report = try runSink(path: db, sources: [("team", ListSource([events], rejections: [rejected]))])
+        XCTAssertEqual(report.warnings, ["sqlite agenda.db: 1 record was rejected, so this run removed nothing (a rejected record may be an event still in its feed)"])
+        XCTAssertEqual(try uids("team").map { $0[0] }, ["a@x", "b@x", "c@x", "d@x", "e@x"])
+        XCTAssertEqual(try uids("team")[0][1], "Standup (changed)", "changes and additions are still written")
+        XCTAssertEqual(try lastRun()[0], "ok-with-rejections")
+    }
+
     func testNoWindowMirrorsTheWholeSource() throws {
         try runSink(path: db, events: run1, window: nil)
         XCTAssertEqual(try Database(path: db).scalarInt("SELECT count(*) FROM day_entries"), 7, "E's day counts too without a window")
         try runSink(path: db, events: Array(run1.prefix(1)), window: nil)
         XCTAssertEqual(try uids("team"), [["a@x", "Standup", .null]])
         XCTAssertEqual(try lastRun()[7], .null)
+    }
+
+    func testExpandedSeriesAndOverridesAreKeyedByInstance() throws {
+        var master = event("w@x", "Weekly", at(2026, 11, 2, 10), at(2026, 11, 2, 11))
+        master.recurrence.rules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;COUNT=4")]
+        master.recurrence.exceptionDates = [at(2026, 11, 16, 10)]
+        var moved = event("w@x", "Weekly (moved)", at(2026, 11, 10, 15), at(2026, 11, 10, 16))
+        moved.recurrenceID = RecurrenceID(time: at(2026, 11, 9, 10))
+        func occurrences() throws -> [[SQLiteValue]] {
+            try Database(path: db).rows("""
+                SELECT e.recurrence_id, o.instance, o.start_local FROM occurrences o JOIN events e ON e.id = o.event_id ORDER BY o.start_utc
+                """)
+        }
+
+        try runSink(path: db, sources: [("team", ListSource([[master, moved]]))], expand: true)
+        XCTAssertEqual(try occurrences(), [
+            ["", "2026-11-02T10:00:00+01:00", "2026-11-02T10:00:00"],
+            ["2026-11-09T10:00:00+01:00", "2026-11-09T10:00:00+01:00", "2026-11-10T15:00:00"],
+            ["", "2026-11-23T10:00:00+01:00", "2026-11-23T10:00:00"],
+        ])
+        XCTAssertEqual(try agenda(db).map { [$0[0], $0[1]] }, [["2026-11-02", "Weekly"], ["2026-11-10", "Weekly (moved)"], ["2026-11-23", "Weekly"]])
+        // A COUNT-bounded series has no end known without expanding: open-ended (NULL) for the sync.
+        XCTAssertEqual(try Database(path: db).rows("SELECT uid, recurrence_id, rrule, exdate, span_end_utc FROM events ORDER BY recurrence_id"), [
+            ["w@x", "", "FREQ=WEEKLY;COUNT=4", "2026-11-16T10:00:00+01:00[Europe/Berlin]", .null],
+            ["w@x", "2026-11-09T10:00:00+01:00", .null, .null, 1_794_322_800],
+        ])
+
+        // Unchanged input (the expand stage emits the series in its finish batch): nothing changes.
+        let before = try dataDump(db)
+        let report = try runSink(path: db, sources: [("team", ListSource([[master, moved]]))], expand: true)
+        XCTAssertEqual(report.counter("sqlite agenda.db: rows changed"), 0)
+        XCTAssertEqual(try dataDump(db), before)
+
+        // The override leaves the feed: its instance goes back to the series' own time.
+        try runSink(path: db, sources: [("team", ListSource([[master]]))], expand: true)
+        XCTAssertEqual(try occurrences(), [
+            ["", "2026-11-02T10:00:00+01:00", "2026-11-02T10:00:00"],
+            ["", "2026-11-09T10:00:00+01:00", "2026-11-09T10:00:00"],
+            ["", "2026-11-23T10:00:00+01:00", "2026-11-23T10:00:00"],
+        ])
+        XCTAssertEqual(try agenda(db).map { [$0[0], $0[1]] }, [["2026-11-02", "Weekly"], ["2026-11-09", "Weekly"], ["2026-11-23", "Weekly"]])
+        XCTAssertEqual(try Database(path: db).rows("PRAGMA foreign_key_check"), [])
     }
 
     func testDuplicateUIDWarnsAndKeepsTheLast() throws {

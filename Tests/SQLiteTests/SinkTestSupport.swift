@@ -9,13 +9,17 @@ final class ListSource: EventSource {
     let batches: [[Event]]
     /// Thrown after the batches when set, like a feed that breaks midway.
     let failure: Error?
+    /// Records this source reports as rejected (bad input it skipped).
+    let rejections: [Rejection]
 
-    init(_ batches: [[Event]], failure: Error? = nil) {
+    init(_ batches: [[Event]], failure: Error? = nil, rejections: [Rejection] = []) {
         self.batches = batches
         self.failure = failure
+        self.rejections = rejections
     }
 
     func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+        for r in rejections { context.report.reject(r.location, r.reason) }
         for batch in batches { try emit(Batch(events: batch)) }
         if let failure { throw failure }
     }
@@ -43,12 +47,12 @@ func event(_ uid: String, _ title: String, _ start: EventTime, _ end: EventTime,
 /// Runs a pipeline of one or more sources → split → sqlite sink, through the real Runner.
 @discardableResult
 func runSink(path: String, sources: [(label: String, source: EventSource)], window: Window? = november2026, keepRemoved: Bool = false,
-             busyTimeout: Int = 10_000, name: String = "test") throws -> RunReport {
+             busyTimeout: Int = 10_000, name: String = "test", expand: Bool = false) throws -> RunReport {
     let env = PipelineEnvironment(pipelineFile: "pipelines/\(name).json", baseDirectory: URL(fileURLWithPath: "/tmp"), name: name, zone: berlin,
                                   window: window, environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 11, day: 1))
     let sink = SQLiteSink(path: path, displayPath: "agenda.db", keepRemoved: keepRemoved, busyTimeoutMilliseconds: busyTimeout)
     let pipeline = PipelineDefinition(environment: env, sources: sources.map(\.source), sourceLabels: sources.map(\.label),
-                                      stages: [SplitStage()], sinks: [sink])
+                                      stages: (expand ? [ExpandStage()] : []) + [SplitStage()], sinks: [sink])
     let context = RunContext(environment: env, quiet: true)
     try Runner().run(pipeline, context: context)
     return context.report

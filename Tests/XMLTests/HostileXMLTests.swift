@@ -29,6 +29,29 @@ final class HostileXMLTests: XCTestCase {
         }
     }
 
+    /// libxml2 reports through our handler only: nothing reaches the process's standard error.
+    func testLibxmlPrintsNothing() throws {
+        let path = NSTemporaryDirectory() + "calpipe-stderr-\(getpid()).txt"
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(file, 0)
+        defer { unlink(path) }
+        let saved = dup(2)
+        dup2(file, 2)
+        var errors: [String] = []
+        for doc in ["<a><b></a>", "<?xml version=\"1.0\" encoding=\"x-nope\"?><a/>", "<a>&undefined;</a>", "<a xmlns:p=\"u\"><q:b/></a>",
+                    String(repeating: "<a>", count: 300), "<a>\u{0}</a>", "<!DOCTYPE a SYSTEM \"http://127.0.0.1:9/x.dtd\"><a>&e;</a>"] {
+            do { try consume(XMLBytesInput(doc)) } catch { errors.append("\(error)") }
+        }
+        _ = try? XPathExpression("a[")
+        _ = try? XMLSubtree.parse("<a/>", label: "x").evaluate(XPathExpression("p:b"))
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        close(file)
+        XCTAssertEqual(errors.count, 7)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "")
+    }
+
     func testBillionLaughsIsRefused() throws {
         var doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"
         doc += "<!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n"
@@ -92,6 +115,21 @@ final class HostileXMLTests: XCTestCase {
         watcher.stop()
         XCTAssertEqual(listener.connections(), 0, "libxml2 connected to the DTD's server")
         XCTAssertFalse(watcher.opened, "libxml2 opened the DTD file")
+    }
+
+    /// libxml2 keeps entity references in attribute values as nodes and would expand them when asked for
+    /// the value: they are refused there too; predefined entities and character references are fine.
+    func testEntityInAttributeIsRefused() throws {
+        let doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY e \"hello\">]>\n<r><a y=\"&amp;&#65;\" x=\"say &e;\">t</a></r>\n"
+        let reader = try XMLStreamReader(input: XMLBytesInput(doc), label: "attr.xml")
+        XCTAssertTrue(try reader.nextElement())
+        XCTAssertTrue(try reader.nextElement())
+        XCTAssertEqual(try reader.attribute("y"), "&A")
+        XCTAssertThrowsError(try reader.attribute("x")) { error in
+            XCTAssertEqual("\(error)", "attr.xml:3: the entity reference &e; in attribute x is not allowed: calpipe never expands entities")
+        }
+        XCTAssertThrowsError(try reader.expand())
+        XCTAssertThrowsError(try reader.copySubtree())
     }
 
     func testHundredMegabyteTextNodeStopsAtLibxmlLimit() throws {

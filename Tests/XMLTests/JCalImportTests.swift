@@ -71,7 +71,7 @@ final class JCalImportTests: XCTestCase {
         let events = try TestSupport.read(jcal(path, written: "forms.json"), context: context)
         XCTAssertEqual(context.report.counter("skipped VTODO"), 1)
         let e = try XCTUnwrap(events.first)
-        let berlin = ZoneDatabase().zone(named: "Europe/Berlin")!
+        let berlin = TestSupport.zones.zone(named: "Europe/Berlin")!
         XCTAssertEqual(e.start, .zoned(CivilDateTime(year: 2026, month: 3, day: 29, hour: 1, minute: 30), berlin))
         XCTAssertEqual(e.endSpec, .end(.utc(CivilDateTime(year: 2026, month: 3, day: 29, hour: 4).secondsSinceEpoch)))
         XCTAssertEqual(e.coordinate, Coordinate(latitude: 52.52, longitude: 13.405))
@@ -146,6 +146,34 @@ final class JCalImportTests: XCTestCase {
         XCTAssertEqual(context.report.rejections.map(\.description), [
             "reject.json:2: [1][1][3]: date value \"2026-13-01\" of dtstart is not a date like 2006-01-02",
         ])
+    }
+
+    /// Deep nesting ends at the JSON parser's depth limit with a message and a place, not a stack overflow.
+    func testDeepNestingIsRefused() throws {
+        let text = "[\"vcalendar\", [], [" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "]]"
+        let path = try temporary(text, "deep.json")
+        defer { unlink(path) }
+        XCTAssertThrowsError(try TestSupport.read(jcal(path, written: "deep.json"))) { error in
+            XCTAssertEqual("\(error)", "deep.json:1:532: nesting deeper than 512 levels")
+        }
+    }
+
+    /// A component larger than the stream's limit ends with an error at its start, without being held whole.
+    func testOversizedComponentIsRefused() throws {
+        let text = "[\"vcalendar\", [],\n [[\"vevent\", [[\"description\", {}, \"text\", \"" + String(repeating: "x", count: 3 << 20) + "\"]], []]]]"
+        let path = try temporary(text, "big.json")
+        defer { unlink(path) }
+        let stream = JCalStream(reader: try ChunkReader(path: path), label: "big.json", maxValueBytes: 2 << 20)
+        XCTAssertEqual(try stream.peek(), UInt8(ascii: "["))
+        try stream.expect(UInt8(ascii: "["), "[")
+        _ = try stream.nextValue()
+        try stream.expect(UInt8(ascii: ","), ",")
+        _ = try stream.nextValue()
+        try stream.expect(UInt8(ascii: ","), ",")
+        try stream.expect(UInt8(ascii: "["), "[")
+        XCTAssertThrowsError(try stream.nextValue()) { error in
+            XCTAssertEqual("\(error)", "big.json:2:3: the value that starts here is larger than 2 MB")
+        }
     }
 
     func testNotACalendar() throws {

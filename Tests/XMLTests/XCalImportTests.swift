@@ -57,7 +57,7 @@ final class XCalImportTests: XCTestCase {
           <C:status><C:text>CONFIRMED</C:text></C:status>
           <C:organizer><C:parameters><C:cn><C:text>Boss</C:text></C:cn><C:sent-by><C:cal-address>mailto:pa@example.com</C:cal-address></C:sent-by></C:parameters><C:cal-address>mailto:boss@example.com</C:cal-address></C:organizer>
           <C:attendee><C:parameters><C:cn><C:text>Ann</C:text></C:cn><C:role><C:text>CHAIR</C:text></C:role><C:partstat><C:text>ACCEPTED</C:text></C:partstat><C:rsvp><C:boolean>true</C:boolean></C:rsvp><C:delegated-from><C:cal-address>mailto:x@example.com</C:cal-address><C:cal-address>mailto:y@example.com</C:cal-address></C:delegated-from></C:parameters><C:cal-address>mailto:ann@example.com</C:cal-address></C:attendee>
-          <C:rrule><C:recur><C:freq>WEEKLY</C:freq><C:until>2026-06-30T00:00:00Z</C:until><C:interval>2</C:interval><C:byday>MO</C:byday><C:byday>WE</C:byday><C:wkst>SU</C:wkst></C:recur></C:rrule>
+          <C:rrule><C:recur><C:freq>WEEKLY</C:freq><C:until><C:date-time>2026-06-30T00:00:00Z</C:date-time></C:until><C:interval>2</C:interval><C:byday>MO</C:byday><C:byday>WE</C:byday><C:wkst>SU</C:wkst></C:recur></C:rrule>
           <C:exdate><C:date-time>2026-04-06T01:30:00Z</C:date-time><C:date-time>2026-04-08T01:30:00Z</C:date-time></C:exdate>
           <C:rdate><C:period><C:start>2026-05-01T10:00:00Z</C:start><C:end>2026-05-01T11:00:00Z</C:end></C:period></C:rdate>
           <C:rdate><C:date>2026-05-02</C:date></C:rdate>
@@ -82,7 +82,7 @@ final class XCalImportTests: XCTestCase {
         let events = try TestSupport.read(XCalSource(input: InputSpec(location: .path(path, written: "all.xml"))))
         XCTAssertEqual(events.count, 1)
         let e = try XCTUnwrap(events.first)
-        let berlin = ZoneDatabase().zone(named: "Europe/Berlin")!
+        let berlin = TestSupport.zones.zone(named: "Europe/Berlin")!
         XCTAssertEqual(e.start, .utc(CivilDateTime(year: 2026, month: 3, day: 29, hour: 1, minute: 30).secondsSinceEpoch))
         XCTAssertEqual(e.endSpec, .end(.zoned(CivilDateTime(year: 2026, month: 3, day: 29, hour: 4), berlin)))
         XCTAssertEqual(e.title, "Zeit & Raum, <laut>")
@@ -151,12 +151,28 @@ final class XCalImportTests: XCTestCase {
         XCTAssertEqual(context.report.counter("skipped VTODO"), 1)
     }
 
+    /// A hostile feed fails as a whole, naming the file and line; nothing of /etc/passwd is read.
+    func testExternalEntityInAFeed() throws {
+        let path = NSTemporaryDirectory() + "calpipe-xxe-\(getpid()).xml"
+        try """
+        <?xml version="1.0"?>
+        <!DOCTYPE icalendar [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+        <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar><components>
+        <vevent><properties><uid><text>a</text></uid><summary><text>&x;</text></summary></properties></vevent>
+        </components></vcalendar></icalendar>
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        XCTAssertThrowsError(try TestSupport.read(XCalSource(input: InputSpec(location: .path(path, written: "feed.xml"))))) { error in
+            XCTAssertEqual("\(error)", "feed.xml:4: the entity reference &x; is not allowed: calpipe never expands entities")
+        }
+    }
+
     func testNotXCal() throws {
         let path = NSTemporaryDirectory() + "calpipe-notxcal-\(getpid()).xml"
         try "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel/></rss>\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { unlink(path) }
         XCTAssertThrowsError(try TestSupport.read(XCalSource(input: InputSpec(location: .path(path, written: "feed.xml"))))) { error in
-            XCTAssertEqual("\(error)", "feed.xml:2: not an xCal document: the root element is <rss> with no namespace (expected <icalendar> in urn:ietf:params:xml:ns:icalendar-2.0)")
+            XCTAssertEqual("\(error)", "feed.xml:2: not an xCal document: the root element is <rss> with no namespace (expected <icalendar> in urn:ietf:params:xml:ns:icalendar-2.0); other XML feeds need the \"xml\" source with an item path and fields")
         }
     }
 }

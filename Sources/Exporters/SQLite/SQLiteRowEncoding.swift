@@ -105,48 +105,60 @@ enum SQLiteRowEncoding {
         case nil: break
         }
         let recurrence = event.recurrence
-        var i = first
-        func bind(_ value: SQLiteValue) throws {
-            try s.bind(value, at: i)
-            i += 1
+        let i = first
+        try s.bind(event.recurrenceID?.thisAndFuture == true, at: i)
+        try s.bind(event.title, at: i + 1)
+        try s.bind(event.description, at: i + 2)
+        try s.bind(event.coordinate?.latitude, at: i + 4)
+        try s.bind(event.location, at: i + 3)
+        try s.bind(event.coordinate?.longitude, at: i + 5)
+        try s.bind(event.organizer?.name, at: i + 6)
+        try s.bind(event.organizer?.email, at: i + 7)
+        if let parameters = event.organizer?.otherParameters, !parameters.isEmpty {
+            try s.bind(json(parametersJSON(parameters)), at: i + 8)
+        } else {
+            try s.bindNull(at: i + 8)
         }
-        func bind(_ value: String?) throws {
-            try s.bind(value, at: i)
-            i += 1
+        try s.bind(event.categories.isEmpty ? .null : json(.array(event.categories.map(JSONValue.string))), at: i + 9)
+        try s.bind(event.color, at: i + 10)
+        try s.bind(event.url, at: i + 11)
+        try s.bind(event.status, at: i + 12)
+        try s.bind(event.isAllDay, at: i + 13)
+        try s.bind(iso(event.start, startUTC: startUTC), at: i + 14)
+        try s.bind(tzid(event.start), at: i + 15)
+        try s.bind(startUTC, at: i + 16)
+        try s.bind(dtend.map { iso($0, startUTC: nil) }, at: i + 17)
+        try s.bind(dtend.map(tzid) ?? .null, at: i + 18)
+        try s.bind(duration?.iCalendarText, at: i + 19)
+        try s.bind(endUTC, at: i + 20)
+        try s.bind(spanEnd(event, startUTC: startUTC, endUTC: endUTC, zone: zone), at: i + 21)
+        try s.bind(recurrence.rules.isEmpty ? .null : lines(recurrence.rules.map(\.text)), at: i + 22)
+        try s.bind(recurrence.exceptionRules.isEmpty ? .null : lines(recurrence.exceptionRules.map(\.text)), at: i + 23)
+        try s.bind(recurrence.dates.isEmpty ? .null : lines(recurrence.dates.map(recurrenceDateText)), at: i + 24)
+        try s.bind(recurrence.exceptionDates.isEmpty ? .null : lines(recurrence.exceptionDates.map(annotated)), at: i + 25)
+        try s.bind(event.otherProperties.isEmpty ? .null : json(.array(event.otherProperties.map(propertyJSON))), at: i + 26)
+        try s.bind(event.components.isEmpty ? .null : json(.array(event.components.map(componentJSON))), at: i + 27)
+        try s.bind(event.fieldParameters.isEmpty ? .null
+                   : json(.object(JSONObject(event.fieldParameters.sorted { $0.key < $1.key }.map { ($0.key, parametersJSON($0.value)) }))),
+                   at: i + 28)
+        try s.bind(metadataJSON(event.metadata), at: i + 29)
+        try s.bind(event.sourceText, at: i + 30)
+        return 31
+    }
+
+    /// `EventTime.iso8601`, built without intermediate strings. `startUTC` saves recomputing a zoned instant.
+    static func iso(_ time: EventTime, startUTC: Int64?) -> String {
+        switch time {
+        case .date(let d): return isoDate(d)
+        case .utc(let s): return isoLocal(CivilDateTime(secondsSinceEpoch: s)) + "Z"
+        case .floating(let local): return isoLocal(local)
+        case .zoned(let local, let zone):
+            let instant = startUTC ?? zone.utc(fromLocal: local)
+            let offset = zone.offset(atUTC: instant)
+            // A wall-clock time that does not exist (DST gap) is written as the instant it stands for.
+            let shown = instant + Int64(offset) == local.secondsSinceEpoch ? local : CivilDateTime(secondsSinceEpoch: instant + Int64(offset))
+            return isoLocal(shown) + Zone.offsetText(offset)
         }
-        try bind(.integer(event.recurrenceID?.thisAndFuture == true ? 1 : 0))
-        try bind(event.title)
-        try bind(event.description)
-        try bind(event.location)
-        try bind(event.coordinate.map { .real($0.latitude) } ?? .null)
-        try bind(event.coordinate.map { .real($0.longitude) } ?? .null)
-        try bind(event.organizer?.name)
-        try bind(event.organizer?.email)
-        try bind(json((event.organizer?.otherParameters).flatMap { $0.isEmpty ? nil : parametersJSON($0) }))
-        try bind(event.categories.isEmpty ? .null : json(.array(event.categories.map(JSONValue.string))))
-        try bind(event.color)
-        try bind(event.url)
-        try bind(event.status)
-        try bind(.integer(event.isAllDay ? 1 : 0))
-        try bind(event.start.iso8601)
-        try bind(tzid(event.start))
-        try bind(.integer(startUTC))
-        try bind(dtend?.iso8601)
-        try bind(dtend.map(tzid) ?? .null)
-        try bind(duration?.iCalendarText)
-        try bind(.integer(endUTC))
-        try bind(spanEnd(event, startUTC: startUTC, endUTC: endUTC, zone: zone))
-        try bind(recurrence.rules.isEmpty ? .null : lines(recurrence.rules.map(\.text)))
-        try bind(recurrence.exceptionRules.isEmpty ? .null : lines(recurrence.exceptionRules.map(\.text)))
-        try bind(recurrence.dates.isEmpty ? .null : lines(recurrence.dates.map(recurrenceDateText)))
-        try bind(recurrence.exceptionDates.isEmpty ? .null : lines(recurrence.exceptionDates.map(annotated)))
-        try bind(event.otherProperties.isEmpty ? .null : json(.array(event.otherProperties.map(propertyJSON))))
-        try bind(event.components.isEmpty ? .null : json(.array(event.components.map(componentJSON))))
-        try bind(event.fieldParameters.isEmpty ? .null
-                 : json(.object(JSONObject(event.fieldParameters.sorted { $0.key < $1.key }.map { ($0.key, parametersJSON($0.value)) }))))
-        try bind(metadataJSON(event.metadata))
-        try bind(event.sourceText)
-        return i - first
     }
 
     /// The event's metadata without the runner's "source" stamp, keys sorted; NULL when nothing is left.
@@ -165,16 +177,34 @@ enum SQLiteRowEncoding {
         [text(a.name), text(a.email), text(a.role), text(a.status), attendeeParameters(a)]
     }
 
-    /// The instance key of an occurrence in its event: the RECURRENCE-ID it has or would have, "" for a
-    /// single event.
-    static func instance(_ occurrence: Occurrence) -> String {
-        occurrence.recurrenceID?.iso8601 ?? ""
+    /// What an occurrence row stores, taken from an `Occurrence` or straight from an event (its single
+    /// occurrence, as `Occurrence(single:)` makes it) without copying the event.
+    struct OccurrenceTimes {
+        var start: EventTime
+        var end: EventTime
+        var recurrenceID: EventTime?
+
+        init(_ o: Occurrence) {
+            start = o.start
+            end = o.end
+            recurrenceID = o.recurrenceID
+        }
+
+        init(singleOf event: Event) {
+            start = event.start
+            end = event.end
+            recurrenceID = event.recurrenceID?.time
+        }
+
+        /// The instance key in its event: the RECURRENCE-ID it has or would have, "" for a single event.
+        var instance: String { recurrenceID?.iso8601 ?? "" }
     }
 
-    /// Binds `occurrenceContentColumns` from parameter `first`.
-    static func bindOccurrenceValues(_ o: Occurrence, zone: Zone, to st: Statement, from first: Int) throws {
-        let (s, e) = o.interval(in: zone)
-        try st.bind(o.isAllDay, at: first)
+    /// Binds `occurrenceContentColumns` from parameter `first` (instants as `Occurrence.interval(in:)`).
+    static func bindOccurrenceValues(_ o: OccurrenceTimes, zone: Zone, to st: Statement, from first: Int) throws {
+        let s = o.start.utcSeconds(in: zone)
+        let e = max(s, o.end.utcSeconds(in: zone))
+        try st.bind(o.start.isDate, at: first)
         try st.bind(s, at: first + 1)
         try st.bind(e, at: first + 2)
         try st.bind(isoLocal(zone.local(fromUTC: s)), at: first + 3)

@@ -70,11 +70,12 @@ public final class SQLiteSink: Sink {
         self.writer = nil
         let c = writer.counts
         let report = context.report
-        report.count("sqlite events added", by: c.eventsInserted)
-        report.count("sqlite events changed", by: c.eventsUpdated)
-        report.count(keepRemoved ? "sqlite events marked removed" : "sqlite events removed", by: c.eventsRemoved)
-        if c.cancelledSkipped > 0 { report.count("sqlite cancelled events left out", by: c.cancelledSkipped) }
-        report.count("sqlite rows changed", by: c.rowsChanged)
+        // Named after the sink, so two sqlite sinks keep separate counts.
+        report.count("\(label): events added", by: c.eventsInserted)
+        report.count("\(label): events changed", by: c.eventsUpdated)
+        report.count("\(label): events " + (keepRemoved ? "marked removed" : "removed"), by: c.eventsRemoved)
+        if c.cancelledSkipped > 0 { report.count("\(label): cancelled events left out", by: c.cancelledSkipped) }
+        report.count("\(label): rows changed", by: c.rowsChanged)
         return c.dayEntriesSeen
     }
 

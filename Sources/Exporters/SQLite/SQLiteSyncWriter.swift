@@ -53,75 +53,7 @@ final class SQLiteSyncWriter {
     private var occurrenceIDs: [OccurrenceKey: Int64] = [:]
     private let context: RunContext
 
-    /// The statements of the write path, prepared once per run (not looked up by SQL text per row).
-    private struct Statements {
-        let insertEvent: Statement
-        let upsertEvent: Statement
-        let selectEvent: Statement
-        let insertAttendee: Statement
-        let markSeenEvent: Statement
-        let markSeenOccurrence: Statement
-        let markSeenDay: Statement
-        let insertOccurrence: Statement
-        let upsertOccurrence: Statement
-        let selectOccurrence: Statement
-        let insertDay: Statement
-        let upsertDay: Statement
-        let selectDay: Statement
-        let upsertForecast: Statement
-        let deleteForecast: Statement
-        let sourceHasRows: Statement
-
-        init(_ db: Database) throws {
-            let e = ["source", "uid", "recurrence_id"] + SQLiteRowEncoding.eventContentColumns + ["origin", "created_run", "updated_run"]
-            insertEvent = try db.prepare(SQLiteSyncWriter.insertSQL(table: "events", columns: e))
-            upsertEvent = try db.prepare(SQLiteSyncWriter.upsertSQL(
-                table: "events", key: ["source", "uid", "recurrence_id"], content: SQLiteRowEncoding.eventContentColumns,
-                alsoSet: ["origin", "updated_run"], extraColumns: ["origin", "created_run", "updated_run"], removable: true))
-            selectEvent = try db.prepare("SELECT id FROM events WHERE source = ?1 AND uid = ?2 AND recurrence_id = ?3")
-            insertAttendee = try db.prepare("INSERT INTO attendees (event_id, position, name, email, role, status, other_parameters) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            markSeenEvent = try db.prepare("INSERT OR IGNORE INTO temp.seen_events (id) VALUES (?)")
-            markSeenOccurrence = try db.prepare("INSERT OR IGNORE INTO temp.seen_occurrences (id) VALUES (?)")
-            markSeenDay = try db.prepare("INSERT OR IGNORE INTO temp.seen_days (id) VALUES (?)")
-            let o = ["event_id", "instance"] + SQLiteRowEncoding.occurrenceContentColumns
-            insertOccurrence = try db.prepare(SQLiteSyncWriter.insertSQL(table: "occurrences", columns: o))
-            upsertOccurrence = try db.prepare(SQLiteSyncWriter.upsertSQL(
-                table: "occurrences", key: ["event_id", "instance"], content: SQLiteRowEncoding.occurrenceContentColumns, removable: true))
-            selectOccurrence = try db.prepare("SELECT id FROM occurrences WHERE event_id = ? AND instance = ?")
-            let d = ["occurrence_id", "day"] + SQLiteRowEncoding.dayContentColumns
-            insertDay = try db.prepare(SQLiteSyncWriter.insertSQL(table: "day_entries", columns: d))
-            upsertDay = try db.prepare(SQLiteSyncWriter.upsertSQL(
-                table: "day_entries", key: ["occurrence_id", "day"], content: SQLiteRowEncoding.dayContentColumns, removable: true))
-            selectDay = try db.prepare("SELECT id FROM day_entries WHERE occurrence_id = ? AND day = ?")
-            upsertForecast = try db.prepare(SQLiteSyncWriter.upsertSQL(
-                table: "forecasts", key: ["day_entry_id"], content: SQLiteRowEncoding.forecastContentColumns, removable: false,
-                returning: "day_entry_id"))
-            deleteForecast = try db.prepare("DELETE FROM forecasts WHERE day_entry_id = ?")
-            sourceHasRows = try db.prepare("SELECT EXISTS (SELECT 1 FROM events WHERE source = ?)")
-        }
-    }
-
-    static func insertSQL(table: String, columns: [String]) -> String {
-        let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
-        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
-    }
-
-    /// INSERT, or on a key conflict UPDATE only when a content column differs (or the row was marked removed),
-    /// RETURNING the id of a row inserted or changed: no row back means "present and unchanged".
-    static func upsertSQL(table: String, key: [String], content: [String], alsoSet: [String] = [], extraColumns: [String] = [],
-                          removable: Bool, returning: String = "id") -> String {
-        let sets = (content + alsoSet).map { "\($0) = excluded.\($0)" } + (removable ? ["removed_run = NULL"] : [])
-        var differs = content.map { "\(table).\($0) IS NOT excluded.\($0)" }
-        if removable { differs.append("\(table).removed_run IS NOT NULL") }
-        return insertSQL(table: table, columns: key + content + extraColumns) + """
-
-            ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \(sets.joined(separator: ", "))
-            WHERE \(differs.joined(separator: " OR "))
-            RETURNING \(returning)
-            """
-    }
-
-    private var statements: Statements!
+    private let statements: SQLiteSyncStatements
     /// Per source: true when the database held no event of it before this run (plain inserts, no lookups).
     private var sourceIsNew: [String: Bool] = [:]
 
@@ -149,7 +81,7 @@ final class SQLiteSyncWriter {
                 CREATE TEMP TABLE IF NOT EXISTS seen_occurrences (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS seen_days (id INTEGER PRIMARY KEY);
                 """)
-            statements = try Statements(db)
+            statements = try SQLiteSyncStatements(db)
             let env = context.environment
             try db.execute("""
                 INSERT INTO runs (pipeline, started_at, status, window_from, window_to, keep_removed)
@@ -173,32 +105,49 @@ final class SQLiteSyncWriter {
     func write(_ batch: Batch) throws {
         eventIDs.removeAll(keepingCapacity: true)
         occurrenceIDs.removeAll(keepingCapacity: true)
-        // A key twice in one batch: the last event wins, and only its occurrences and days are written.
-        var lastIndex: [EventKey: Int] = [:]
-        var duplicated: [EventKey: Event] = [:]
-        for (i, event) in batch.events.enumerated() {
-            let k = key(event)
-            if lastIndex.updateValue(i, forKey: k) != nil { duplicated[k] = event }
+        var ids: [Int64?] = []
+        ids.reserveCapacity(batch.events.count)
+        let duplicatesBefore = counts.duplicates
+        // Index loops: elements are borrowed from the arrays instead of copied (an Event holds many references).
+        for i in batch.events.indices {
+            if batch.events[i].isCancelled {
+                counts.cancelledSkipped += 1
+                ids.append(nil)
+                continue
+            }
+            ids.append(try writeEvent(batch.events[i], fromBatch: true))
         }
-        for k in duplicated.keys { duplicated[k] = batch.events[lastIndex[k]!] }
+        // A key twice in one batch: the last event wins, and only its occurrences and days are written.
+        var duplicated: [EventKey: Event] = [:]
+        if counts.duplicates != duplicatesBefore {
+            var lastIndex: [EventKey: Int] = [:]
+            for (i, event) in batch.events.enumerated() {
+                let k = key(event)
+                if lastIndex.updateValue(i, forKey: k) != nil { duplicated[k] = event }
+            }
+            for k in duplicated.keys { duplicated[k] = batch.events[lastIndex[k]!] }
+        }
         func wanted(_ event: Event) -> Bool {
             if event.isCancelled { return false }
             if duplicated.isEmpty { return true }
             guard let kept = duplicated[key(event)] else { return true }
             return kept == event
         }
-        for event in batch.events {
-            if event.isCancelled {
-                counts.cancelledSkipped += 1
-                continue
+        // Not expanded: each event is its own single occurrence (Batch.effectiveOccurrences), written with the
+        // id at hand.
+        if !batch.expanded {
+            for i in batch.events.indices {
+                guard let id = ids[i], duplicated.isEmpty || wanted(batch.events[i]) else { continue }
+                _ = try writeOccurrence(.init(singleOf: batch.events[i]), eventID: id)
             }
-            _ = try writeEvent(event, fromBatch: true)
         }
-        for occurrence in batch.effectiveOccurrences where wanted(occurrence.event) {
-            _ = try occurrenceID(occurrence)
+        if batch.expanded {
+            for i in batch.occurrences.indices where wanted(batch.occurrences[i].event) {
+                _ = try occurrenceID(batch.occurrences[i])
+            }
         }
-        for day in batch.days where wanted(day.event) {
-            try writeDay(day)
+        for i in batch.days.indices where wanted(batch.days[i].occurrence.event) {
+            try writeDay(batch.days[i])
         }
     }
 
@@ -367,8 +316,13 @@ final class SQLiteSyncWriter {
 
     private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
         let eventID = try eventID(occurrence.event)
-        let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.instance(occurrence))
-        if let id = occurrenceIDs[k] { return (id, eventID) }
+        return (try writeOccurrence(.init(occurrence), eventID: eventID), eventID)
+    }
+
+    /// Inserts or updates an occurrence row of the event row `eventID` (once per batch); returns its id.
+    private func writeOccurrence(_ occurrence: SQLiteRowEncoding.OccurrenceTimes, eventID: Int64) throws -> Int64 {
+        let k = OccurrenceKey(eventID: eventID, instance: occurrence.instance)
+        if let id = occurrenceIDs[k] { return id }
         func bind(_ s: Statement) throws {
             try s.bind(eventID, at: 1)
             try s.bind(k.instance, at: 2)
@@ -395,7 +349,7 @@ final class SQLiteSyncWriter {
         let result = id!
         if result <= maxOccurrenceID { _ = try markSeen(result, statements.markSeenOccurrence) }
         occurrenceIDs[k] = result
-        return (result, eventID)
+        return result
     }
 
     private func writeDay(_ day: DayEntry) throws {
@@ -453,9 +407,15 @@ final class SQLiteSyncWriter {
         if isNewDatabase {
             for index in SQLiteSchema.deferredIndexes { try db.execute(index.sql) }
         }
-        let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
-        for source in sources { try sync(source: source) }
         let report = context.report
+        if report.rejections.isEmpty {
+            let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
+            for source in sources { try sync(source: source) }
+        } else {
+            // A rejected record may be an event that is still in its feed: removing rows now could lose data.
+            let n = report.rejections.count
+            context.warn("\(SQLiteSinkError(path: path, message: "\(n) record\(n == 1 ? " was" : "s were") rejected, so this run removed nothing (a rejected record may be an event still in its feed)"))")
+        }
         try db.execute("""
             UPDATE runs SET finished_at = ?, status = ?, events = ?, day_entries = ?, events_inserted = ?, events_updated = ?,
                 events_removed = ?, occurrences = ?, rows_changed = ?, rejected = ?, warnings = ?

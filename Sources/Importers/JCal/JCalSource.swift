@@ -7,12 +7,11 @@ public final class JCalSource: EventSource {
     public static let descriptor = SourceDescriptor(
         type: "jcal",
         kind: .source,
-        summary: "Read jCal (RFC 7265, iCalendar in JSON) files, streaming one component at a time",
+        summary: "jCal (RFC 7265, iCalendar in JSON) files, streamed one component at a time",
         options: InputSpec.optionDocs,
         fileExtensions: ["jcal"],
         make: { options in
             let spec = InputSpec.decode(options)
-            options.rejectUnknownKeys(["path", "url"])
             try options.finish()
             guard let spec else { throw OptionsRejected() }
             return JCalSource(input: spec)

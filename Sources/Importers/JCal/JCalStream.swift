@@ -24,7 +24,12 @@ final class JCalStream {
     /// Absolute offset of `buffer[0]`.
     private var dropped = 0
 
-    init(reader: ChunkReader, label: String) {
+    /// One value (a calendar's properties, one component) larger than this is an error, so a hostile
+    /// document cannot make the reader hold more than this at once.
+    let maxValueBytes: Int
+
+    init(reader: ChunkReader, label: String, maxValueBytes: Int = 16 << 20) {
+        self.maxValueBytes = maxValueBytes
         self.reader = reader
         self.label = label
     }
@@ -101,6 +106,9 @@ final class JCalStream {
             var escaped = false
             scan: while true {
                 guard try available(offset) else { throw error("unexpected end of input inside a value that starts here", line: startLine, column: startColumn) }
+                if offset >= maxValueBytes {
+                    throw error("the value that starts here is larger than \(maxValueBytes >> 20) MB", line: startLine, column: startColumn)
+                }
                 let b = buffer[position + offset]
                 offset += 1
                 if inString {

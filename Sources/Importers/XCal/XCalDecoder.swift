@@ -129,6 +129,9 @@ struct XCalDecoder {
             let key = part.localName.uppercased()
             var text = part.text
             if key == "UNTIL" {
+                // RFC 6321 writes the date or date-time as the text of <until>; some writers wrap it in a
+                // <date> or <date-time> element: accept both.
+                if let inner = part.children.first(where: { $0.localName == "date" || $0.localName == "date-time" }) { text = inner.text }
                 guard let basic = ICalValueText.basicDateOrDateTime(text) else {
                     throw Problem(line: part.line, message: "<until> \"\(text)\" in <\(property)> is not a date or date-time")
                 }

@@ -13,7 +13,6 @@ public final class XCalSource: EventSource {
         options: InputSpec.optionDocs,
         fileExtensions: ["xcs", "xml"],
         make: { options in
-            options.rejectUnknownKeys(InputSpec.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
             try options.finish()
             guard let spec else { throw OptionsRejected() }
@@ -32,7 +31,7 @@ public final class XCalSource: EventSource {
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let reader = try XMLStreamReader(path: file.path, label: file.label)
+            let reader = try XMLStreamReader(file: file)
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
                 try read(reader, into: feed, context: context)
             }
@@ -49,7 +48,7 @@ public final class XCalSource: EventSource {
         guard reader.namespaceURI == ns, reader.localName == "icalendar" else {
             throw XMLError(message: "not an xCal document: the root element is <\(reader.qualifiedName)>"
                            + (reader.namespaceURI.map { " in namespace \($0)" } ?? " with no namespace")
-                           + " (expected <icalendar> in \(ns))",
+                           + " (expected <icalendar> in \(ns)); other XML feeds need the \"xml\" source with an item path and fields",
                            line: reader.line, column: 0, file: label)
         }
         if reader.isEmptyElement { return }
@@ -126,7 +125,7 @@ public final class XCalSource: EventSource {
 
     /// True when the file's root element is xCal's <icalendar> (for choosing a reader by content).
     public static func isXCal(path: String) -> Bool {
-        guard let reader = try? XMLStreamReader(path: path), (try? reader.nextElement()) == true else { return false }
+        guard let reader = try? XMLStreamReader(input: ChunkReader(path: path), label: path), (try? reader.nextElement()) == true else { return false }
         return reader.localName == "icalendar" && reader.namespaceURI == XCalDecoder.namespace
     }
 }

@@ -75,13 +75,16 @@ public enum EventTime: Hashable, Sendable {
         }
     }
 
-    /// ISO-8601 text: "2026-03-29" for dates, "...Z" for UTC, local time with its offset for zoned times,
+    /// ISO-8601 text: "2026-03-29" for dates, "...Z" for UTC, local time with its offset for zoned times
+    /// (a wall-clock time inside a DST gap is written as the instant it stands for: 02:30 becomes 03:30+02:00),
     /// and local time with no offset for floating times.
     public var iso8601: String {
         switch self {
         case .date(let d): return d.iso8601
         case .utc(let s): return CivilDateTime(secondsSinceEpoch: s).iso8601 + "Z"
-        case .zoned(let local, let z): return local.iso8601 + Zone.offsetText(z.offset(atUTC: z.utc(fromLocal: local)))
+        case .zoned(let local, let z):
+            let instant = z.utc(fromLocal: local)
+            return z.local(fromUTC: instant).iso8601 + Zone.offsetText(z.offset(atUTC: instant))
         case .floating(let local): return local.iso8601
         }
     }

@@ -1,4 +1,6 @@
-/// An RRULE (RFC 5545 3.3.10) as data. `RecurrenceRule(parsing:)` reads the text form, `text` writes it back.
+/// An RRULE (RFC 5545 3.3.10) as data. `RecurrenceRule(parsing:)` reads the text form, `text` writes it back,
+/// and `expand(start:from:to:zone:includeStart:limit:)` / `forEachOccurrence` (RecurrenceRule+Expansion.swift)
+/// produce its instances. `SeriesExpander` combines rules with RDATE, EXDATE, EXRULE and overrides.
 public struct RecurrenceRule: Hashable, Sendable {
     public enum Frequency: String, Sendable, CaseIterable {
         case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
@@ -54,7 +56,8 @@ public struct RecurrenceRule: Hashable, Sendable {
         }
     }
 
-    /// Parses "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE". `zoneForUntil` decides how a local UNTIL is read.
+    /// Parses "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE". `untilParser` reads the UNTIL value (a date, a UTC
+    /// date-time or, leniently, a local date-time by default).
     public init(parsing text: String, untilParser: (String) -> EventTime? = RecurrenceRule.parseUntil) throws {
         var frequency: Frequency?
         var rule = RecurrenceRule(frequency: .daily)

@@ -37,6 +37,8 @@ struct RuleEngine {
     let hasWeekNo: Bool
     let weekStart: Int
     let needsCalendarFields: Bool
+    /// Scanning the days of a month needs more than the weekday (BYMONTH is handled per month).
+    let scanNeedsFields: Bool
     let hasDayFilter: Bool
 
     // Time parts. For DAILY and longer: seconds of the day. For HOURLY, MINUTELY, SECONDLY: offsets inside
@@ -48,7 +50,7 @@ struct RuleEngine {
     let setPositions: [Int]
 
     /// Reusable buffers (per engine, never shared).
-    private var dayBuffer: [Int] = []
+    private let dayBuffer = DayScratch()
     private var ordinalDays: [Int] = []
     private var selected: [Int64] = []
 
@@ -152,6 +154,7 @@ struct RuleEngine {
 
         needsCalendarFields = !byMonth.isEmpty || hasMonthDay || hasYearDay || hasWeekNo || !ordinals.isEmpty
         hasDayFilter = needsCalendarFields || hasByDay
+        scanNeedsFields = hasMonthDay || hasYearDay || hasWeekNo || !ordinals.isEmpty
 
         func sortedUnique(_ values: [Int], in range: ClosedRange<Int>) -> [Int] {
             Array(Set(values.filter { range.contains($0) })).sorted()
@@ -262,7 +265,7 @@ struct RuleEngine {
     @inline(__always)
     private mutating func runDayPeriod(_ period: Int, startYear: Int, monthZero: Int, weekZero: Int,
                                        _ emission: inout Emission, _ body: (Int64) -> Void) -> (Int, Bool) {
-        dayBuffer.removeAll(keepingCapacity: true)
+        dayBuffer.removeAll()
         let firstDay: Int
         switch frequency {
         case .daily:
@@ -309,7 +312,7 @@ struct RuleEngine {
                 scanMonth(year: year, month: month, firstDay: monthStart, length: length)
             }
         }
-        let productive = !dayBuffer.isEmpty
+        let productive = dayBuffer.count > 0
         if productive { emitDays(&emission, body) }
         return (firstDay, productive)
     }
@@ -317,6 +320,15 @@ struct RuleEngine {
     private mutating func scanMonth(year: Int, month: Int, firstDay: Int, length: Int) {
         if !hasDayFilter {
             for d in firstDay..<(firstDay + length) { dayBuffer.append(d) }
+            return
+        }
+        if !scanNeedsFields {
+            // Only plain weekdays to test: step the weekday along.
+            var wd = CivilDate(daysSinceEpoch: firstDay).isoWeekday
+            for d in firstDay..<(firstDay + length) {
+                if weekdayMask & (1 << UInt8(wd)) != 0 { dayBuffer.append(d) }
+                wd = wd == 7 ? 1 : wd + 1
+            }
             return
         }
         var cursor = DayCursor(day: firstDay)
@@ -387,8 +399,8 @@ struct RuleEngine {
     private mutating func emitDays(_ emission: inout Emission, _ body: (Int64) -> Void) {
         let timeCount = times.count
         if setPositions.isEmpty {
-            for d in dayBuffer {
-                let base = Int64(d) * 86_400
+            for i in 0..<dayBuffer.count {
+                let base = Int64(dayBuffer[i]) * 86_400
                 for t in times {
                     if !emission.offer(base + t, body) { return }
                 }
@@ -397,6 +409,14 @@ struct RuleEngine {
         }
         let total = dayBuffer.count * timeCount
         selected.removeAll(keepingCapacity: true)
+        if setPositions.count == 1 {
+            let pos = setPositions[0]
+            let index = pos > 0 ? pos - 1 : total + pos
+            if index >= 0 && index < total {
+                _ = emission.offer(Int64(dayBuffer[index / timeCount]) * 86_400 + times[index % timeCount], body)
+            }
+            return
+        }
         for pos in setPositions {
             let index = pos > 0 ? pos - 1 : total + pos
             guard index >= 0 && index < total else { continue }
@@ -418,6 +438,7 @@ struct RuleEngine {
         let unit: Int64 = frequency == .hourly ? 3600 : frequency == .minutely ? 60 : 1
         let base = floorDiv(start, unit) * unit
         let step = unit * Int64(interval)
+        if !timeOfDayReachable(base: base, step: step) { return }
         let target = Int(floorDiv(emission.from - base, step))
         var cachedDay = Int.min
         var cachedMatch = true
@@ -451,6 +472,26 @@ struct RuleEngine {
             work += 1
             if work > RecurrenceRule.workBudget { emission.truncated = true; break }
         }
+    }
+
+    /// Whether any period start (base + k * step) can fall on a time of day that BYHOUR, BYMINUTE and BYSECOND
+    /// allow. Period starts only reach the seconds of the day congruent to `base` modulo gcd(step, 86400), so
+    /// e.g. FREQ=HOURLY;INTERVAL=2;BYHOUR=9 from an even hour never matches and ends at once.
+    private func timeOfDayReachable(base: Int64, step: Int64) -> Bool {
+        if hourMask == 0 && minuteMask == 0 && secondMask == 0 { return true }
+        var a = step, b: Int64 = 86_400
+        while b != 0 { (a, b) = (b, a % b) }
+        var t = base - floorDiv(base, a) * a
+        while t < 86_400 {
+            let hour = t / 3600, minute = t / 60 % 60, second = t % 60
+            if (hourMask == 0 || hourMask & (1 << UInt32(hour)) != 0)
+                && (minuteMask == 0 || minuteMask & (1 << UInt64(minute)) != 0)
+                && (secondMask == 0 || secondMask & (1 << UInt64(second)) != 0) {
+                return true
+            }
+            t += a
+        }
+        return false
     }
 
     /// Expands one HOURLY/MINUTELY/SECONDLY period. Returns -1 when the period matched, else the next
@@ -492,4 +533,32 @@ struct RuleEngine {
 func floorDivInt(_ a: Int, _ b: Int) -> Int {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+}
+
+/// Scratch list of day numbers for one period (a period never holds more than 366 days), reused across
+/// periods without reallocating or uniqueness checks.
+final class DayScratch {
+    private let base: UnsafeMutablePointer<Int>
+    private(set) var count = 0
+    static let capacity = 384
+
+    init() {
+        base = .allocate(capacity: Self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    @inline(__always)
+    func append(_ day: Int) {
+        base[count] = day
+        count += 1
+    }
+
+    @inline(__always)
+    func removeAll() { count = 0 }
+
+    @inline(__always)
+    subscript(index: Int) -> Int { base[index] }
 }

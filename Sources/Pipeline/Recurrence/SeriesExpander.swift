@@ -37,6 +37,9 @@ public struct SeriesExpander {
         public var occurrences: [Occurrence]
         /// True when the series had more than `maxOccurrences` instances in the span (only the first were kept).
         public var truncated: Bool
+        /// True when a rule needed more than `RecurrenceRule.workBudget` steps and was cut short (a rule that
+        /// matches almost never, such as FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29 over centuries).
+        public var workBudgetExhausted: Bool = false
     }
 
     /// The pipeline's zone: dates and floating times are read in it.
@@ -117,10 +120,12 @@ public struct SeriesExpander {
         if master.recurrence.rules.isEmpty {
             if startLocal >= from && startLocal < to { starts.append(startLocal.secondsSinceEpoch) }
         }
+        var exhausted = false
         for rule in master.recurrence.rules {
-            let r = rule.forEachOccurrence(start: startLocal, from: from, to: to, zone: clock, includeStart: true,
-                                           limit: maxOccurrences + 1) { starts.append($0.secondsSinceEpoch) }
-            truncated = truncated || r
+            var made = 0
+            let cut = rule.forEachOccurrence(start: startLocal, from: from, to: to, zone: clock, includeStart: true,
+                                             limit: maxOccurrences + 1) { starts.append($0.secondsSinceEpoch); made += 1 }
+            if cut && made <= maxOccurrences { exhausted = true }  // stopped by the work budget, not by the count
         }
         var periodEnds: [Int64: EventTime] = [:]
         for date in master.recurrence.dates {
@@ -130,7 +135,7 @@ public struct SeriesExpander {
             switch date {
             case .time: break
             case .period(_, let end): periodEnds[local.secondsSinceEpoch] = end
-            case .periodWithDuration(let s, let d): periodEnds[local.secondsSinceEpoch] = s.adding(d)
+            case .periodWithDuration(let s, let d): periodEnds[local.secondsSinceEpoch] = Self.end(of: s, after: d)
             }
         }
         starts.sort()
@@ -151,35 +156,50 @@ public struct SeriesExpander {
         }
 
         var occurrences: [Occurrence] = []
+        var instants: [Int64] = []  // start instants, parallel to `occurrences`, for the order
+        occurrences.reserveCapacity(min(unique.count, maxOccurrences))
+        instants.reserveCapacity(min(unique.count, maxOccurrences))
+        func add(_ o: Occurrence) {
+            let (s, e) = o.interval(in: zone)
+            if span.contains(start: s, end: e) {
+                occurrences.append(o)
+                instants.append(s)
+            }
+        }
         var kept = 0
-        var matchedOverrides = Set<Int64>()
         let masterCancelled = master.isCancelled
+        let hasExclusions = !excluded.isEmpty || !excludedDays.isEmpty
         var futureIndex = -1
+        // The common case, a zoned series whose duration has no days, converts each instance once.
+        var fastZone: Zone? = nil
+        if case .zoned(_, let z) = master.start, duration.days == 0 { fastZone = z }
         for s in unique {
-            if excluded.contains(s) || excludedDays.contains(Int(floorDiv(s, 86_400))) { continue }
+            if hasExclusions && (excluded.contains(s) || excludedDays.contains(Int(floorDiv(s, 86_400)))) { continue }
             if kept >= maxOccurrences { truncated = true; break }
             kept += 1
-            let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
-            if exact[s] != nil {
-                matchedOverrides.insert(s)
-                continue  // the override stands in for it, at its own time (below)
-            }
+            if !exact.isEmpty && exact[s] != nil { continue }  // the override stands in for it, at its own time (below)
             while futureIndex + 1 < futures.count && futures[futureIndex + 1].from <= s { futureIndex += 1 }
-            var event = master
-            var startTime = normalized(original)
-            var endTime: EventTime
-            if futureIndex >= 0 {
-                let f = futures[futureIndex]
-                event = f.event
-                startTime = normalized(master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s + f.shift)))
-                endTime = startTime.adding(f.duration)
-            } else if let end = periodEnds[s] {
-                endTime = end
+            let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
+            if futureIndex < 0 {
+                if !includeCancelled && masterCancelled { continue }
+                if let z = fastZone, periodEnds.isEmpty || periodEnds[s] == nil {
+                    let u = z.utc(fromLocal: CivilDateTime(secondsSinceEpoch: s))
+                    let e = u + duration.seconds
+                    guard span.contains(start: u, end: max(u, e)) else { continue }
+                    let local = z.local(fromUTC: u)
+                    let startTime: EventTime = local.secondsSinceEpoch == s ? original : .zoned(local, z)
+                    occurrences.append(Occurrence(event: master, start: startTime, end: Self.time(atUTC: e, in: z), recurrenceID: original))
+                    instants.append(u)
+                    continue
+                }
+                let startTime = normalized(original)
+                add(Occurrence(event: master, start: startTime, end: periodEnds[s] ?? Self.end(of: startTime, after: duration), recurrenceID: original))
             } else {
-                endTime = startTime.adding(duration)
+                let f = futures[futureIndex]
+                if !includeCancelled && (masterCancelled || f.event.isCancelled) { continue }
+                let startTime = normalized(master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s + f.shift)))
+                add(Occurrence(event: f.event, start: startTime, end: Self.end(of: startTime, after: f.duration), recurrenceID: original))
             }
-            if !includeCancelled && (masterCancelled || event.isCancelled) { continue }
-            append(Occurrence(event: event, start: startTime, end: endTime, recurrenceID: original), to: &occurrences)
         }
         // Overrides show up at their own time, whether or not the rule produced their instance.
         for o in overrides {
@@ -188,9 +208,32 @@ public struct SeriesExpander {
             let key = instanceKey(wallClock(rid.time, clock: clock, series: master.start), isDate: isDateSeries)
             if exact[key] != o { continue }  // a later duplicate override for the same instance won
             let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: key))
-            append(Occurrence(event: o, start: o.start, end: o.end, recurrenceID: original), to: &occurrences)
+            add(Occurrence(event: o, start: o.start, end: o.end, recurrenceID: original))
         }
-        return Result(occurrences: Self.sorted(occurrences, zone: zone), truncated: truncated)
+        // Usually already in order (strictly increasing starts); otherwise sort with the full key.
+        var inOrder = true
+        for i in instants.indices.dropFirst() where instants[i - 1] >= instants[i] {
+            inOrder = false
+            break
+        }
+        return Result(occurrences: inOrder ? occurrences : Self.sorted(occurrences, zone: zone), truncated: truncated,
+                      workBudgetExhausted: exhausted)
+    }
+
+    /// `start` plus `duration` as RFC 5545 3.3.6 says (days on the wall clock, then exact seconds), with the
+    /// result written so that it names the right instant (see `time(atUTC:in:)`).
+    public static func end(of start: EventTime, after duration: CalDuration) -> EventTime {
+        guard case .zoned(let local, let z) = start else { return start.adding(duration) }
+        let shifted = local.adding(seconds: Int64(duration.days) * 86_400)
+        return time(atUTC: z.utc(fromLocal: shifted) + duration.seconds, in: z)
+    }
+
+    /// The instant as wall-clock time in `zone`, or as UTC when the wall clock cannot name it: in the repeated
+    /// hour after a fall-back change, a TZID time always means the first of the two instants (RFC 5545
+    /// 3.3.5), so the second one (01:30 EST on the night New York leaves EDT) is written in UTC.
+    public static func time(atUTC instant: Int64, in zone: Zone) -> EventTime {
+        let local = zone.local(fromUTC: instant)
+        return zone.utc(fromLocal: local) == instant ? .zoned(local, zone) : .utc(instant)
     }
 
     /// A wall-clock instant moved out of a DST gap (02:30 on a spring-forward night becomes 03:30).
@@ -202,11 +245,6 @@ public struct SeriesExpander {
 
     func instanceKey(_ local: CivilDateTime, isDate: Bool) -> Int64 {
         isDate ? Int64(local.date.daysSinceEpoch) * 86_400 : local.secondsSinceEpoch
-    }
-
-    private func append(_ occurrence: Occurrence, to list: inout [Occurrence]) {
-        let (s, e) = occurrence.interval(in: zone)
-        if span.contains(start: s, end: e) { list.append(occurrence) }
     }
 
     /// Occurrences in the deterministic output order: start instant, then UID, then original start (dates and

@@ -109,6 +109,9 @@ public final class ExpandStage: Stage {
             if result.truncated {
                 context.warn("event \"\(master.uid)\"\(Self.place(master)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }
+            if result.workBudgetExhausted {
+                context.warn("event \"\(master.uid)\"\(Self.place(master)) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
+            }
             occurrences.append(contentsOf: result.occurrences)
         }
         series.removeAll()

@@ -1,0 +1,144 @@
+import CalXML
+import Pipeline
+
+/// `type: xml`: events from any XML feed through a mapping: `item` selects the elements that are events
+/// (a streamable path such as "//event" or "/feed/item"), `fields` maps calpipe's field names to XPath
+/// expressions evaluated on each item, with the same field names and date options as the `json` source.
+/// Each item is copied out on its own, so XPath sees that item only and a large feed streams.
+///
+///     {"type": "xml", "path": "feed.xml", "item": "//event",
+///      "fields": {"title": "name", "start": "@begins", "location": "venue/name"}}
+public final class MappedXMLSource: EventSource {
+    public static let descriptor = SourceDescriptor(
+        type: "xml",
+        kind: .source,
+        summary: "Events from any XML feed: items chosen by a path, fields by XPath (same fields as json)",
+        options: InputSpec.optionDocs + [
+            OptionDoc("item", "string", required: true, "the elements that are events: \"//event\", \"/feed/item\", \"events/event\" (prefixes from \"namespaces\")"),
+            OptionDoc("namespaces", "object", "prefixes for item and field paths, e.g. {\"v\": \"http://example.com/venue\"}"),
+        ] + EventMapping.optionDocs,
+        make: { options in
+            let input = InputSpec.decode(options)
+            let item = options.string("item")
+            let namespaces = (options.stringMap("namespaces") ?? []).map { (prefix: $0.key, uri: $0.value) }
+            let mapping = EventMapping.decode(options)
+            var pattern: XMLStreamPattern?
+            if let item {
+                do { pattern = try XMLStreamPattern(item, namespaces: namespaces) } catch let e as XMLError { options.report("item", e.message) }
+            }
+            var expressions: [String: XPathExpression] = [:]
+            for field in EventMapping.fieldNames {
+                let path = mapping.path(for: field)
+                do {
+                    expressions[path] = try XPathExpression(path)
+                } catch let e as XMLError {
+                    // Only a mapped field can be wrong; an unmapped one is looked up under its own name.
+                    options.report(mapping.paths[field] != nil ? "fields.\(field)" : "fields", e.message)
+                }
+            }
+            try options.finish()
+            guard let input, let pattern else { throw OptionsRejected() }
+            return MappedXMLSource(input: input, item: pattern, namespaces: namespaces, mapping: mapping, expressions: expressions)
+        }
+    )
+
+    public static let batchSize = 1000
+
+    let input: InputSpec
+    let item: XMLStreamPattern
+    let namespaces: [(prefix: String, uri: String)]
+    let mapping: EventMapping
+    /// Compiled XPath for each field's path.
+    let expressions: [String: XPathExpression]
+
+    init(input: InputSpec, item: XMLStreamPattern, namespaces: [(prefix: String, uri: String)], mapping: EventMapping, expressions: [String: XPathExpression]) {
+        self.input = input
+        self.item = item
+        self.namespaces = namespaces
+        self.mapping = mapping
+        self.expressions = expressions
+    }
+
+    /// Builds the source from code: compiles the item path and every field's XPath.
+    public convenience init(input: InputSpec, item: String, namespaces: [(prefix: String, uri: String)] = [], mapping: EventMapping = EventMapping()) throws {
+        var expressions: [String: XPathExpression] = [:]
+        for field in EventMapping.fieldNames {
+            let path = mapping.path(for: field)
+            expressions[path] = try XPathExpression(path)
+        }
+        self.init(input: input, item: try XMLStreamPattern(item, namespaces: namespaces), namespaces: namespaces, mapping: mapping, expressions: expressions)
+    }
+
+    public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+        for file in try input.inputs(context: context) {
+            let reader = try XMLStreamReader(file: file)
+            var batch: [Event] = []
+            var moved = try reader.read()
+            while moved {
+                guard reader.matches(item) else {
+                    moved = try reader.read()
+                    continue
+                }
+                let line = reader.line
+                let subtree = try reader.copySubtree()
+                if let event = self.event(subtree, line: line, label: file.label, context: context) {
+                    batch.append(event)
+                    if batch.count >= Self.batchSize {
+                        try emit(Batch(events: batch))
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                moved = try reader.skipSubtree()
+            }
+            if !batch.isEmpty { try emit(Batch(events: batch)) }
+        }
+    }
+
+    /// One item as an event, or nil when it was rejected.
+    private func event(_ subtree: XMLSubtree, line: Int, label: String, context: RunContext) -> Event? {
+        let location = SourceLocation(file: label, line: line)
+        var failure: XMLError?
+        let allDayPath = mapping.path(for: "all_day")
+        let listPaths = Set(["attendees", "categories", "rdate", "exdate"].map(mapping.path(for:)))
+        let lookup: (String) -> JSONValue? = { path in
+            guard failure == nil, let expression = self.expressions[path] else { return nil }
+            do {
+                switch try subtree.evaluate(expression, namespaces: self.namespaces) {
+                case .nodes(let values):
+                    if values.isEmpty { return nil }
+                    // Repeated elements are lists; the list fields are lists even with one element.
+                    if values.count > 1 || listPaths.contains(path) { return .array(values.map { .string($0.trimmingWhitespace()) }) }
+                    let text = values[0].trimmingWhitespace()
+                    if path == allDayPath {
+                        switch text.lowercased() {
+                        case "true", "1", "yes": return .bool(true)
+                        case "false", "0", "no": return .bool(false)
+                        default: return .string(text)
+                        }
+                    }
+                    return text.isEmpty ? nil : .string(text)
+                case .string(let s): return s.isEmpty ? nil : .string(s)
+                case .number(let n): return n.isNaN ? nil : .number(n)
+                case .boolean(let b): return .bool(b)
+                }
+            } catch let e as XMLError {
+                failure = e
+                return nil
+            } catch {
+                return nil
+            }
+        }
+        do {
+            var event = try mapping.event(lookup: lookup, zones: context.environment.zones)
+            if let failure {
+                context.report.reject(location, failure.message)
+                return nil
+            }
+            event.origin = location
+            return event
+        } catch {
+            context.report.reject(location, failure?.message ?? error.description)
+            return nil
+        }
+    }
+}
