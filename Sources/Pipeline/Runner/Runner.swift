@@ -82,8 +82,7 @@ public struct Runner {
                 }
             }
             for (i, stage) in stages.enumerated() {
-                let tail = try stage.finish(context: context)
-                try push(tail, from: i + 1)
+                try stage.finish(context: context) { tail in try push(tail, from: i + 1) }
             }
             try context.checkCancellation()
             if context.strict, !context.report.rejections.isEmpty {
