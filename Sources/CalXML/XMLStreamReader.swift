@@ -62,11 +62,6 @@ public final class XMLStreamReader {
         if let error = collector.first { throw error.inFile(label) }
     }
 
-    /// Opens a file ("-" for standard input).
-    public convenience init(path: String, label: String? = nil) throws {
-        try self.init(input: XMLFileInput(path: path, label: label), label: label ?? path)
-    }
-
     deinit {
         xmlFreeTextReader(reader)
     }

@@ -26,7 +26,7 @@ final class ICSSourceTests: XCTestCase {
         ])
     }
 
-    func testCountersAndBatchesOfAThousand() throws {
+    func testCountersAndFullBatches() throws {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:t\r\nEND:VTODO\r\n"
         for i in 0..<2500 { text += "BEGIN:VEVENT\r\nUID:e\(i)\r\nDTSTART:20260501T090000Z\r\nEND:VEVENT\r\n" }
         text += "END:VCALENDAR\r\n"
@@ -36,7 +36,9 @@ final class ICSSourceTests: XCTestCase {
         let ctx = context()
         var sizes: [Int] = []
         try ICSSource(input: InputSpec(location: .path(path, written: "big.ics"))).read(context: ctx) { sizes.append($0.events.count) }
-        XCTAssertEqual(sizes, [1000, 1000, 500])
+        // 2,500 events in batches of 128: 19 full ones and the 68 left over.
+        XCTAssertEqual(ICSSource.batchSize, 128)
+        XCTAssertEqual(sizes, Array(repeating: 128, count: 19) + [68])
         XCTAssertEqual(ctx.report.counter("skipped VTODO"), 1)
         XCTAssertEqual(ctx.report.rejections, [])
     }

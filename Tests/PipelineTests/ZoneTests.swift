@@ -91,6 +91,16 @@ final class ZoneTests: XCTestCase {
         XCTAssertEqual(CalDuration(days: 1, seconds: 5400).iCalendarText, "P1DT1H30M")
     }
 
+    func testExactHoursIntoTheRepeatedHourStayExact() {
+        let newYork = TestSupport.zone("America/New_York")
+        // 01:30 EDT + 1 h = 01:30 EST, the second 01:30 of 2026-11-01: kept as the instant 06:30 UTC.
+        let start = EventTime.zoned(TestSupport.local(2026, 11, 1, 1, 30), newYork)
+        let end = start.adding(CalDuration(seconds: 3600))
+        XCTAssertEqual(end, .utc(TestSupport.local(2026, 11, 1, 6, 30).secondsSinceEpoch))
+        XCTAssertEqual(end.utcSeconds(in: newYork) - start.utcSeconds(in: newYork), 3600)
+        XCTAssertEqual(start.adding(CalDuration(seconds: 7200)), .zoned(TestSupport.local(2026, 11, 1, 2, 30), newYork))
+    }
+
     func testNominalDayAcrossDSTKeepsWallClock() {
         let berlin = TestSupport.zone("Europe/Berlin")
         let start = EventTime.zoned(TestSupport.local(2026, 10, 24, 9), berlin)

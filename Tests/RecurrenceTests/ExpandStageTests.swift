@@ -103,6 +103,25 @@ final class ExpandStageTests: XCTestCase {
         XCTAssertEqual(tail.occurrences.last?.start.iso8601, "2027-06-09T09:00:00+02:00")
     }
 
+    func testCancelledSeriesAndRepeatedMaster() throws {
+        let window = Window(from: CivilDate(year: 2026, month: 6, day: 1), to: CivilDate(year: 2026, month: 6, day: 4))
+        var cancelled = try event("gone", at(6, 1, 9), rule: "FREQ=DAILY")
+        cancelled.status = "CANCELLED"
+        let first = try event("twice", at(6, 1, 8), rule: "FREQ=DAILY;COUNT=2", file: "a.ics", line: 3)
+        let again = try event("twice", at(6, 1, 18), rule: "FREQ=DAILY", file: "b.ics", line: 7)
+        for include in [false, true] {
+            let ctx = context(window: window)
+            let stage = ExpandStage(includeCancelled: include)
+            _ = try stage.process(Batch(events: [cancelled, first, again]), context: ctx)
+            let tail = try stage.finish(context: ctx)
+            XCTAssertEqual(tail.occurrences.map { $0.event.uid + " " + $0.start.iso8601 },
+                           include ? ["twice 2026-06-01T08:00:00+02:00", "gone 2026-06-01T09:00:00+02:00", "twice 2026-06-02T08:00:00+02:00",
+                                      "gone 2026-06-02T09:00:00+02:00", "gone 2026-06-03T09:00:00+02:00"]
+                                   : ["twice 2026-06-01T08:00:00+02:00", "twice 2026-06-02T08:00:00+02:00"])
+            XCTAssertEqual(ctx.report.warnings, ["event \"twice\" (b.ics:7) repeats a series already read; using the first"])
+        }
+    }
+
     func testRegisteredAsExpand() {
         XCTAssertEqual(CoreStages.all.filter { $0.type == "expand" }.count, 1)
         XCTAssertEqual(ExpandStage.descriptor.options.map(\.name), ["max_occurrences", "include_cancelled"])

@@ -224,6 +224,20 @@ final class SeriesExpanderTests: XCTestCase {
                        tail.starts)
     }
 
+    func testWeekNumbersAreISOWeeks() throws {
+        // Weekend days of January in week 52: those before week 1 that belong to a 52-week previous year.
+        // Expected from python's date.isocalendar(); python-dateutil misses 2022-01-01/02 (it calls them week 53).
+        let rule = try RecurrenceRule(parsing: "FREQ=YEARLY;BYWEEKNO=52;BYMONTH=1;BYDAY=SA,SU")
+        let start = CivilDateTime(year: 2016, month: 1, day: 1, hour: 12)
+        XCTAssertEqual(rule.expand(start: start, from: start, to: CivilDateTime(year: 2031, month: 1, day: 1)).starts.map { $0.date.basicFormat },
+                       ["20170101", "20220101", "20220102", "20230101", "20280101", "20280102"])
+        // December days in week 1 of a 52-week year are its week -52 (python isocalendar; dateutil never matches
+        // negative week numbers in the next year).
+        let negative = try RecurrenceRule(parsing: "FREQ=YEARLY;BYWEEKNO=-52;BYMONTH=12")
+        XCTAssertEqual(negative.expand(start: start, from: start, to: CivilDateTime(year: 2031, month: 1, day: 1)).starts.map { $0.date.basicFormat },
+                       ["20181231", "20241230", "20241231", "20291231", "20301230", "20301231"])
+    }
+
     func testWeeklyBysetposUsesTheWholeWeek() throws {
         // DTSTART Friday 1998-09-04; the week Mon 31 Aug - Sun 6 Sep holds Tue 1, Fri 4, Sun 6: position 2 is
         // Fri 4 and -1 is Sun 6. (python-dateutil starts that first week at DTSTART and gives only Sun 6.)

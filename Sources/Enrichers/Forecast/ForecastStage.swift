@@ -140,11 +140,11 @@ public final class ForecastStage: Stage {
         return out
     }
 
-    public func finish(context: RunContext) throws -> Batch {
-        guard !buffer.isEmpty else { return Batch() }
+    public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
+        guard !buffer.isEmpty else { return }
         let days = try enrich(buffer, context: context)
         buffer = []
-        return Batch(days: days, split: true)
+        try emit(Batch(days: days, split: true))
     }
 
     /// Rounds to two decimals (about 1 km).

@@ -41,7 +41,30 @@ public final class JSONExporter: Sink {
     public let emptyDays: Bool
     private var file: AtomicFile?
     private var rows = 0
-    private var days: [DayEntry] = []
+    /// Day entries rendered as soon as they arrive, with their sort key: a 1 GB feed's agenda is held as
+    /// text, not as events.
+    private var rendered: [RenderedEntry] = []
+    private var forecastProviders = Set<String>()
+
+    struct RenderedEntry {
+        var day: Int
+        var allDay: Bool
+        var startUTC: Int64
+        var title: String
+        var uid: String
+        var endUTC: Int64
+        var text: String
+
+        /// The same order as `DayEntry.agendaOrder`.
+        static func < (a: RenderedEntry, b: RenderedEntry) -> Bool {
+            if a.day != b.day { return a.day < b.day }
+            if a.allDay != b.allDay { return a.allDay }
+            if a.startUTC != b.startUTC { return a.startUTC < b.startUTC }
+            if a.title != b.title { return a.title < b.title }
+            if a.uid != b.uid { return a.uid < b.uid }
+            return a.endUTC < b.endUTC
+        }
+    }
 
     /// `label`: the path as the user wrote it, for the summary.
     public init(path: String, shape: Shape = .days, ndjson: Bool = false, pretty: Bool = true, emptyDays: Bool = true, label: String? = nil) {
@@ -66,7 +89,8 @@ public final class JSONExporter: Sink {
     public func open(context: RunContext) throws {
         file = try AtomicFile(path: path)
         rows = 0
-        days = []
+        rendered = []
+        forecastProviders = []
         if shape != .days, !ndjson { try file?.write("[") }
     }
 
@@ -74,7 +98,15 @@ public final class JSONExporter: Sink {
         guard let file else { return }
         switch shape {
         case .days:
-            days.append(contentsOf: batch.days)
+            // Entries sit inside "days" -> day -> "entries": four levels deep in the pretty document.
+            let writer = JSONWriter(pretty: pretty && !ndjson)
+            for entry in batch.days {
+                var text = ""
+                writer.write(EventJSON.dayEntry(entry, zone: context.zone), into: &text, indent: 4)
+                if case .forecast(let f, _)? = entry.forecast { forecastProviders.insert(f.provider) }
+                rendered.append(RenderedEntry(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
+                                              title: entry.event.title ?? "", uid: entry.event.uid, endUTC: entry.endUTC, text: text))
+            }
         case .events:
             for event in batch.events { try writeRecord(EventJSON.event(event), to: file) }
         case .occurrences:
@@ -121,41 +153,74 @@ public final class JSONExporter: Sink {
 
     private func writeDays(to file: AtomicFile, context: RunContext) throws {
         let zone = context.zone
-        days.sort(by: DayEntry.agendaOrder)
-        rows = days.count
-        var groups: [(CivilDate, [DayEntry])] = []
-        for entry in days {
-            if groups.last?.0 == entry.day { groups[groups.count - 1].1.append(entry) } else { groups.append((entry.day, [entry])) }
+        rendered.sort(by: <)
+        rows = rendered.count
+        // Day numbers to list, each with the range of its entries in `rendered`.
+        var groups: [(day: Int, entries: Range<Int>)] = []
+        var i = 0
+        while i < rendered.count {
+            var j = i
+            while j < rendered.count, rendered[j].day == rendered[i].day { j += 1 }
+            groups.append((rendered[i].day, i..<j))
+            i = j
         }
         if emptyDays, let window = context.window {
-            var byDay: [CivilDate: [DayEntry]] = [:]
-            for (d, e) in groups { byDay[d] = e }
-            groups = (window.from.daysSinceEpoch..<window.to.daysSinceEpoch).map { n in
-                let d = CivilDate(daysSinceEpoch: n)
-                return (d, byDay[d] ?? [])
-            }
+            var byDay: [Int: Range<Int>] = [:]
+            for g in groups { byDay[g.day] = g.entries }
+            groups = (window.from.daysSinceEpoch..<window.to.daysSinceEpoch).map { ($0, byDay[$0] ?? 0..<0) }
         }
-        let dayValues: [JSONValue] = groups.map { day, entries in
-            .object(JSONObject([
-                ("date", .string(day.iso8601)),
-                ("weekday", .string(day.weekdayName)),
-                ("entries", .array(entries.map { EventJSON.dayEntry($0, zone: zone) })),
-            ]))
+        func dayHeader(_ n: Int, indent: String, newline: String) -> String {
+            let d = CivilDate(daysSinceEpoch: n)
+            var text = "{" + newline + indent + "\"date\":" + (pretty ? " " : "")
+            JSONWriter.appendQuoted(d.iso8601, to: &text)
+            text += "," + newline + indent + "\"weekday\":" + (pretty ? " " : "")
+            JSONWriter.appendQuoted(d.weekdayName, to: &text)
+            text += "," + newline + indent + "\"entries\":" + (pretty ? " " : "")
+            return text
         }
         if ndjson {
-            let writer = JSONWriter(pretty: false)
-            for value in dayValues { try file.write(writer.string(value) + "\n") }
+            for g in groups {
+                var line = dayHeader(g.day, indent: "", newline: "") + "["
+                line += rendered[g.entries].map(\.text).joined(separator: ",")
+                try file.write(line + "]}\n")
+            }
             return
         }
-        var document = JSONObject()
-        document["pipeline"] = .string(context.environment.name)
-        document["timezone"] = .string(zone.identifier)
-        if let window = context.window {
-            document["window"] = .object(JSONObject([("from", .string(window.from.iso8601)), ("to", .string(window.to.iso8601))]))
+        let nl = pretty ? "\n" : ""
+        func pad(_ level: Int) -> String { pretty ? String(repeating: "  ", count: level) : "" }
+        let sep = pretty ? " " : ""
+        var head = "{" + nl
+        func member(_ key: String, _ value: JSONValue) {
+            head += pad(1)
+            JSONWriter.appendQuoted(key, to: &head)
+            head += ":" + sep
+            JSONWriter(pretty: pretty).write(value, into: &head, indent: 1)
+            head += "," + nl
         }
-        let credits = DailyForecast.attributions(for: days)
-        if !credits.isEmpty { document["attribution"] = .string(credits.joined(separator: "; ")) }
-        document["days"] = .array(dayValues)
-        try file.write(JSONWriter(pretty: pretty).string(.object(document)) + "\n")
+        member("pipeline", .string(context.environment.name))
+        member("timezone", .string(zone.identifier))
+        if let window = context.window {
+            member("window", .object(JSONObject([("from", .string(window.from.iso8601)), ("to", .string(window.to.iso8601))])))
+        }
+        let credits = Set(forecastProviders.compactMap(DailyForecast.attribution(forProvider:))).sorted()
+        if !credits.isEmpty { member("attribution", .string(credits.joined(separator: "; "))) }
+        head += pad(1) + "\"days\":" + sep + (groups.isEmpty ? "[]" : "[")
+        try file.write(head)
+        for (index, g) in groups.enumerated() {
+            var text = (index == 0 ? "" : ",") + nl + pad(2) + dayHeader(g.day, indent: pad(3), newline: nl)
+            if g.entries.isEmpty {
+                text += "[]"
+            } else {
+                text += "["
+                for (k, entry) in rendered[g.entries].enumerated() {
+                    text += (k == 0 ? "" : ",") + nl + pad(4) + entry.text
+                }
+                text += nl + pad(3) + "]"
+            }
+            text += nl + pad(2) + "}"
+            try file.write(text)
+        }
+        try file.write((groups.isEmpty ? "" : nl + pad(1) + "]") + nl + "}\n")
+        rendered = []
     }
 }

@@ -77,6 +77,7 @@ extension ICSReader {
     private func makeEvent(_ frame: Frame, final: Bool) throws(Failure) -> Event {
         var fields = Fields()
         var other: [RawProperty] = []
+        other.reserveCapacity(4)  // DTSTAMP, SEQUENCE and a few more in most feeds: one allocation
         var attendees: [Attendee] = []
         var categories: [String] = []
         var categoryParameters: [Parameter]?
@@ -165,7 +166,7 @@ extension ICSReader {
         event.recurrence = Recurrence(rules: rules, exceptionRules: exceptionRules, dates: dates, exceptionDates: exceptionDates)
         if let rid = fields[.recurrenceID] {
             let t = try time(rid.value, rid, final: final)
-            event.recurrenceID = RecurrenceID(time: t, thisAndFuture: rid.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
+            event.recurrenceID = RecurrenceID(time: t, thisAndFuture: Self.isKeyword(rid.parameter("RANGE"), "THISANDFUTURE"))
         }
         event.otherProperties = other
         event.components = frame.children
@@ -196,12 +197,12 @@ extension ICSReader {
     /// A DATE or DATE-TIME value of `p` (its TZID and VALUE parameters apply).
     private func time(_ rawText: String, _ p: ICSContentLine, final: Bool) throws(Failure) -> EventTime {
         let text = ICSText.trimmed(rawText)
-        let valueType = p.parameter("VALUE")?.uppercased()
+        let isDateType = Self.isKeyword(p.parameter("VALUE"), "DATE")
         guard let parsed = ICSDateText.parse(text) else {
-            let what = valueType == "DATE" ? "a valid date" : "a valid date or date-time"
+            let what = isDateType ? "a valid date" : "a valid date or date-time"
             throw .rejected(line: p.line, reason: "\(p.name): \"\(text)\" is not \(what)")
         }
-        if valueType == "DATE", !parsed.isDate {
+        if isDateType, !parsed.isDate {
             throw .rejected(line: p.line, reason: "\(p.name): \"\(text)\" is not a date (VALUE=DATE)")
         }
         switch parsed {
@@ -219,10 +220,19 @@ extension ICSReader {
     /// Resolves a TZID: IANA name (with prefixes), Windows name, this input's VTIMEZONE; else the fallback zone
     /// with a warning once the whole VCALENDAR was seen.
     private func zone(_ rawTZID: String, line: Int, final: Bool) throws(Failure) -> Zone {
-        if let hit = zoneCache[rawTZID] { return hit }
+        if let last = recentZones.last, last.tzid == rawTZID { return last.zone }
+        if let previous = recentZones.previous, previous.tzid == rawTZID {
+            recentZones = (previous, recentZones.last)
+            return previous.zone
+        }
+        if let hit = zoneCache[rawTZID] {
+            recentZones = ((rawTZID, hit), recentZones.last)
+            return hit
+        }
         let tzid = ICSText.trimmed(rawTZID)
         if let z = zones.zone(named: tzid) ?? fileZone(rawTZID) ?? fileZone(tzid) {
             zoneCache[rawTZID] = z
+            recentZones = ((rawTZID, z), recentZones.last)
             return z
         }
         if !final && !deferralDisabled && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }
@@ -231,7 +241,7 @@ extension ICSReader {
     }
 
     private func recurrenceDates(_ p: ICSContentLine, final: Bool) throws(Failure) -> [RecurrenceDate] {
-        let isPeriod = p.parameter("VALUE")?.uppercased() == "PERIOD"
+        let isPeriod = Self.isKeyword(p.parameter("VALUE"), "PERIOD")
         var out: [RecurrenceDate] = []
         for itemSub in p.value.split(separator: ",", omittingEmptySubsequences: true) {
             let item = String(itemSub)
@@ -254,11 +264,27 @@ extension ICSReader {
         return out
     }
 
+    /// `value?.uppercased() == keyword` for an upper-case ASCII keyword, without building a String when the
+    /// value is ASCII (the usual case); other values take the Unicode path, so results are the same.
+    static func isKeyword(_ value: String?, _ keyword: StaticString) -> Bool {
+        guard var value else { return false }
+        let ascii: Bool? = value.withUTF8 { b in
+            let k = keyword.utf8Start
+            for c in b where c >= 0x80 { return nil }
+            guard b.count == keyword.utf8CodeUnitCount else { return false }
+            for i in 0..<b.count where ((b[i] >= 0x61 && b[i] <= 0x7A) ? b[i] - 32 : b[i]) != k[i] { return false }
+            return true
+        }
+        if let ascii { return ascii }
+        return value.uppercased() == keyword.description
+    }
+
     // MARK: - People, places
 
     static func attendee(_ p: ICSContentLine) -> Attendee {
         var a = Attendee()
         var rest: [Parameter] = []
+        rest.reserveCapacity(p.parameters.count)
         for parameter in p.parameters {
             switch parameter.name {
             case "CN": a.name = parameter.values.count == 1 ? parameter.values[0] : parameter.values.joined(separator: ",")

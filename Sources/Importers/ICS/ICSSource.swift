@@ -20,8 +20,9 @@ public final class ICSSource: EventSource {
     )
 
     public let input: InputSpec
-    /// Events handed on per batch.
-    public static let batchSize = 1000
+    /// Events handed on per batch. Small enough that a batch's strings and arrays are still in the CPU cache
+    /// when a dry run or a sink releases them (1,000 cost about 20% more CPU time on the benchmark feed).
+    public static let batchSize = 128
 
     public init(input: InputSpec) {
         self.input = input
@@ -32,11 +33,14 @@ public final class ICSSource: EventSource {
             let chunks = try ChunkReader(path: file.path, label: file.label)
             var events: [Event] = []
             events.reserveCapacity(Self.batchSize)
+            // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.
+            let metadata = context.currentSourceLabel.map { ["source": $0] } ?? [:]
             try withoutActuallyEscaping(emit) { emit in
                 let reader = ICSReader(
                     label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                     handlers: .init(
-                        event: { event in
+                        event: { (event: consuming Event) in
+                            if !metadata.isEmpty { event.metadata = metadata }
                             events.append(event)
                             if events.count >= Self.batchSize {
                                 try emit(Batch(events: events))

@@ -1,10 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reading iCalendar TEXT values (RFC 5545 3.3.11): escapes and lists. (Writing: `ICSTextEscaping` in Exporters.)
 public enum ICSText {
     /// Decodes `\\ \; \, \n \N`; any other backslash pair is kept as written.
     public static func unescape(_ value: String) -> String {
         var value = value
-        return value.withUTF8 { b -> String in
-            guard let first = b.firstIndex(of: 0x5C) else { return String(decoding: b, as: UTF8.self) }
+        let unescaped = value.withUTF8 { b -> String? in
+            guard let base = b.baseAddress, let hit = memchr(base, 0x5C, b.count) else { return nil }
+            let first = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             return String(unsafeUninitializedCapacity: b.count) { out in
                 var o = 0
                 for k in 0..<first { out[k] = b[k] }
@@ -27,26 +34,39 @@ public enum ICSText {
                 return o
             }
         }
+        // No escapes: the same string, no copy.
+        return unescaped ?? value
     }
 
     /// Splits a list value (CATEGORIES, RESOURCES) on commas that are not escaped, then unescapes each item.
     public static func unescapeList(_ value: String) -> [String] {
-        var items: [String] = []
-        var current: [UInt8] = []
-        var escaped = false
-        for c in value.utf8 {
-            if escaped {
-                current.append(0x5C); current.append(c); escaped = false
-            } else if c == 0x5C {
-                escaped = true
-            } else if c == 0x2C {
-                items.append(unescape(String(decoding: current, as: UTF8.self))); current.removeAll(keepingCapacity: true)
-            } else {
-                current.append(c)
+        var value = value
+        // Byte offsets of the separating commas (escape pairs such as "\\," stay inside their item).
+        var cuts: [Int] = []
+        value.withUTF8 { b in
+            var escaped = false
+            for k in 0..<b.count {
+                let c = b[k]
+                if escaped {
+                    escaped = false
+                } else if c == 0x5C {
+                    escaped = true
+                } else if c == 0x2C {
+                    cuts.append(k)
+                }
             }
         }
-        if escaped { current.append(0x5C) }
-        items.append(unescape(String(decoding: current, as: UTF8.self)))
+        let u = value.utf8
+        var items: [String] = []
+        items.reserveCapacity(cuts.count + 1)
+        var from = u.startIndex
+        // Cuts sit on ASCII commas: the slices are valid UTF-8 and need no re-validation.
+        for cut in cuts {
+            let to = u.index(u.startIndex, offsetBy: cut)
+            items.append(unescape(String(Substring(u[from..<to]))))
+            from = u.index(after: to)
+        }
+        items.append(unescape(String(Substring(u[from...]))))
         return items
     }
 

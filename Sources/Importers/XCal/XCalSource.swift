@@ -31,7 +31,7 @@ public final class XCalSource: EventSource {
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let reader = try XMLStreamReader(path: file.path, label: file.label)
+            let reader = try XMLStreamReader(file: file)
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
                 try read(reader, into: feed, context: context)
             }
@@ -125,7 +125,7 @@ public final class XCalSource: EventSource {
 
     /// True when the file's root element is xCal's <icalendar> (for choosing a reader by content).
     public static func isXCal(path: String) -> Bool {
-        guard let reader = try? XMLStreamReader(path: path), (try? reader.nextElement()) == true else { return false }
+        guard let reader = try? XMLStreamReader(input: ChunkReader(path: path), label: path), (try? reader.nextElement()) == true else { return false }
         return reader.localName == "icalendar" && reader.namespaceURI == XCalDecoder.namespace
     }
 }

@@ -66,12 +66,13 @@ public enum EventTime: Hashable, Sendable {
         case .floating(let local):
             return .floating(local.adding(seconds: Int64(duration.days) * 86_400 + duration.seconds))
         case .zoned(let local, let z):
-            if duration.days == 0 {
-                return .zoned(z.local(fromUTC: z.utc(fromLocal: local) + duration.seconds), z)
-            }
             let shifted = local.adding(seconds: Int64(duration.days) * 86_400)
             if duration.seconds == 0 { return .zoned(shifted, z) }
-            return .zoned(z.local(fromUTC: z.utc(fromLocal: shifted) + duration.seconds), z)
+            let instant = z.utc(fromLocal: shifted) + duration.seconds
+            let result = z.local(fromUTC: instant)
+            // In the second pass of a repeated hour (fall back) a wall-clock time would name the first pass:
+            // keep the exact instant as UTC instead.
+            return z.utc(fromLocal: result) == instant ? .zoned(result, z) : .utc(instant)
         }
     }
 

@@ -6,17 +6,31 @@ public protocol EventSource: AnyObject {
 }
 
 /// Transforms batches (expand, split, filter, enrich). A stage that must see everything before it can
-/// answer (e.g. overrides that arrive before their series) keeps what it needs and returns it from `finish`.
+/// answer (e.g. overrides that arrive before their series) keeps what it needs and hands it on from
+/// `finish`, in as many batches as it likes, so the end of a run streams like the rest of it.
 public protocol Stage: AnyObject {
     func process(_ batch: Batch, context: RunContext) throws -> Batch
-    func finish(context: RunContext) throws -> Batch
+    func finish(context: RunContext, emit: (Batch) throws -> Void) throws
     /// What the stage produces, for validating that sinks get what they need.
     var produces: BatchContent { get }
 }
 
 extension Stage {
-    public func finish(context: RunContext) throws -> Batch { Batch() }
+    public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {}
     public var produces: BatchContent { [] }
+
+    /// Everything `finish` hands on, as one batch (for tests and small inputs).
+    public func finish(context: RunContext) throws -> Batch {
+        var all = Batch()
+        try finish(context: context) { batch in
+            all.events += batch.events
+            all.occurrences += batch.occurrences
+            all.days += batch.days
+            all.expanded = all.expanded || batch.expanded
+            all.split = all.split || batch.split
+        }
+        return all
+    }
 }
 
 /// Writes batches somewhere. Nothing is visible until `commit`; `abort` leaves the target as it was.

@@ -12,6 +12,9 @@ public final class RunContext {
     /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
     /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
     public internal(set) var sourceLabels: [String] = []
+    /// The label of the source whose `read` is running (nil between sources). A source may stamp it as
+    /// metadata["source"] itself (sharing one dictionary): the runner then passes its batches on without copying.
+    public internal(set) var currentSourceLabel: String?
     private let logSink: (String) -> Void
 
     public init(environment: PipelineEnvironment, report: RunReport = RunReport(), strict: Bool = false, quiet: Bool = false,

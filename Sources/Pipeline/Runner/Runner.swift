@@ -52,17 +52,37 @@ public struct Runner {
             }
             for (index, source) in pipeline.sources.enumerated() {
                 let label = pipeline.sourceLabels[index]
+                // One dictionary shared by every event that has no other metadata (copy on write).
+                let labelOnly = ["source": label]
+                context.currentSourceLabel = label
+                defer { context.currentSourceLabel = nil }
                 try source.read(context: context) { batch in
-                    var stamped = batch
-                    for i in stamped.events.indices { stamped.events[i].metadata["source"] = label }
                     context.report.addEvents(batch.events.count)
-                    try push(stamped, from: 0)
+                    // By index: iterating the events would copy each one (retaining all its fields).
+                    var stampedBySource = true
+                    for i in batch.events.indices where batch.events[i].metadata["source"] != label {
+                        stampedBySource = false
+                        break
+                    }
+                    if stampedBySource {
+                        // Already stamped by the source: no copy of the batch.
+                        try push(batch, from: 0)
+                    } else {
+                        var stamped = batch
+                        for i in stamped.events.indices {
+                            if stamped.events[i].metadata.isEmpty {
+                                stamped.events[i].metadata = labelOnly
+                            } else {
+                                stamped.events[i].metadata["source"] = label
+                            }
+                        }
+                        try push(stamped, from: 0)
+                    }
                     progress?(context.report)
                 }
             }
             for (i, stage) in stages.enumerated() {
-                let tail = try stage.finish(context: context)
-                try push(tail, from: i + 1)
+                try stage.finish(context: context) { tail in try push(tail, from: i + 1) }
             }
             try context.checkCancellation()
             if context.strict, !context.report.rejections.isEmpty {

@@ -91,11 +91,20 @@ public final class ExpandStage: Stage {
         return out
     }
 
-    public func finish(context: RunContext) throws -> Batch {
+    /// Occurrences handed on per batch from `finish`: series are expanded and emitted a few at a time, so
+    /// memory holds one chunk of occurrences, not all of them.
+    public static let finishBatchSize = 4096
+
+    public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
         let expander = expander(context: context)
         var occurrences: [Occurrence] = []
+        func flush() throws {
+            guard !occurrences.isEmpty else { return }
+            try emit(Batch(occurrences: SeriesExpander.sorted(occurrences, zone: context.zone), expanded: true))
+            occurrences.removeAll(keepingCapacity: true)
+        }
         for key in series.keys.sorted() {
-            let entry = series[key]!
+            guard let entry = series.removeValue(forKey: key) else { continue }
             guard let master = entry.master else {
                 // Overrides without their series: each still shows up at its own time.
                 for o in entry.overrides where includeCancelled || !o.isCancelled {
@@ -113,9 +122,9 @@ public final class ExpandStage: Stage {
                 context.warn("event \"\(master.uid)\"\(Self.place(master)) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
             }
             occurrences.append(contentsOf: result.occurrences)
+            if occurrences.count >= Self.finishBatchSize { try flush() }
         }
-        series.removeAll()
-        return Batch(occurrences: SeriesExpander.sorted(occurrences, zone: context.zone), expanded: true)
+        try flush()
     }
 
     /// " (file:line)" when the event knows where it came from.
