@@ -13,6 +13,11 @@ public final class Statement {
     public unowned let database: Database
     /// The SQL as prepared.
     public let sql: String
+    /// Per parameter (index - 1), a buffer holding the bytes of the text last bound to it, or nil. Text is
+    /// bound SQLITE_STATIC from here: SQLite reads it in place instead of copying it into a fresh allocation
+    /// on every bind (which was most of a bind's cost). A buffer changes only when its own parameter is bound
+    /// again, and is freed after `sqlite3_finalize`, so SQLite never sees freed or changed bytes.
+    private var textBuffers: [UnsafeMutableRawBufferPointer?] = []
 
     init(database: Database, sql: String, persistent: Bool) throws {
         var statement: OpaquePointer?
@@ -42,6 +47,7 @@ public final class Statement {
     deinit {
         // sqlite3_finalize returns the error of the last failed step, already reported by step(): nothing new.
         sqlite3_finalize(handle)
+        for buffer in textBuffers { buffer?.deallocate() }
     }
 
     private static func hasMoreSQL(_ tail: UnsafePointer<CChar>) -> Bool {
@@ -90,16 +96,37 @@ public final class Statement {
         try check(sqlite3_bind_double(handle, Int32(index), value))
     }
 
-    /// Binds text; SQLite copies it (SQLITE_TRANSIENT), so the string need not outlive the call.
+    /// Binds text. The string need not outlive the call: its UTF-8 bytes are copied into this parameter's
+    /// own buffer, which SQLite reads in place (see `textBuffers`).
     public func bind(_ value: String, at index: Int) throws {
         var text = value
-        let rc = text.withUTF8 { bytes in
-            // A non-nil pointer even for "", so an empty string binds as '' and not as NULL.
-            let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
-            return sqlite3_bind_text64(handle, Int32(index), base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
-                                       calpipe_sqlite_transient(), UInt8(SQLITE_UTF8))
-        }
+        let rc = text.withUTF8 { bytes in bindText(UnsafeRawBufferPointer(bytes), at: index) }
         try check(rc)
+    }
+
+    private func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int32 {
+        // An index SQLite rejects gets its SQLITE_RANGE, and a statement that is running (stepped, not reset)
+        // its SQLITE_MISUSE, from SQLite, with no buffer touched: the current binding stays valid.
+        guard index >= 1, index <= parameterCount, sqlite3_stmt_busy(handle) == 0 else {
+            return sqlite3_bind_text64(handle, Int32(index), "", 0, calpipe_sqlite_transient(), UInt8(SQLITE_UTF8))
+        }
+        if textBuffers.count < index { textBuffers.append(contentsOf: repeatElement(nil, count: index - textBuffers.count)) }
+        var old: UnsafeMutableRawBufferPointer?
+        var buffer: UnsafeMutableRawBufferPointer
+        if let current = textBuffers[index - 1], current.count >= bytes.count {
+            buffer = current
+        } else {
+            // At least 1 byte, so an empty string binds as '' (a non-nil pointer) and not as NULL.
+            old = textBuffers[index - 1]
+            buffer = .allocate(byteCount: max(32, bytes.count + bytes.count / 2), alignment: 1)
+            textBuffers[index - 1] = buffer
+        }
+        if let source = bytes.baseAddress, bytes.count > 0 { buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+        let rc = sqlite3_bind_text64(handle, Int32(index), buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+                                     nil /* SQLITE_STATIC */, UInt8(SQLITE_UTF8))
+        // The old buffer is free to go only now that SQLite holds the new one for this parameter.
+        old?.deallocate()
+        return rc
     }
 
     /// Binds a blob; SQLite copies it.

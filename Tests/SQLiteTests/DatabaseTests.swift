@@ -58,6 +58,37 @@ final class DatabaseTests: XCTestCase {
         XCTAssertTrue(try select.step(), "a reset statement runs again")
     }
 
+    /// Text is bound from a buffer per parameter that SQLite reads in place: each row must get exactly the text
+    /// bound for it, whether the buffer grew, shrank or was kept across a reset without binding again.
+    func testTextBindingsReuseTheirBuffersWithoutMixingRows() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("CREATE TABLE t (a TEXT, b TEXT)")
+        let insert = try db.prepare("INSERT INTO t VALUES (?, ?)")
+        let texts = ["short", String(repeating: "long é ", count: 40), "", "mid-length text", "x"]
+        for (i, text) in texts.enumerated() {
+            // A string made here and gone after the call: the binding must not depend on it.
+            try insert.bind(String(text.reversed().reversed()), at: 1)
+            try insert.bind("row \(i)", at: 2)
+            try insert.run()
+        }
+        // Bindings survive reset: the last row's values again, unchanged.
+        try insert.run()
+        // A statement that is running refuses a new binding and keeps the one it has.
+        let select = try db.prepare("SELECT ?1 FROM t")
+        try select.bind("first", at: 1)
+        XCTAssertTrue(try select.step())
+        XCTAssertThrowsError(try select.bind("second, and longer than the first", at: 1)) { error in
+            XCTAssertEqual((error as? SQLiteError)?.code, 21) // SQLITE_MISUSE
+        }
+        XCTAssertTrue(try select.step())
+        XCTAssertEqual(select.text(at: 0), "first")
+        try select.reset()
+        XCTAssertThrowsError(try select.bind("out of range", at: 2))
+        XCTAssertEqual(try db.rows("SELECT a, b, typeof(a) FROM t ORDER BY rowid"),
+                       texts.enumerated().map { [.text($0.element), .text("row \($0.offset)"), .text("text")] }
+                           + [[.text("x"), .text("row 4"), .text("text")]])
+    }
+
     func testGenericAndArrayBinding() throws {
         let db = try Database(path: ":memory:")
         try db.execute("CREATE TABLE t (a, b, c, d)")

@@ -19,6 +19,20 @@ final class SQLiteRowEncodingTests: XCTestCase {
         XCTAssertEqual(SQLiteRowEncoding.isoLocal(CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 5, second: 9)), "2026-03-29T02:05:09")
     }
 
+    /// Local time with offset in one buffer: the same text as `isoLocal` + `Zone.offsetText`, for whole-hour,
+    /// half-hour, negative and seconds-precision (LMT) offsets, and the fallback outside years 0-9999.
+    func testFastISOWithOffsetMatchesTheModel() {
+        let times = [CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 5, second: 9),
+                     CivilDateTime(secondsSinceEpoch: -62_167_219_200), CivilDateTime(secondsSinceEpoch: 253_402_300_799),
+                     CivilDateTime(year: 10_000, month: 1, day: 1, hour: 0, minute: 0, second: 0)]
+        for t in times {
+            for offset in [0, 3600, -3600, 19_800, -12_600, 50_400, -43_200, 3_208, -17_762, 59] {
+                XCTAssertEqual(SQLiteRowEncoding.isoLocal(t, offset: offset), t.iso8601 + Zone.offsetText(offset))
+            }
+        }
+        XCTAssertEqual(SQLiteRowEncoding.isoLocal(times[0], offset: -17_762), "2026-03-29T02:05:09-04:56:02")
+    }
+
     func testFastEventTimeTextMatchesTheModel() {
         let berlin = Zone.system(identifier: "Europe/Berlin")!
         let kolkata = Zone.system(identifier: "Asia/Kolkata")!

@@ -157,7 +157,38 @@ enum SQLiteRowEncoding {
             let offset = zone.offset(atUTC: instant)
             // A wall-clock time that does not exist (DST gap) is written as the instant it stands for.
             let shown = instant + Int64(offset) == local.secondsSinceEpoch ? local : CivilDateTime(secondsSinceEpoch: instant + Int64(offset))
-            return isoLocal(shown) + Zone.offsetText(offset)
+            return isoLocal(shown, offset: offset)
+        }
+    }
+
+    /// `isoLocal(time) + Zone.offsetText(offset)` ("+01:00", "-03:30", "+00:19:32"), built in one buffer.
+    static func isoLocal(_ time: CivilDateTime, offset: Int) -> String {
+        let (y, m, d) = time.date.components
+        guard (0...9999).contains(y) else { return time.iso8601 + Zone.offsetText(offset) }
+        let magnitude = abs(offset)
+        let count = magnitude % 60 == 0 ? 25 : 28
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            let second = time.secondOfDay
+            put(y, 4, into: buffer, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(m, 2, into: buffer, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(d, 2, into: buffer, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(second / 3600, 2, into: buffer, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(second / 60 % 60, 2, into: buffer, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second % 60, 2, into: buffer, at: 17)
+            buffer[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+            put(magnitude / 3600 % 100, 2, into: buffer, at: 20)
+            buffer[22] = UInt8(ascii: ":")
+            put(magnitude / 60 % 60, 2, into: buffer, at: 23)
+            if count == 28 {
+                buffer[25] = UInt8(ascii: ":")
+                put(magnitude % 60, 2, into: buffer, at: 26)
+            }
+            return count
         }
     }
 

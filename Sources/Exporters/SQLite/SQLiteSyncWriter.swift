@@ -64,7 +64,11 @@ final class SQLiteSyncWriter {
         self.context = context
         zone = context.zone
         window = context.window
-        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, journalMode: .wal))
+        // Foreign keys are not enforced on this connection: every child row is written with the id its parent
+        // row just got, and the sync deletes children itself (`deleteRemoved`), so the checks (one parent
+        // lookup per key per row, about a tenth of the sink's time) would only repeat what the writer does.
+        // The schema keeps its REFERENCES ... ON DELETE CASCADE for other programs; tests run foreign_key_check.
+        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, journalMode: .wal, foreignKeys: false))
         // IMMEDIATE: a second writer waits here (busy timeout), before it has read or written anything.
         try db.beginTransaction(.immediate)
         do {
@@ -80,6 +84,7 @@ final class SQLiteSyncWriter {
                 CREATE TEMP TABLE IF NOT EXISTS seen_events (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS seen_occurrences (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS seen_days (id INTEGER PRIMARY KEY);
+                CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY);
                 """)
             statements = try SQLiteSyncStatements(db)
             let env = context.environment
@@ -142,11 +147,14 @@ final class SQLiteSyncWriter {
             }
         }
         if batch.expanded {
-            for i in batch.occurrences.indices where wanted(batch.occurrences[i].event) {
+            // Reading isCancelled in place first: passing the event to `wanted` copies it (dozens of references).
+            for i in batch.occurrences.indices
+            where !batch.occurrences[i].event.isCancelled && (duplicated.isEmpty || wanted(batch.occurrences[i].event)) {
                 _ = try occurrenceID(batch.occurrences[i])
             }
         }
-        for i in batch.days.indices where wanted(batch.days[i].occurrence.event) {
+        for i in batch.days.indices
+        where !batch.days[i].occurrence.event.isCancelled && (duplicated.isEmpty || wanted(batch.days[i].occurrence.event)) {
             try writeDay(batch.days[i])
         }
     }
@@ -410,7 +418,9 @@ final class SQLiteSyncWriter {
         let report = context.report
         if report.rejections.isEmpty {
             let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
-            for source in sources { try sync(source: source) }
+            // A source that had no rows before this run has nothing to remove: every row of it is this run's.
+            // (Skipping its sync saves the scans of the whole window, about a tenth of a first run's sink time.)
+            for source in sources where sourceIsNew[source] != true { try sync(source: source) }
         } else {
             // A rejected record may be an event that is still in its feed: removing rows now could lose data.
             let n = report.rejections.count
@@ -455,6 +465,14 @@ final class SQLiteSyncWriter {
             AND day >= :fromDay AND day < :toDay
             AND id NOT IN (SELECT id FROM temp.seen_days)
             """
+        /// Deletes the day entries (and their forecasts) whose `column` is in temp.doomed, and for event ids
+        /// their occurrences too.
+        func deleteChildren(of column: String) throws {
+            try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(column) IN (SELECT id FROM temp.doomed))")
+            try run("DELETE FROM day_entries WHERE \(column) IN (SELECT id FROM temp.doomed)")
+            if column == "event_id" { try run("DELETE FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed)") }
+        }
+        @discardableResult
         func run(_ sql: String) throws -> Int {
             let statement = try db.cachedStatement(sql)
             let values: [String: SQLiteValue] = [
@@ -473,10 +491,22 @@ final class SQLiteSyncWriter {
             counts.occurrencesRemoved += try run("UPDATE occurrences SET removed_run = :run WHERE removed_run IS NULL AND \(occurrenceInWindow)")
             counts.daysRemoved += try run("UPDATE day_entries SET removed_run = :run WHERE removed_run IS NULL AND \(dayInWindow)")
         } else {
-            // Deleting an event deletes its attendees, occurrences, day entries and forecasts (ON DELETE CASCADE).
-            counts.eventsRemoved += try run("DELETE FROM events WHERE \(eventInWindow)")
-            counts.occurrencesRemoved += try run("DELETE FROM occurrences WHERE \(occurrenceInWindow)")
-            counts.daysRemoved += try run("DELETE FROM day_entries WHERE \(dayInWindow)")
+            // Deleting an event deletes its attendees, occurrences, day entries and forecasts; an occurrence its
+            // day entries and their forecasts: what ON DELETE CASCADE does, done here because this connection
+            // does not enforce foreign keys (see init). Children first, the counted parent delete last.
+            try run("DELETE FROM temp.doomed")
+            try run("INSERT INTO temp.doomed (id) SELECT id FROM events WHERE \(eventInWindow)")
+            try deleteChildren(of: "event_id")
+            try run("DELETE FROM attendees WHERE event_id IN (SELECT id FROM temp.doomed)")
+            counts.eventsRemoved += try run("DELETE FROM events WHERE id IN (SELECT id FROM temp.doomed)")
+            try run("DELETE FROM temp.doomed")
+            try run("INSERT INTO temp.doomed (id) SELECT id FROM occurrences WHERE \(occurrenceInWindow)")
+            try deleteChildren(of: "occurrence_id")
+            counts.occurrencesRemoved += try run("DELETE FROM occurrences WHERE id IN (SELECT id FROM temp.doomed)")
+            try run("DELETE FROM temp.doomed")
+            try run("INSERT INTO temp.doomed (id) SELECT id FROM day_entries WHERE \(dayInWindow)")
+            try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM temp.doomed)")
+            counts.daysRemoved += try run("DELETE FROM day_entries WHERE id IN (SELECT id FROM temp.doomed)")
         }
     }
 
