@@ -1,13 +1,22 @@
 /// One concrete instance of an event: the event (or the override that replaced the instance) with its start and end.
+///
+/// The event is held by reference: all occurrences of a series share one copy, so copying and sorting
+/// occurrences moves a pointer, not the event's many fields.
 public struct Occurrence: Hashable, Sendable {
-    public var event: Event
+    private var storage: EventStorage
+
+    public var event: Event {
+        get { storage.event }
+        set { storage = EventStorage(newValue) }
+    }
+
     public var start: EventTime
     public var end: EventTime
     /// The instance's identity in its series (the start the rule produced); nil for a non-recurring event.
     public var recurrenceID: EventTime?
 
     public init(event: Event, start: EventTime, end: EventTime, recurrenceID: EventTime? = nil) {
-        self.event = event
+        storage = EventStorage(event)
         self.start = start
         self.end = end
         self.recurrenceID = recurrenceID
@@ -18,12 +27,41 @@ public struct Occurrence: Hashable, Sendable {
         self.init(event: event, start: event.start, end: event.end, recurrenceID: event.recurrenceID?.time)
     }
 
+    /// Another instance of the same event, sharing its stored copy.
+    public init(sharingEventOf other: Occurrence, start: EventTime, end: EventTime, recurrenceID: EventTime?) {
+        storage = other.storage
+        self.start = start
+        self.end = end
+        self.recurrenceID = recurrenceID
+    }
+
     public var isAllDay: Bool { start.isDate }
+
+    public static func == (lhs: Occurrence, rhs: Occurrence) -> Bool {
+        lhs.start == rhs.start && lhs.end == rhs.end && lhs.recurrenceID == rhs.recurrenceID
+            && (lhs.storage === rhs.storage || lhs.storage.event == rhs.storage.event)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.event)
+        hasher.combine(start)
+        hasher.combine(end)
+        hasher.combine(recurrenceID)
+    }
 
     /// Start and end as UTC instants, floating times and dates read in `zone`. The end is never before the start.
     public func interval(in zone: Zone) -> (start: Int64, end: Int64) {
         let s = start.utcSeconds(in: zone)
         let e = end.utcSeconds(in: zone)
         return (s, max(s, e))
+    }
+}
+
+/// The shared, immutable copy of an occurrence's event.
+private final class EventStorage: Sendable {
+    let event: Event
+
+    init(_ event: Event) {
+        self.event = event
     }
 }

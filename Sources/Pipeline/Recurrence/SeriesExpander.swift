@@ -168,6 +168,8 @@ public struct SeriesExpander {
         }
         var kept = 0
         let masterCancelled = master.isCancelled
+        // Every instance of the master shares one stored copy of it.
+        let masterTemplate = Occurrence(single: master)
         let hasExclusions = !excluded.isEmpty || !excludedDays.isEmpty
         var futureIndex = -1
         // The common case, a zoned series whose duration has no days, converts each instance once.
@@ -188,12 +190,12 @@ public struct SeriesExpander {
                     guard span.contains(start: u, end: max(u, e)) else { continue }
                     let local = z.local(fromUTC: u)
                     let startTime: EventTime = local.secondsSinceEpoch == s ? original : .zoned(local, z)
-                    occurrences.append(Occurrence(event: master, start: startTime, end: Self.time(atUTC: e, in: z), recurrenceID: original))
+                    occurrences.append(Occurrence(sharingEventOf: masterTemplate, start: startTime, end: Self.time(atUTC: e, in: z), recurrenceID: original))
                     instants.append(u)
                     continue
                 }
                 let startTime = normalized(original)
-                add(Occurrence(event: master, start: startTime, end: periodEnds[s] ?? Self.end(of: startTime, after: duration), recurrenceID: original))
+                add(Occurrence(sharingEventOf: masterTemplate, start: startTime, end: periodEnds[s] ?? Self.end(of: startTime, after: duration), recurrenceID: original))
             } else {
                 let f = futures[futureIndex]
                 if !includeCancelled && (masterCancelled || f.event.isCancelled) { continue }
