@@ -51,7 +51,7 @@ enum JCalWriter {
         case .period(let start, let end, let duration): return string(start + "/" + (end ?? duration ?? ""))
         case .recur(let parts):
             let members = parts.map { part -> String in
-                let values = part.values.map { ICalExportTypes.numericRecurParts.contains(part.name) ? number($0) : string($0) }
+                let values = part.values.map { ICalValueTypes.numericRecurParts.contains(part.name) ? number($0) : string($0) }
                 return string(part.name) + ": " + (values.count == 1 ? values[0] : "[" + values.joined(separator: ", ") + "]")
             }
             return "{" + members.joined(separator: ", ") + "}"

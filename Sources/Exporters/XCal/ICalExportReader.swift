@@ -140,11 +140,11 @@ enum ICalExportReader {
         var params = parameters
         var type: String
         if let i = params.firstIndex(where: { $0.name == "VALUE" }), let v = params[i].values.first,
-           ICalExportTypes.knownTypes.contains(v.lowercased()) {
+           ICalValueTypes.known.contains(v.lowercased()) && v.lowercased() != "unknown" {
             type = v.lowercased()
             params.remove(at: i)
         } else {
-            type = ICalExportTypes.defaults[name] ?? "unknown"
+            type = ICalValueTypes.defaults[name] ?? "unknown"
         }
         var values: [ExportValue] = []
         switch (name, type) {
@@ -157,7 +157,7 @@ enum ICalExportReader {
             values = typedValues(value, type: &type)
         }
         let exportParameters = params.map { p in
-            (name: p.name.lowercased(), type: ICalExportTypes.parameterTypes[p.name] ?? "text", values: p.values)
+            (name: p.name.lowercased(), type: ICalValueTypes.parameterTypes[p.name] ?? "text", values: p.values)
         }
         return ExportProperty(name: name.lowercased(), parameters: exportParameters, type: type, values: values)
     }
