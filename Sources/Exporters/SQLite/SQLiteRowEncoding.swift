@@ -30,7 +30,8 @@ enum SQLiteRowEncoding {
 
     /// RECURRENCE-ID as stored in the key: ISO text of the instance it replaces, "" for none.
     static func recurrenceIDText(_ event: Event) -> String {
-        event.recurrenceID?.time.iso8601 ?? ""
+        guard let time = event.recurrenceID?.time else { return "" }
+        return iso(time, startUTC: nil)
     }
 
     /// A time as ISO-8601 with its zone in brackets when it has a named one (RFC 9557): used in lists.
@@ -228,7 +229,11 @@ enum SQLiteRowEncoding {
         }
 
         /// The instance key in its event: the RECURRENCE-ID it has or would have, "" for a single event.
-        var instance: String { recurrenceID?.iso8601 ?? "" }
+        /// (`EventTime.iso8601`'s text, built by `iso`: computed for every occurrence and day row.)
+        var instance: String {
+            guard let recurrenceID else { return "" }
+            return SQLiteRowEncoding.iso(recurrenceID, startUTC: nil)
+        }
     }
 
     /// Binds `occurrenceContentColumns` from parameter `first` (instants as `Occurrence.interval(in:)`).
