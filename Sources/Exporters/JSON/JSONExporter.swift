@@ -41,9 +41,10 @@ public final class JSONExporter: Sink {
     public let emptyDays: Bool
     private var file: AtomicFile?
     private var rows = 0
-    /// Day entries rendered as soon as they arrive, with their sort key: a 1 GB feed's agenda is held as
-    /// text, not as events.
+    /// Day entries rendered as soon as they arrive: the text waits in a scratch file, memory holds only
+    /// each entry's sort key and where its text is, so a 1 GB feed's agenda is not held in memory.
     private var rendered: [RenderedEntry] = []
+    private var scratch: ScratchFile?
     private var forecastProviders = Set<String>()
 
     struct RenderedEntry {
@@ -53,7 +54,8 @@ public final class JSONExporter: Sink {
         var title: String
         var uid: String
         var endUTC: Int64
-        var text: String
+        var offset: Int64
+        var length: Int
 
         /// The same order as `DayEntry.agendaOrder`.
         static func < (a: RenderedEntry, b: RenderedEntry) -> Bool {
@@ -91,6 +93,7 @@ public final class JSONExporter: Sink {
         rows = 0
         rendered = []
         forecastProviders = []
+        scratch = shape == .days ? try ScratchFile() : nil
         if shape != .days, !ndjson { try file?.write("[") }
     }
 
@@ -104,8 +107,12 @@ public final class JSONExporter: Sink {
                 var text = ""
                 writer.write(EventJSON.dayEntry(entry, zone: context.zone), into: &text, indent: 4)
                 if case .forecast(let f, _)? = entry.forecast { forecastProviders.insert(f.provider) }
+                guard let scratch else { continue }
+                let offset = scratch.size
+                try scratch.append(text)
                 rendered.append(RenderedEntry(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
-                                              title: entry.event.title ?? "", uid: entry.event.uid, endUTC: entry.endUTC, text: text))
+                                              title: entry.event.title ?? "", uid: entry.event.uid, endUTC: entry.endUTC,
+                                              offset: offset, length: Int(scratch.size - offset)))
             }
         case .events:
             for event in batch.events { try writeRecord(EventJSON.event(event), to: file) }
@@ -149,11 +156,17 @@ public final class JSONExporter: Sink {
     public func abort(context: RunContext) {
         file?.abort()
         file = nil
+        scratch = nil
+        rendered = []
     }
 
     private func writeDays(to file: AtomicFile, context: RunContext) throws {
         let zone = context.zone
         rendered.sort(by: <)
+        func entryText(_ entry: RenderedEntry) throws -> String {
+            guard let scratch else { return "" }
+            return String(decoding: try scratch.read(at: entry.offset, count: entry.length), as: UTF8.self)
+        }
         rows = rendered.count
         // Day numbers to list, each with the range of its entries in `rendered`.
         var groups: [(day: Int, entries: Range<Int>)] = []
@@ -181,7 +194,7 @@ public final class JSONExporter: Sink {
         if ndjson {
             for g in groups {
                 var line = dayHeader(g.day, indent: "", newline: "") + "["
-                line += rendered[g.entries].map(\.text).joined(separator: ",")
+                line += try rendered[g.entries].map(entryText).joined(separator: ",")
                 try file.write(line + "]}\n")
             }
             return
@@ -213,7 +226,7 @@ public final class JSONExporter: Sink {
             } else {
                 text += "["
                 for (k, entry) in rendered[g.entries].enumerated() {
-                    text += (k == 0 ? "" : ",") + nl + pad(4) + entry.text
+                    text += (k == 0 ? "" : ",") + nl + pad(4) + (try entryText(entry))
                 }
                 text += nl + pad(3) + "]"
             }
@@ -222,5 +235,6 @@ public final class JSONExporter: Sink {
         }
         try file.write((groups.isEmpty ? "" : nl + pad(1) + "]") + nl + "}\n")
         rendered = []
+        scratch = nil
     }
 }
