@@ -169,18 +169,7 @@ enum SQLiteRowEncoding {
         let magnitude = abs(offset)
         let count = magnitude % 60 == 0 ? 25 : 28
         return String(unsafeUninitializedCapacity: count) { buffer in
-            let second = time.secondOfDay
-            put(y, 4, into: buffer, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(m, 2, into: buffer, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(d, 2, into: buffer, at: 8)
-            buffer[10] = UInt8(ascii: "T")
-            put(second / 3600, 2, into: buffer, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(second / 60 % 60, 2, into: buffer, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(second % 60, 2, into: buffer, at: 17)
+            putLocal(y, m, d, time.secondOfDay, into: buffer)
             buffer[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
             put(magnitude / 3600 % 100, 2, into: buffer, at: 20)
             buffer[22] = UInt8(ascii: ":")
@@ -265,21 +254,25 @@ enum SQLiteRowEncoding {
     static func isoLocal(_ time: CivilDateTime) -> String {
         let (y, m, d) = time.date.components
         guard (0...9999).contains(y) else { return time.iso8601 }
-        let second = time.secondOfDay
         return String(unsafeUninitializedCapacity: 19) { buffer in
-            put(y, 4, into: buffer, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(m, 2, into: buffer, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(d, 2, into: buffer, at: 8)
-            buffer[10] = UInt8(ascii: "T")
-            put(second / 3600, 2, into: buffer, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(second / 60 % 60, 2, into: buffer, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(second % 60, 2, into: buffer, at: 17)
+            putLocal(y, m, d, time.secondOfDay, into: buffer)
             return 19
         }
+    }
+
+    /// Writes "YYYY-MM-DDTHH:MM:SS" into the first 19 bytes of `buffer`.
+    private static func putLocal(_ y: Int, _ m: Int, _ d: Int, _ second: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        put(y, 4, into: buffer, at: 0)
+        buffer[4] = UInt8(ascii: "-")
+        put(m, 2, into: buffer, at: 5)
+        buffer[7] = UInt8(ascii: "-")
+        put(d, 2, into: buffer, at: 8)
+        buffer[10] = UInt8(ascii: "T")
+        put(second / 3600, 2, into: buffer, at: 11)
+        buffer[13] = UInt8(ascii: ":")
+        put(second / 60 % 60, 2, into: buffer, at: 14)
+        buffer[16] = UInt8(ascii: ":")
+        put(second % 60, 2, into: buffer, at: 17)
     }
 
     /// Writes `value` (not negative) as `width` zero-padded digits.

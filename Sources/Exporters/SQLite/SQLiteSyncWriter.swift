@@ -336,28 +336,28 @@ final class SQLiteSyncWriter {
             try s.bind(k.instance, at: 2)
             try SQLiteRowEncoding.bindOccurrenceValues(occurrence, zone: zone, to: s, from: 3)
         }
-        var id: Int64?
         // An event inserted by this run has no occurrences from before: insert (a conflict is a duplicate).
-        if eventID > maxEventID {
-            try bind(statements.insertOccurrence)
-            if try insertUnlessPresent(statements.insertOccurrence) {
-                id = db.lastInsertRowID
-                counts.occurrencesWritten += 1
-            }
-        }
-        if id == nil {
-            try bind(statements.upsertOccurrence)
-            if let changed = try stepUpsert(statements.upsertOccurrence) {
-                id = changed
-                counts.occurrencesWritten += 1
-            } else {
-                id = try selectID(statements.selectOccurrence, eventID, k.instance)
-            }
-        }
-        let result = id!
+        let (result, written) = try writeChild(parentIsNew: eventID > maxEventID, insert: statements.insertOccurrence,
+                                               upsert: statements.upsertOccurrence, select: statements.selectOccurrence,
+                                               key: (eventID, k.instance), bind: bind)
+        if written { counts.occurrencesWritten += 1 }
         if result <= maxOccurrenceID { _ = try markSeen(result, statements.markSeenOccurrence) }
         occurrenceIDs[k] = result
         return result
+    }
+
+    /// Writes a child row keyed on (parent id, text): a plain insert when the parent is new in this run
+    /// (falling back on a duplicate), else an upsert that changes the row only when a value differs, else the
+    /// id of the unchanged row. Returns the row's id and whether a row was inserted or changed.
+    private func writeChild(parentIsNew: Bool, insert: Statement, upsert: Statement, select: Statement,
+                            key: (Int64, String), bind: (Statement) throws -> Void) throws -> (id: Int64, written: Bool) {
+        if parentIsNew {
+            try bind(insert)
+            if try insertUnlessPresent(insert) { return (db.lastInsertRowID, true) }
+        }
+        try bind(upsert)
+        if let changed = try stepUpsert(upsert) { return (changed, true) }
+        return (try selectID(select, key.0, key.1), false)
     }
 
     private func writeDay(_ day: DayEntry) throws {
@@ -368,24 +368,10 @@ final class SQLiteSyncWriter {
             try s.bind(dayText, at: 2)
             try SQLiteRowEncoding.bindDayValues(day, eventID: eventID, to: s, from: 3)
         }
-        var id: Int64?
-        if occurrenceID > maxOccurrenceID {
-            try bind(statements.insertDay)
-            if try insertUnlessPresent(statements.insertDay) {
-                id = db.lastInsertRowID
-                counts.daysWritten += 1
-            }
-        }
-        if id == nil {
-            try bind(statements.upsertDay)
-            if let changed = try stepUpsert(statements.upsertDay) {
-                id = changed
-                counts.daysWritten += 1
-            } else {
-                id = try selectID(statements.selectDay, occurrenceID, dayText)
-            }
-        }
-        let result = id!
+        let (result, written) = try writeChild(parentIsNew: occurrenceID > maxOccurrenceID, insert: statements.insertDay,
+                                               upsert: statements.upsertDay, select: statements.selectDay,
+                                               key: (occurrenceID, dayText), bind: bind)
+        if written { counts.daysWritten += 1 }
         counts.dayEntriesSeen += 1
         let existed = result <= maxDayID
         if existed { _ = try markSeen(result, statements.markSeenDay) }

@@ -86,29 +86,20 @@ enum ICalExportReader {
     }
 
     /// Splits on commas that are not escaped with a backslash.
-    static func splitList(_ value: String) -> [String] {
-        var out: [String] = []
-        var current = ""
-        var escaped = false
-        for c in value.unicodeScalars {
-            if escaped { current.unicodeScalars.append(c); escaped = false; continue }
-            if c == "\\" { current.unicodeScalars.append(c); escaped = true; continue }
-            if c == "," { out.append(current); current = ""; continue }
-            current.unicodeScalars.append(c)
-        }
-        out.append(current)
-        return out
-    }
+    static func splitList(_ value: String) -> [String] { split(value, on: ",") }
 
     /// Splits on semicolons that are not escaped with a backslash.
-    static func splitStructured(_ value: String) -> [String] {
+    static func splitStructured(_ value: String) -> [String] { split(value, on: ";") }
+
+    /// Splits on `separator` where it is not escaped with a backslash; escapes are kept.
+    private static func split(_ value: String, on separator: Unicode.Scalar) -> [String] {
         var out: [String] = []
         var current = ""
         var escaped = false
         for c in value.unicodeScalars {
             if escaped { current.unicodeScalars.append(c); escaped = false; continue }
             if c == "\\" { current.unicodeScalars.append(c); escaped = true; continue }
-            if c == ";" { out.append(current); current = ""; continue }
+            if c == separator { out.append(current); current = ""; continue }
             current.unicodeScalars.append(c)
         }
         out.append(current)
