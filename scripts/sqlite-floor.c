@@ -95,7 +95,8 @@ static void load(sqlite3 *src, const char *name, Table *t) {
 
 int main(int argc, char **argv) {
     int sameSchema = argc == 4 && strcmp(argv[3], "--same-schema") == 0;
-    if (argc != 3 && !sameSchema) {
+    int bulkSchema = argc == 4 && strcmp(argv[3], "--bulk-schema") == 0;
+    if (argc != 3 && !sameSchema && !bulkSchema) {
         fprintf(stderr, "usage: sqlite-floor SOURCE.db TARGET.db [--same-schema]\n");
         return 2;
     }
@@ -141,6 +142,14 @@ int main(int argc, char **argv) {
         }
         check(dst, sqlite3_finalize(insert), "finalize");
         total += t[i].rows;
+    }
+    if (bulkSchema) {
+        exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
+        exec(dst, "CREATE UNIQUE INDEX occurrences_key ON occurrences (event_id, instance)");
+        exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_entries (occurrence_id, day)");
+        exec(dst, "CREATE INDEX day_entries_by_day ON day_entries (day, sort_key)");
+        exec(dst, "CREATE INDEX day_entries_by_event ON day_entries (event_id)");
+        exec(dst, "CREATE INDEX occurrences_by_start ON occurrences (start_utc)");
     }
     if (indexes) {
         int rc;

@@ -105,6 +105,20 @@ public final class Statement {
     }
 
     private func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int32 {
+        bindText(at: index, capacity: bytes.count) { buffer in
+            if let source = bytes.baseAddress, bytes.count > 0 { buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+            return bytes.count
+        }
+    }
+
+    /// Binds text that `write` puts straight into this parameter's buffer (see `textBuffers`): it gets room for
+    /// at least `capacity` bytes and returns how many UTF-8 bytes it wrote (at most `capacity`). No String is
+    /// made: for values formatted per row (dates, times, keys) this is a bind without a heap allocation.
+    public func bindText(at index: Int, capacity: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) throws {
+        try check(bindText(at: index, capacity: capacity, write))
+    }
+
+    private func bindText(at index: Int, capacity: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) -> Int32 {
         // An index SQLite rejects gets its SQLITE_RANGE, and a statement that is running (stepped, not reset)
         // its SQLITE_MISUSE, from SQLite, with no buffer touched: the current binding stays valid.
         guard index >= 1, index <= parameterCount, sqlite3_stmt_busy(handle) == 0 else {
@@ -113,16 +127,17 @@ public final class Statement {
         if textBuffers.count < index { textBuffers.append(contentsOf: repeatElement(nil, count: index - textBuffers.count)) }
         var old: UnsafeMutableRawBufferPointer?
         var buffer: UnsafeMutableRawBufferPointer
-        if let current = textBuffers[index - 1], current.count >= bytes.count {
+        if let current = textBuffers[index - 1], current.count >= capacity {
             buffer = current
         } else {
             // At least 1 byte, so an empty string binds as '' (a non-nil pointer) and not as NULL.
             old = textBuffers[index - 1]
-            buffer = .allocate(byteCount: max(32, bytes.count + bytes.count / 2), alignment: 1)
+            buffer = .allocate(byteCount: max(32, capacity + capacity / 2), alignment: 1)
             textBuffers[index - 1] = buffer
         }
-        if let source = bytes.baseAddress, bytes.count > 0 { buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
-        let rc = sqlite3_bind_text64(handle, Int32(index), buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+        // Only the first `capacity` bytes are offered, so a writer that respects its room stays in the buffer.
+        let count = min(capacity, max(0, write(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<capacity]))))
+        let rc = sqlite3_bind_text64(handle, Int32(index), buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt64(count),
                                      nil /* SQLITE_STATIC */, UInt8(SQLITE_UTF8))
         // The old buffer is free to go only now that SQLite holds the new one for this parameter.
         old?.deallocate()

@@ -139,6 +139,36 @@ final class SQLiteProcessTests: XCTestCase {
         XCTAssertEqual(try Database(path: db).scalarInt("SELECT count(*) FROM runs"), 2)
     }
 
+    func testKilledBulkLoadLeavesThePreviousContentAndIndexes() throws {
+        // A small source first; then a new, big source bulk-loads beside it (indexes dropped in its transaction).
+        try writeFeed("small.json", count: 50, prefix: "s", title: "Small")
+        try writePipeline("small", feed: "small.json", source: "archive")
+        XCTAssertEqual(try run(["run", "--quiet", "small.pipeline.json"]).0, 0)
+        let before = try snapshot()
+        let schema = try Database(path: db).rows("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+        XCTAssertTrue(schema.contains { $0[1] == "day_entries_key" })
+
+        try writeFeed("big.json", count: 40_000, prefix: "b", title: "Big")
+        try writePipeline("big", feed: "big.json", source: "team")
+        let base = walSize()
+        let (big, _, _) = try start(["run", "--quiet", "big.pipeline.json"])
+        waitForWrites(big, beyond: base, bytes: 4 << 20)
+        XCTAssertTrue(big.isRunning, "the bulk load must still be writing when it is killed")
+        kill(big.processIdentifier, SIGKILL)
+        big.waitUntilExit()
+        XCTAssertEqual(big.terminationStatus, SIGKILL)
+
+        let database = try Database(path: db)
+        XCTAssertEqual(try database.integrityCheck(), ["ok"])
+        XCTAssertEqual(try snapshot(), before)
+        XCTAssertEqual(try database.rows("SELECT type, name, sql FROM sqlite_master ORDER BY name"), schema)
+        // The load then runs to the end and builds the same indexes.
+        XCTAssertEqual(try run(["run", "--quiet", "big.pipeline.json"]).0, 0)
+        XCTAssertEqual(try database.rows("SELECT source, count(*) FROM events GROUP BY source ORDER BY source"), [["archive", 50], ["team", 40_000]])
+        XCTAssertEqual(try database.rows("SELECT type, name, sql FROM sqlite_master ORDER BY name"), schema)
+        XCTAssertEqual(try database.integrityCheck(), ["ok"])
+    }
+
     func testSIGTERMMidWriteRollsBack() throws {
         try writeFeed("small.json", count: 20, prefix: "s", title: "Small")
         try writePipeline("small", feed: "small.json", source: "team")

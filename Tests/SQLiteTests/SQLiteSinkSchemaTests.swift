@@ -26,10 +26,11 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("new.db").path
         try runSink(path: path, events: [])
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 2)
+        XCTAssertEqual(try db.userVersion, 3)
         XCTAssertEqual(try db.journalMode, "wal")
-        XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY type, name"), [
-            ["index", "day_entries_by_day"], ["index", "day_entries_by_event"], ["index", "occurrences_by_start"],
+        XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
+            ["index", "day_entries_by_day"], ["index", "day_entries_by_event"], ["index", "day_entries_key"],
+            ["index", "events_key"], ["index", "occurrences_by_start"], ["index", "occurrences_key"],
             ["table", "attendees"], ["table", "day_entries"], ["table", "events"], ["table", "forecasts"],
             ["table", "occurrences"], ["table", "runs"], ["view", "agenda"],
         ])
@@ -81,7 +82,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try runSink(path: path, events: feed)
 
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 2)
+        XCTAssertEqual(try db.userVersion, 3)
         // A and B were unchanged: same rows, untouched (no updated_run); C deleted with its rows; E inserted.
         XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc FROM events ORDER BY id"), [
             [1, "a@x", .null, .null, 1], [2, "b@x", .null, .null, 1], [4, "e@x", 2, 2, 1],
@@ -108,7 +109,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try Database(path: path).setUserVersion(9)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (2); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (3); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)

@@ -232,8 +232,8 @@ enum SQLiteRowEncoding {
         try st.bind(o.start.isDate, at: first)
         try st.bind(s, at: first + 1)
         try st.bind(e, at: first + 2)
-        try st.bind(isoLocal(zone.local(fromUTC: s)), at: first + 3)
-        try st.bind(isoLocal(zone.local(fromUTC: e)), at: first + 4)
+        try bindLocal(zone.local(fromUTC: s), to: st, at: first + 3)
+        try bindLocal(zone.local(fromUTC: e), to: st, at: first + 4)
     }
 
     /// "YYYY-MM-DD", as `CivilDate.iso8601`, without building intermediate strings (years 0-9999).
@@ -256,6 +256,16 @@ enum SQLiteRowEncoding {
         guard (0...9999).contains(y) else { return time.iso8601 }
         return String(unsafeUninitializedCapacity: 19) { buffer in
             putLocal(y, m, d, time.secondOfDay, into: buffer)
+            return 19
+        }
+    }
+
+    /// Binds `isoLocal(time)`, written straight into the statement's parameter buffer (no String per row).
+    static func bindLocal(_ time: CivilDateTime, to s: Statement, at index: Int) throws {
+        let (y, m, d) = time.date.components
+        guard (0...9999).contains(y) else { return try s.bind(time.iso8601, at: index) }
+        try s.bindText(at: index, capacity: 19) { raw in
+            putLocal(y, m, d, time.secondOfDay, into: raw.bindMemory(to: UInt8.self))
             return 19
         }
     }
@@ -307,8 +317,8 @@ enum SQLiteRowEncoding {
         try s.bind(d.part, at: first + 1)
         try s.bind(d.parts, at: first + 2)
         try s.bind(d.allDay, at: first + 3)
-        try s.bind(isoLocal(d.start), at: first + 4)
-        try s.bind(isoLocal(d.end), at: first + 5)
+        try bindLocal(d.start, to: s, at: first + 4)
+        try bindLocal(d.end, to: s, at: first + 5)
         try s.bind(d.startUTC, at: first + 6)
         try s.bind(d.endUTC, at: first + 7)
         try s.bind(sortKey(d), at: first + 8)

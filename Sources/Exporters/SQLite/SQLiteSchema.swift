@@ -10,14 +10,18 @@ enum SQLiteSchema {
     /// The version this calpipe writes.
     static var currentVersion: Int { migrations.count }
 
-    static let migrations: [String] = [version1, version2]
+    static let migrations: [String] = [version1, version2, version3]
 
-    /// Secondary indexes a new, empty database builds after the first bulk load instead of row by row.
-    /// (Unique keys stay: the sync needs them while writing.)
-    static let deferredIndexes: [(name: String, sql: String)] = [
+    /// The indexes a bulk load (docs/sqlite-schema.md, "Speed") drops before it writes and builds again, in one
+    /// pass each, before the run commits: the unique keys of occurrences and day entries and the secondary
+    /// indexes. The unique key of `events` stays (the load looks events up by it and finds duplicates with it).
+    /// The SQL is exactly what migration 3 runs, so a rebuilt index is the same as a migrated one.
+    static let bulkIndexes: [(name: String, sql: String)] = [
+        ("occurrences_key", "CREATE UNIQUE INDEX occurrences_key ON occurrences (event_id, instance)"),
+        ("day_entries_key", "CREATE UNIQUE INDEX day_entries_key ON day_entries (occurrence_id, day)"),
+        ("occurrences_by_start", "CREATE INDEX occurrences_by_start ON occurrences (start_utc)"),
         ("day_entries_by_day", "CREATE INDEX day_entries_by_day ON day_entries (day, sort_key)"),
         ("day_entries_by_event", "CREATE INDEX day_entries_by_event ON day_entries (event_id)"),
-        ("occurrences_by_start", "CREATE INDEX occurrences_by_start ON occurrences (start_utc)"),
     ]
 
     /// calpipe 0.1: events, attendees, occurrences, day entries, runs.
@@ -146,6 +150,11 @@ enum SQLiteSchema {
         ALTER TABLE runs ADD COLUMN rows_changed INTEGER;
         ALTER TABLE runs ADD COLUMN rejected INTEGER;
         ALTER TABLE runs ADD COLUMN warnings INTEGER;
+        \(agendaView)
+        """
+
+    /// The `agenda` view (version 2; created again unchanged by version 3, which rebuilds its tables).
+    static let agendaView = """
         CREATE VIEW agenda AS
         SELECT
             d.day, d.part, d.parts, d.all_day, d.start_local, d.end_local, d.start_utc, d.end_utc,
@@ -165,6 +174,94 @@ enum SQLiteSchema {
         LEFT JOIN forecasts f ON f.day_entry_id = d.id
         WHERE d.removed_run IS NULL AND o.removed_run IS NULL AND e.removed_run IS NULL
         ORDER BY d.day, d.sort_key, e.title, e.uid, d.end_utc;
+        """
+
+    /// calpipe 0.3: the unique keys of events, occurrences and day entries become named unique indexes
+    /// (`events_key`, `occurrences_key`, `day_entries_key`) instead of table constraints, so a bulk load can drop
+    /// them and build them after the rows. A table constraint cannot be dropped, hence the rebuild: new table,
+    /// copy (ids kept), drop, rename. Foreign keys are off on the sink's connection, so dropping a parent table
+    /// deletes no child rows.
+    static let version3 = """
+        DROP VIEW agenda;
+        CREATE TABLE events_v3 (
+            id INTEGER PRIMARY KEY,
+            source TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            recurrence_id TEXT NOT NULL DEFAULT '',
+            title TEXT,
+            description TEXT,
+            location TEXT,
+            latitude REAL,
+            longitude REAL,
+            organizer_name TEXT,
+            organizer_email TEXT,
+            categories TEXT,
+            color TEXT,
+            url TEXT,
+            status TEXT,
+            all_day INTEGER NOT NULL,
+            dtstart TEXT NOT NULL,
+            dtstart_tzid TEXT,
+            start_utc INTEGER NOT NULL,
+            dtend TEXT,
+            dtend_tzid TEXT,
+            duration TEXT,
+            end_utc INTEGER NOT NULL,
+            rrule TEXT,
+            rdate TEXT,
+            exdate TEXT,
+            this_and_future INTEGER NOT NULL DEFAULT 0,
+            organizer_parameters TEXT,
+            exrule TEXT,
+            span_end_utc INTEGER,
+            other_properties TEXT,
+            components TEXT,
+            field_parameters TEXT,
+            metadata TEXT,
+            origin TEXT,
+            source_text TEXT,
+            created_run INTEGER,
+            updated_run INTEGER,
+            removed_run INTEGER
+        );
+        INSERT INTO events_v3 SELECT * FROM events;
+        DROP TABLE events;
+        ALTER TABLE events_v3 RENAME TO events;
+        CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id);
+        CREATE TABLE occurrences_v3 (
+            id INTEGER PRIMARY KEY,
+            event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+            instance TEXT NOT NULL,
+            all_day INTEGER NOT NULL,
+            start_utc INTEGER NOT NULL,
+            end_utc INTEGER NOT NULL,
+            start_local TEXT NOT NULL,
+            end_local TEXT NOT NULL,
+            removed_run INTEGER
+        );
+        INSERT INTO occurrences_v3 SELECT * FROM occurrences;
+        DROP TABLE occurrences;
+        ALTER TABLE occurrences_v3 RENAME TO occurrences;
+        CREATE TABLE day_entries_v3 (
+            id INTEGER PRIMARY KEY,
+            occurrence_id INTEGER NOT NULL REFERENCES occurrences (id) ON DELETE CASCADE,
+            event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+            day TEXT NOT NULL,
+            part INTEGER NOT NULL,
+            parts INTEGER NOT NULL,
+            all_day INTEGER NOT NULL,
+            start_local TEXT NOT NULL,
+            end_local TEXT NOT NULL,
+            start_utc INTEGER NOT NULL,
+            end_utc INTEGER NOT NULL,
+            sort_key TEXT NOT NULL,
+            removed_run INTEGER
+        );
+        INSERT INTO day_entries_v3 SELECT * FROM day_entries;
+        DROP TABLE day_entries;
+        ALTER TABLE day_entries_v3 RENAME TO day_entries;
+        \(bulkIndexes.map { $0.sql + ";" }.joined(separator: "\n"))
+        \(agendaView)
         """
 
     enum MigrationError: Error {

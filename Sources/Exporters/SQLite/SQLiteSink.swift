@@ -31,9 +31,15 @@ public final class SQLiteSink: Sink {
     public let displayPath: String
     public let keepRemoved: Bool
     public let busyTimeoutMilliseconds: Int
+    /// Allows the bulk load of a run whose sources have no rows yet (docs/sqlite-schema.md, "Speed"). Not an
+    /// option of the pipeline: false is for tests and measurements comparing it with the keyed writes.
+    public let bulkLoad: Bool
     private var writer: SQLiteSyncWriter?
+    /// Whether the last committed run began as a bulk load (for tests and measurements).
+    private(set) var lastRunBulkLoaded = false
 
-    public init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, busyTimeoutMilliseconds: Int = 10_000) {
+    public init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, busyTimeoutMilliseconds: Int = 10_000, bulkLoad: Bool = true) {
+        self.bulkLoad = bulkLoad
         self.path = path
         self.displayPath = displayPath ?? path
         self.keepRemoved = keepRemoved
@@ -54,7 +60,7 @@ public final class SQLiteSink: Sink {
     public func open(context: RunContext) throws {
         writer = try wrapping {
             try SQLiteSyncWriter(path: path, displayPath: displayPath, keepRemoved: keepRemoved,
-                                 busyTimeout: busyTimeoutMilliseconds, context: context)
+                                 busyTimeout: busyTimeoutMilliseconds, bulkLoad: bulkLoad, context: context)
         }
     }
 
@@ -66,8 +72,10 @@ public final class SQLiteSink: Sink {
     /// Commits the run; returns the number of day entries the database now holds for this run's window.
     public func commit(context: RunContext) throws -> Int {
         guard let writer else { throw SQLiteSinkError(path: displayPath, message: "commit before open") }
+        let bulk = writer.bulkLoadStarted
         try wrapping { try writer.commit() }
         self.writer = nil
+        lastRunBulkLoaded = bulk
         let c = writer.counts
         let report = context.report
         // Named after the sink, so two sqlite sinks keep separate counts.

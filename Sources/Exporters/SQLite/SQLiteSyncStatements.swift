@@ -10,11 +10,7 @@ struct SQLiteSyncStatements {
     let markSeenOccurrence: Statement
     let markSeenDay: Statement
     let insertOccurrence: Statement
-    let upsertOccurrence: Statement
-    let selectOccurrence: Statement
     let insertDay: Statement
-    let upsertDay: Statement
-    let selectDay: Statement
     let upsertForecast: Statement
     let deleteForecast: Statement
     let sourceHasRows: Statement
@@ -32,19 +28,31 @@ struct SQLiteSyncStatements {
         markSeenDay = try db.prepare("INSERT OR IGNORE INTO temp.seen_days (id) VALUES (?)")
         let o = ["event_id", "instance"] + SQLiteRowEncoding.occurrenceContentColumns
         insertOccurrence = try db.prepare(Self.insertSQL(table: "occurrences", columns: o))
-        upsertOccurrence = try db.prepare(Self.upsertSQL(
-            table: "occurrences", key: ["event_id", "instance"], content: SQLiteRowEncoding.occurrenceContentColumns, removable: true))
-        selectOccurrence = try db.prepare("SELECT id FROM occurrences WHERE event_id = ? AND instance = ?")
         let d = ["occurrence_id", "day"] + SQLiteRowEncoding.dayContentColumns
         insertDay = try db.prepare(Self.insertSQL(table: "day_entries", columns: d))
-        upsertDay = try db.prepare(Self.upsertSQL(
-            table: "day_entries", key: ["occurrence_id", "day"], content: SQLiteRowEncoding.dayContentColumns, removable: true))
-        selectDay = try db.prepare("SELECT id FROM day_entries WHERE occurrence_id = ? AND day = ?")
         upsertForecast = try db.prepare(Self.upsertSQL(
             table: "forecasts", key: ["day_entry_id"], content: SQLiteRowEncoding.forecastContentColumns, removable: false,
             returning: "day_entry_id"))
         deleteForecast = try db.prepare("DELETE FROM forecasts WHERE day_entry_id = ?")
         sourceHasRows = try db.prepare("SELECT EXISTS (SELECT 1 FROM events WHERE source = ?)")
+    }
+
+    /// The keyed writes of occurrences and day entries: their upserts name the unique keys, which a bulk load
+    /// drops, so they are prepared once the keys exist (`SQLiteSyncWriter.keyedChildren()`).
+    struct KeyedChildren {
+        let upsertOccurrence: Statement
+        let selectOccurrence: Statement
+        let upsertDay: Statement
+        let selectDay: Statement
+
+        init(_ db: Database) throws {
+            upsertOccurrence = try db.prepare(SQLiteSyncStatements.upsertSQL(
+                table: "occurrences", key: ["event_id", "instance"], content: SQLiteRowEncoding.occurrenceContentColumns, removable: true))
+            selectOccurrence = try db.prepare("SELECT id FROM occurrences WHERE event_id = ? AND instance = ?")
+            upsertDay = try db.prepare(SQLiteSyncStatements.upsertSQL(
+                table: "day_entries", key: ["occurrence_id", "day"], content: SQLiteRowEncoding.dayContentColumns, removable: true))
+            selectDay = try db.prepare("SELECT id FROM day_entries WHERE occurrence_id = ? AND day = ?")
+        }
     }
 
     static func insertSQL(table: String, columns: [String]) -> String {

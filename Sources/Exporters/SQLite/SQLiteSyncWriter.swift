@@ -41,8 +41,15 @@ final class SQLiteSyncWriter {
     let zone: Zone
     let window: Window?
     let runID: Int64
-    /// True when the database was created by this run: secondary indexes are built once at commit.
-    let isNewDatabase: Bool
+    /// True while this run bulk-loads (docs/sqlite-schema.md, "Speed"): the run's sources had no rows and the
+    /// tables hold few rows of other sources, so the indexes of `SQLiteSchema.bulkIndexes` were dropped and rows
+    /// are plain INSERTs; `endBulkLoad` builds the indexes again (at commit, or earlier when the run meets a
+    /// duplicate event or a source with rows, which need the unique keys while writing).
+    private(set) var bulkLoading = false
+    /// Whether this run began as a bulk load.
+    private(set) var bulkLoadStarted = false
+    /// A bulk load rebuilds the dropped indexes over every row: worth it only when few rows exist already.
+    static let bulkLoadMaxExistingRows: Int64 = 20_000
     /// Largest row ids before this run: rows above them were inserted by this run (seen by definition).
     private let maxEventID: Int64
     private let maxOccurrenceID: Int64
@@ -54,11 +61,13 @@ final class SQLiteSyncWriter {
     private let context: RunContext
 
     private let statements: SQLiteSyncStatements
+    /// Prepared when first needed: during a bulk load the keys they name do not exist.
+    private var keyed: SQLiteSyncStatements.KeyedChildren?
     /// Per source: true when the database held no event of it before this run (plain inserts, no lookups).
     private var sourceIsNew: [String: Bool] = [:]
 
     /// Opens the database, waits for the write lock, upgrades the schema and records the run.
-    init(path: String, displayPath: String, keepRemoved: Bool, busyTimeout: Int, context: RunContext) throws {
+    init(path: String, displayPath: String, keepRemoved: Bool, busyTimeout: Int, bulkLoad: Bool = true, context: RunContext) throws {
         self.path = displayPath
         self.keepRemoved = keepRemoved
         self.context = context
@@ -72,14 +81,25 @@ final class SQLiteSyncWriter {
         // IMMEDIATE: a second writer waits here (busy timeout), before it has read or written anything.
         try db.beginTransaction(.immediate)
         do {
-            let oldVersion = try SQLiteSchema.migrate(db)
-            isNewDatabase = oldVersion == 0
-            if isNewDatabase {
-                for index in SQLiteSchema.deferredIndexes { try db.execute("DROP INDEX IF EXISTS \(index.name)") }
-            }
+            _ = try SQLiteSchema.migrate(db)
             maxEventID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM events") ?? 0)
             maxOccurrenceID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM occurrences") ?? 0)
             maxDayID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM day_entries") ?? 0)
+            // Largest ids bound the row counts (max(id) is one index probe, count(*) a scan).
+            if bulkLoad && maxOccurrenceID + maxDayID <= Self.bulkLoadMaxExistingRows {
+                var allNew = true
+                for source in Set(context.sourceLabels) {
+                    let new = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM events WHERE source = ?)", arguments: [.text(source)]) == 0
+                    sourceIsNew[source] = new
+                    allNew = allNew && new
+                }
+                if allNew {
+                    // In the run's transaction: a failed or killed run leaves the indexes as they were.
+                    for index in SQLiteSchema.bulkIndexes { try db.execute("DROP INDEX IF EXISTS \(index.name)") }
+                    bulkLoading = true
+                    bulkLoadStarted = true
+                }
+            }
             try db.execute("""
                 CREATE TEMP TABLE IF NOT EXISTS seen_events (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS seen_occurrences (id INTEGER PRIMARY KEY);
@@ -138,24 +158,54 @@ final class SQLiteSyncWriter {
             guard let kept = duplicated[key(event)] else { return true }
             return kept == event
         }
-        // Not expanded: each event is its own single occurrence (Batch.effectiveOccurrences), written with the
-        // id at hand.
+        // The row ids of this batch's occurrences in batch order (nil: left out), for the days that follow.
+        var rows: [(occurrence: Int64, event: Int64)?] = []
         if !batch.expanded {
+            // Not expanded: each event is its own single occurrence (Batch.effectiveOccurrences), written with the
+            // id at hand.
+            rows.reserveCapacity(batch.events.count)
             for i in batch.events.indices {
-                guard let id = ids[i], duplicated.isEmpty || wanted(batch.events[i]) else { continue }
-                _ = try writeOccurrence(.init(singleOf: batch.events[i]), eventID: id)
+                guard let id = ids[i], duplicated.isEmpty || wanted(batch.events[i]) else {
+                    rows.append(nil)
+                    continue
+                }
+                rows.append((try writeOccurrence(.init(singleOf: batch.events[i]), eventID: id), id))
             }
-        }
-        if batch.expanded {
+        } else {
+            rows.reserveCapacity(batch.occurrences.count)
             // Reading isCancelled in place first: passing the event to `wanted` copies it (dozens of references).
-            for i in batch.occurrences.indices
-            where !batch.occurrences[i].event.isCancelled && (duplicated.isEmpty || wanted(batch.occurrences[i].event)) {
-                _ = try occurrenceID(batch.occurrences[i])
+            for i in batch.occurrences.indices {
+                guard !batch.occurrences[i].event.isCancelled && (duplicated.isEmpty || wanted(batch.occurrences[i].event)) else {
+                    rows.append(nil)
+                    continue
+                }
+                rows.append(try occurrenceID(batch.occurrences[i]))
             }
         }
+        /// Whether `o` is the occurrence at `j` of `rows`: the same value, or for unexpanded batches the single
+        /// occurrence of event `j` (the split stage made its own copy of it).
+        func isOccurrence(_ o: Occurrence, at j: Int) -> Bool {
+            if batch.expanded { return batch.occurrences[j] == o }
+            return o.start == batch.events[j].start && o.end == batch.events[j].end && o.recurrenceID == batch.events[j].recurrenceID?.time
+                && o.event.uid == batch.events[j].uid && SQLiteRowEncoding.source(of: o.event) == SQLiteRowEncoding.source(of: batch.events[j])
+        }
+        // Days come in the order of their occurrences (one or more days each): a cursor finds a day's occurrence
+        // row without building its key. A day the cursor does not find (another order) is looked up by key.
+        var cursor = 0
         for i in batch.days.indices
         where !batch.days[i].occurrence.event.isCancelled && (duplicated.isEmpty || wanted(batch.days[i].occurrence.event)) {
-            try writeDay(batch.days[i])
+            var found: (occurrence: Int64, event: Int64)?
+            var j = cursor
+            while j < rows.count && j < cursor + 8 {
+                if let row = rows[j], isOccurrence(batch.days[i].occurrence, at: j) {
+                    found = row
+                    cursor = j
+                    break
+                }
+                j += 1
+            }
+            let row = try found ?? occurrenceID(batch.days[i].occurrence)
+            try writeDay(batch.days[i], occurrenceID: row.occurrence, eventID: row.event)
         }
     }
 
@@ -171,7 +221,31 @@ final class SQLiteSyncWriter {
         let new = s.int64(at: 0) == 0
         try s.reset()
         sourceIsNew[source] = new
+        // A source the pipeline did not list at open, with rows already: its sync needs the unique keys.
+        if !new && bulkLoading { try endBulkLoad() }
         return new
+    }
+
+    private func keyedChildren() throws -> SQLiteSyncStatements.KeyedChildren {
+        if let keyed { return keyed }
+        // A bulk load inserts children of new parents only; should a keyed write come, the keys come first.
+        try endBulkLoad()
+        let made = try SQLiteSyncStatements.KeyedChildren(db)
+        keyed = made
+        return made
+    }
+
+    /// Builds the indexes a bulk load dropped (one sorted pass each) and goes on with keyed writes.
+    func endBulkLoad() throws {
+        guard bulkLoading else { return }
+        bulkLoading = false
+        for index in SQLiteSchema.bulkIndexes {
+            do {
+                try db.execute(index.sql)
+            } catch let error as SQLiteError where error.isConstraintViolation { // a key written twice
+                throw SQLiteSinkError(path: path, message: "internal error: the bulk load wrote a row twice (\(index.name)); nothing was written. Please report this with the pipeline")
+            }
+        }
     }
 
     /// Steps an INSERT; false (statement reset) when it hit the UNIQUE key, i.e. the row exists already.
@@ -229,6 +303,8 @@ final class SQLiteSyncWriter {
                 return id
             }
             knownDuplicate = true
+            // A duplicate event: its occurrences and days must find the rows of the first copy by key.
+            try endBulkLoad()
         }
         let upsert = statements.upsertEvent
         try bindEvent(upsert, event, k)
@@ -338,7 +414,7 @@ final class SQLiteSyncWriter {
         }
         // An event inserted by this run has no occurrences from before: insert (a conflict is a duplicate).
         let (result, written) = try writeChild(parentIsNew: eventID > maxEventID, insert: statements.insertOccurrence,
-                                               upsert: statements.upsertOccurrence, select: statements.selectOccurrence,
+                                               upsert: { $0.upsertOccurrence }, select: { $0.selectOccurrence },
                                                key: (eventID, k.instance), bind: bind)
         if written { counts.occurrencesWritten += 1 }
         if result <= maxOccurrenceID { _ = try markSeen(result, statements.markSeenOccurrence) }
@@ -349,19 +425,23 @@ final class SQLiteSyncWriter {
     /// Writes a child row keyed on (parent id, text): a plain insert when the parent is new in this run
     /// (falling back on a duplicate), else an upsert that changes the row only when a value differs, else the
     /// id of the unchanged row. Returns the row's id and whether a row was inserted or changed.
-    private func writeChild(parentIsNew: Bool, insert: Statement, upsert: Statement, select: Statement,
+    private func writeChild(parentIsNew: Bool, insert: Statement,
+                            upsert: (SQLiteSyncStatements.KeyedChildren) -> Statement,
+                            select: (SQLiteSyncStatements.KeyedChildren) -> Statement,
                             key: (Int64, String), bind: (Statement) throws -> Void) throws -> (id: Int64, written: Bool) {
         if parentIsNew {
             try bind(insert)
+            // During a bulk load there is no unique key to hit: the insert always inserts.
             if try insertUnlessPresent(insert) { return (db.lastInsertRowID, true) }
         }
-        try bind(upsert)
-        if let changed = try stepUpsert(upsert) { return (changed, true) }
-        return (try selectID(select, key.0, key.1), false)
+        let keyed = try keyedChildren()
+        let upsertStatement = upsert(keyed)
+        try bind(upsertStatement)
+        if let changed = try stepUpsert(upsertStatement) { return (changed, true) }
+        return (try selectID(select(keyed), key.0, key.1), false)
     }
 
-    private func writeDay(_ day: DayEntry) throws {
-        let (occurrenceID, eventID) = try occurrenceID(day.occurrence)
+    private func writeDay(_ day: DayEntry, occurrenceID: Int64, eventID: Int64) throws {
         let dayText = SQLiteRowEncoding.isoDate(day.day)
         func bind(_ s: Statement) throws {
             try s.bind(occurrenceID, at: 1)
@@ -369,7 +449,7 @@ final class SQLiteSyncWriter {
             try SQLiteRowEncoding.bindDayValues(day, eventID: eventID, to: s, from: 3)
         }
         let (result, written) = try writeChild(parentIsNew: occurrenceID > maxOccurrenceID, insert: statements.insertDay,
-                                               upsert: statements.upsertDay, select: statements.selectDay,
+                                               upsert: { $0.upsertDay }, select: { $0.selectDay },
                                                key: (occurrenceID, dayText), bind: bind)
         if written { counts.daysWritten += 1 }
         counts.dayEntriesSeen += 1
@@ -398,9 +478,7 @@ final class SQLiteSyncWriter {
     /// Builds deferred indexes, applies the sync (delete or mark what this run's sources no longer have inside
     /// the window), completes the run row and commits.
     func commit() throws {
-        if isNewDatabase {
-            for index in SQLiteSchema.deferredIndexes { try db.execute(index.sql) }
-        }
+        try endBulkLoad()
         let report = context.report
         if report.rejections.isEmpty {
             let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()

@@ -6,7 +6,8 @@ public struct Occurrence: Hashable, Sendable {
     private var storage: EventStorage
 
     public var event: Event {
-        get { storage.event }
+        // Borrowed, not copied: reading one field (`occurrence.event.uid`) retains nothing else of the event.
+        _read { yield storage.event }
         set { storage = EventStorage(newValue) }
     }
 
