@@ -61,4 +61,34 @@ final class SQLiteRowEncodingTests: XCTestCase {
         let keys = [entry(true, 5_000), entry(false, -1_000_000_000), entry(false, 9), entry(false, 10), entry(false, 2_000_000_000)].map(SQLiteRowEncoding.sortKey)
         XCTAssertEqual(keys, keys.sorted())
     }
+
+    /// The byte-level JSON of the JSON columns is exactly what JSONWriter writes for the same values: escapes
+    /// (quote, backslash, newline, CR, tab, other control characters), non-ASCII text, nesting, empty lists,
+    /// optional members, sorted keys.
+    func testJSONColumnsMatchJSONWriter() {
+        let tricky = "a\"b\\c\nd\re\tf\u{01}\u{1F}g\u{7F} Grüße 東京 🎉 ;,:"
+        let parameters = [Parameter(name: "X-TRICKY", values: [tricky, ""]), Parameter(name: "RSVP", values: ["TRUE"]),
+                          Parameter(name: "EMPTY", values: [])]
+        let properties = [RawProperty(name: "X-A", parameters: parameters, value: tricky), RawProperty(name: "DTSTAMP", parameters: [], value: "")]
+        let alarm = RawComponent(name: "VALARM", properties: properties,
+                                 components: [RawComponent(name: "X-INNER", properties: [], components: [])])
+        let writer = JSONWriter(pretty: false)
+        func text(_ body: (inout SQLiteJSONText) -> Void) -> String {
+            var json = SQLiteJSONText()
+            json.reset()
+            body(&json)
+            return json.string
+        }
+        XCTAssertEqual(text { $0.parameters(parameters) }, writer.string(SQLiteRowEncoding.parametersJSON(parameters)))
+        XCTAssertEqual(text { $0.parameters([]) }, "[]")
+        XCTAssertEqual(text { $0.properties(properties) }, writer.string(.array(properties.map(SQLiteRowEncoding.propertyJSON))))
+        XCTAssertEqual(text { $0.components([alarm, alarm]) }, writer.string(.array([alarm, alarm].map(SQLiteRowEncoding.componentJSON))))
+        XCTAssertEqual(text { $0.strings([tricky, "b"]) }, writer.string(.array([tricky, "b"].map(JSONValue.string))))
+        let fields = ["SUMMARY": parameters, "LOCATION": [parameters[1]], "DESCRIPTION": []]
+        XCTAssertEqual(text { $0.fieldParameters(fields) },
+                       writer.string(.object(JSONObject(fields.sorted { $0.key < $1.key }.map { ($0.key, SQLiteRowEncoding.parametersJSON($0.value)) }))))
+        let metadata = ["source": "team", "etag": tricky, "b": "2", "a": ""]
+        XCTAssertEqual(text { $0.metadata(metadata) }, SQLiteRowEncoding.metadataJSON(metadata).text)
+        XCTAssertEqual(text { $0.quoted("\u{01}") }, "\"\\u0001\"")
+    }
 }

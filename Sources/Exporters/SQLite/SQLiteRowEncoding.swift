@@ -94,8 +94,9 @@ enum SQLiteRowEncoding {
         return .integer(max(endUTC, last + (endUTC - startUTC)))
     }
 
-    /// Binds the values of `eventContentColumns`, in order, from parameter `first`; returns how many.
-    static func bindEventValues(_ event: Event, zone: Zone, to s: Statement, from first: Int) throws -> Int {
+    /// Binds the values of `eventContentColumns`, in order, from parameter `first`; returns how many. JSON
+    /// columns are written through `json`, a buffer the caller reuses for every event.
+    static func bindEventValues(_ event: Event, zone: Zone, to s: Statement, from first: Int, json: inout SQLiteJSONText) throws -> Int {
         let startUTC = event.start.utcSeconds(in: zone)
         let endUTC = max(startUTC, event.end.utcSeconds(in: zone))
         var dtend: EventTime?
@@ -105,22 +106,29 @@ enum SQLiteRowEncoding {
         case .duration(let d)?: duration = d
         case nil: break
         }
-        let recurrence = event.recurrence
         let i = first
         try s.bind(event.recurrenceID?.thisAndFuture == true, at: i)
         try s.bind(event.title, at: i + 1)
         try s.bind(event.description, at: i + 2)
-        try s.bind(event.coordinate?.latitude, at: i + 4)
         try s.bind(event.location, at: i + 3)
+        try s.bind(event.coordinate?.latitude, at: i + 4)
         try s.bind(event.coordinate?.longitude, at: i + 5)
         try s.bind(event.organizer?.name, at: i + 6)
         try s.bind(event.organizer?.email, at: i + 7)
         if let parameters = event.organizer?.otherParameters, !parameters.isEmpty {
-            try s.bind(json(parametersJSON(parameters)), at: i + 8)
+            json.reset()
+            json.parameters(parameters)
+            try json.bind(to: s, at: i + 8)
         } else {
             try s.bindNull(at: i + 8)
         }
-        try s.bind(event.categories.isEmpty ? .null : json(.array(event.categories.map(JSONValue.string))), at: i + 9)
+        if event.categories.isEmpty {
+            try s.bindNull(at: i + 9)
+        } else {
+            json.reset()
+            json.strings(event.categories)
+            try json.bind(to: s, at: i + 9)
+        }
         try s.bind(event.color, at: i + 10)
         try s.bind(event.url, at: i + 11)
         try s.bind(event.status, at: i + 12)
@@ -133,16 +141,44 @@ enum SQLiteRowEncoding {
         try s.bind(duration?.iCalendarText, at: i + 19)
         try s.bind(endUTC, at: i + 20)
         try s.bind(spanEnd(event, startUTC: startUTC, endUTC: endUTC, zone: zone), at: i + 21)
-        try s.bind(recurrence.rules.isEmpty ? .null : lines(recurrence.rules.map(\.text)), at: i + 22)
-        try s.bind(recurrence.exceptionRules.isEmpty ? .null : lines(recurrence.exceptionRules.map(\.text)), at: i + 23)
-        try s.bind(recurrence.dates.isEmpty ? .null : lines(recurrence.dates.map(recurrenceDateText)), at: i + 24)
-        try s.bind(recurrence.exceptionDates.isEmpty ? .null : lines(recurrence.exceptionDates.map(annotated)), at: i + 25)
-        try s.bind(event.otherProperties.isEmpty ? .null : json(.array(event.otherProperties.map(propertyJSON))), at: i + 26)
-        try s.bind(event.components.isEmpty ? .null : json(.array(event.components.map(componentJSON))), at: i + 27)
-        try s.bind(event.fieldParameters.isEmpty ? .null
-                   : json(.object(JSONObject(event.fieldParameters.sorted { $0.key < $1.key }.map { ($0.key, parametersJSON($0.value)) }))),
-                   at: i + 28)
-        try s.bind(metadataJSON(event.metadata), at: i + 29)
+        if event.recurrence.rules.isEmpty && event.recurrence.exceptionRules.isEmpty && event.recurrence.dates.isEmpty
+            && event.recurrence.exceptionDates.isEmpty {
+            for k in 22...25 { try s.bindNull(at: i + k) }
+        } else {
+            let recurrence = event.recurrence
+            try s.bind(recurrence.rules.isEmpty ? .null : lines(recurrence.rules.map(\.text)), at: i + 22)
+            try s.bind(recurrence.exceptionRules.isEmpty ? .null : lines(recurrence.exceptionRules.map(\.text)), at: i + 23)
+            try s.bind(recurrence.dates.isEmpty ? .null : lines(recurrence.dates.map(recurrenceDateText)), at: i + 24)
+            try s.bind(recurrence.exceptionDates.isEmpty ? .null : lines(recurrence.exceptionDates.map(annotated)), at: i + 25)
+        }
+        if event.otherProperties.isEmpty {
+            try s.bindNull(at: i + 26)
+        } else {
+            json.reset()
+            json.properties(event.otherProperties)
+            try json.bind(to: s, at: i + 26)
+        }
+        if event.components.isEmpty {
+            try s.bindNull(at: i + 27)
+        } else {
+            json.reset()
+            json.components(event.components)
+            try json.bind(to: s, at: i + 27)
+        }
+        if event.fieldParameters.isEmpty {
+            try s.bindNull(at: i + 28)
+        } else {
+            json.reset()
+            json.fieldParameters(event.fieldParameters)
+            try json.bind(to: s, at: i + 28)
+        }
+        if event.metadata.isEmpty || (event.metadata.count == 1 && event.metadata["source"] != nil) {
+            try s.bindNull(at: i + 29)
+        } else {
+            json.reset()
+            json.metadata(event.metadata)
+            try json.bind(to: s, at: i + 29)
+        }
         try s.bind(event.sourceText, at: i + 30)
         return 31
     }

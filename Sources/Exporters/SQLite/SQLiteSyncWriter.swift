@@ -61,6 +61,8 @@ final class SQLiteSyncWriter {
     private let context: RunContext
 
     private let statements: SQLiteSyncStatements
+    /// The buffer JSON columns are written into, reused for every row.
+    private var json = SQLiteJSONText()
     /// Prepared when first needed: during a bulk load the keys they name do not exist.
     private var keyed: SQLiteSyncStatements.KeyedChildren?
     /// Per source: true when the database held no event of it before this run (plain inserts, no lookups).
@@ -281,7 +283,7 @@ final class SQLiteSyncWriter {
         try s.bind(k.source, at: 1)
         try s.bind(k.uid, at: 2)
         try s.bind(k.recurrenceID, at: 3)
-        let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4)
+        let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4, json: &json)
         try s.bind(event.origin?.description, at: 4 + count)
         try s.bind(runID, at: 5 + count)
         try s.bind(runID, at: 6 + count)
@@ -353,7 +355,13 @@ final class SQLiteSyncWriter {
             try insert.bind(attendee.email, at: 4)
             try insert.bind(attendee.role, at: 5)
             try insert.bind(attendee.status, at: 6)
-            try insert.bind(SQLiteRowEncoding.attendeeParameters(attendee), at: 7)
+            if attendee.otherParameters.isEmpty {
+                try insert.bindNull(at: 7)
+            } else {
+                json.reset()
+                json.parameters(attendee.otherParameters)
+                try json.bind(to: insert, at: 7)
+            }
             try insert.run()
         }
         counts.otherRowsChanged += attendees.count
