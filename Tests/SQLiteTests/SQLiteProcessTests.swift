@@ -169,6 +169,31 @@ final class SQLiteProcessTests: XCTestCase {
         XCTAssertEqual(try database.integrityCheck(), ["ok"])
     }
 
+    func testKilledFirstRunIntoANewFileLeavesNoRows() throws {
+        // A new file is loaded through a rollback journal (no WAL yet): a kill leaves a hot journal, which the
+        // next connection rolls back, so the file holds no schema and no rows; the next run then works.
+        try writeFeed("big.json", count: 40_000, prefix: "b", title: "Big")
+        try writePipeline("big", feed: "big.json", source: "team")
+        let (big, _, _) = try start(["run", "--quiet", "big.pipeline.json"])
+        let deadline = Date().addingTimeInterval(120)
+        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: db))?[.size] as? Int) ?? 0 }
+        while size() < 4 << 20 && big.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertTrue(big.isRunning, "the first run must still be writing when it is killed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"))
+        kill(big.processIdentifier, SIGKILL)
+        big.waitUntilExit()
+        XCTAssertEqual(big.terminationStatus, SIGKILL)
+
+        let database = try Database(path: db)
+        XCTAssertEqual(try database.integrityCheck(), ["ok"])
+        XCTAssertEqual(try database.userVersion, 0)
+        XCTAssertEqual(try database.scalarInt("SELECT count(*) FROM sqlite_master"), 0)
+        XCTAssertEqual(try run(["run", "--quiet", "big.pipeline.json"]).0, 0)
+        XCTAssertEqual(try database.scalarInt("SELECT count(*) FROM events"), 40_000)
+        XCTAssertEqual(try database.journalMode, "wal")
+        XCTAssertEqual(try database.integrityCheck(), ["ok"])
+    }
+
     func testSIGTERMMidWriteRollsBack() throws {
         try writeFeed("small.json", count: 20, prefix: "s", title: "Small")
         try writePipeline("small", feed: "small.json", source: "team")

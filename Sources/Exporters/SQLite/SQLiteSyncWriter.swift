@@ -68,6 +68,14 @@ final class SQLiteSyncWriter {
     /// Per source: true when the database held no event of it before this run (plain inserts, no lookups).
     private var sourceIsNew: [String: Bool] = [:]
 
+    /// True when the file did not exist (or was empty) at open: see `init`.
+    private let createsFile: Bool
+
+    static func isAbsentOrEmpty(_ path: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return true }
+        return (attributes[.size] as? Int ?? 0) == 0
+    }
+
     /// Opens the database, waits for the write lock, upgrades the schema and records the run.
     init(path: String, displayPath: String, keepRemoved: Bool, busyTimeout: Int, bulkLoad: Bool = true, context: RunContext) throws {
         self.path = displayPath
@@ -79,7 +87,13 @@ final class SQLiteSyncWriter {
         // row just got, and the sync deletes children itself (`deleteRemoved`), so the checks (one parent
         // lookup per key per row, about a tenth of the sink's time) would only repeat what the writer does.
         // The schema keeps its REFERENCES ... ON DELETE CASCADE for other programs; tests run foreign_key_check.
-        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, journalMode: .wal, foreignKeys: false))
+        // A file this run creates is written through a rollback journal and switched to WAL after the commit: in
+        // WAL mode every page of the first load would be written twice (into the WAL, then into the file by the
+        // checkpoint). The journal of a new file holds next to nothing, and a kill still leaves it as before.
+        createsFile = bulkLoad && Self.isAbsentOrEmpty(path)
+            && !FileManager.default.fileExists(atPath: path + "-wal")
+        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, journalMode: createsFile ? nil : .wal,
+                                                           foreignKeys: false))
         // IMMEDIATE: a second writer waits here (busy timeout), before it has read or written anything.
         try db.beginTransaction(.immediate)
         do {
@@ -510,6 +524,11 @@ final class SQLiteSyncWriter {
                 .integer(Int64(report.rejections.count)), .integer(Int64(report.warnings.count)), .integer(runID),
             ])
         try db.commit()
+        if createsFile {
+            // The run is committed; should the switch fail (another connection holds the file), the next run
+            // switches at open.
+            _ = try? db.setJournalMode(.wal)
+        }
     }
 
     /// The window as the bounds the sync statements bind: UTC instants and day texts. No window: everything.
