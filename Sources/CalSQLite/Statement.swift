@@ -42,6 +42,7 @@ public final class Statement {
         self.handle = statement
         self.database = database
         self.sql = sql
+        parameterCount = Int(sqlite3_bind_parameter_count(statement))
     }
 
     deinit {
@@ -71,8 +72,8 @@ public final class Statement {
 
     // MARK: Parameters
 
-    /// The number of parameters (the largest index for numbered ones).
-    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+    /// The number of parameters (the largest index for numbered ones); fixed once prepared.
+    public let parameterCount: Int
 
     /// The index of a named parameter (":uid", "$uid", "@uid"), or nil.
     public func parameterIndex(_ name: String) -> Int? {

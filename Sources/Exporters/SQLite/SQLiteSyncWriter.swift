@@ -202,8 +202,9 @@ final class SQLiteSyncWriter {
         /// occurrence of event `j` (the split stage made its own copy of it).
         func isOccurrence(_ o: Occurrence, at j: Int) -> Bool {
             if batch.expanded { return batch.occurrences[j] == o }
-            return o.start == batch.events[j].start && o.end == batch.events[j].end && o.recurrenceID == batch.events[j].recurrenceID?.time
-                && o.event.uid == batch.events[j].uid && SQLiteRowEncoding.source(of: o.event) == SQLiteRowEncoding.source(of: batch.events[j])
+            // One batch holds one source's events (the runner stamps them), so uid and recurrence id are the key.
+            return o.start == batch.events[j].start && o.end == batch.events[j].end && o.event.uid == batch.events[j].uid
+                && o.recurrenceID == batch.events[j].recurrenceID?.time
         }
         // Days come in the order of their occurrences (one or more days each): a cursor finds a day's occurrence
         // row without building its key. A day the cursor does not find (another order) is looked up by key.
@@ -362,18 +363,19 @@ final class SQLiteSyncWriter {
     private func insertAttendees(_ attendees: [Attendee], eventID: Int64) throws {
         guard !attendees.isEmpty else { return }
         let insert = statements.insertAttendee
-        for (position, attendee) in attendees.enumerated() {
+        // By index: the attendees are read in place, not copied.
+        for position in attendees.indices {
             try insert.bind(eventID, at: 1)
             try insert.bind(position, at: 2)
-            try insert.bind(attendee.name, at: 3)
-            try insert.bind(attendee.email, at: 4)
-            try insert.bind(attendee.role, at: 5)
-            try insert.bind(attendee.status, at: 6)
-            if attendee.otherParameters.isEmpty {
+            try insert.bind(attendees[position].name, at: 3)
+            try insert.bind(attendees[position].email, at: 4)
+            try insert.bind(attendees[position].role, at: 5)
+            try insert.bind(attendees[position].status, at: 6)
+            if attendees[position].otherParameters.isEmpty {
                 try insert.bindNull(at: 7)
             } else {
                 json.reset()
-                json.parameters(attendee.otherParameters)
+                json.parameters(attendees[position].otherParameters)
                 try json.bind(to: insert, at: 7)
             }
             try insert.run()
