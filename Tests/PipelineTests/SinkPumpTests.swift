@@ -90,4 +90,46 @@ final class SinkPumpTests: XCTestCase {
         XCTAssertEqual(a.calls, ["open", "write", "abort"])
         XCTAssertLessThanOrEqual(a.uids.count, 50)
     }
+
+    /// A batch the sinks have written is released at once, not kept until the end of the run: each batch's
+    /// event here holds its own Zone object, and by the time batch i is written, batch i - 6 (more than the
+    /// queue's capacity ago) must be gone.
+    func testWrittenBatchesAreReleased() throws {
+        final class WeakZone: @unchecked Sendable { weak var zone: Zone? }
+        final class ZoneSource: EventSource {
+            // Made up front: the producer sets box i before sending batch i, the sink reads boxes of batches
+            // it was sent (ordered by the queue's lock); the array itself never changes.
+            let made = (0..<200).map { _ in WeakZone() }
+            func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+                for i in 0..<200 {
+                    let zone = Zone(identifier: "Test/Zone\(i)", transitions: [], offsets: [3600])
+                    made[i].zone = zone
+                    try emit(Batch(events: [Event(uid: "z\(i)", start: .zoned(TestSupport.local(2026, 11, 2, 9), zone))]))
+                }
+            }
+        }
+        final class CheckingSink: Sink {
+            let source: ZoneSource
+            var written = 0
+            var alive: [Int] = []
+            init(_ source: ZoneSource) { self.source = source }
+            var needs: BatchContent { [.events] }
+            var label: String { "checking" }
+            func open(context: RunContext) throws {}
+            func write(_ batch: Batch, context: RunContext) throws {
+                if written >= 6 && source.made[written - 6].zone != nil { alive.append(written - 6) }
+                written += 1
+                // Slower than the producer, so the queue stays full.
+                Thread.sleep(forTimeInterval: 0.0005)
+            }
+            func commit(context: RunContext) throws -> Int { written }
+            func abort(context: RunContext) {}
+        }
+        let source = ZoneSource()
+        let sink = CheckingSink(source)
+        let context = TestSupport.context()
+        try Runner(concurrentSinks: true).run(PipelineDefinition(environment: context.environment, sources: [source], stages: [], sinks: [sink]), context: context)
+        XCTAssertEqual(sink.written, 200)
+        XCTAssertEqual(sink.alive, [], "batches still held after they were written")
+    }
 }

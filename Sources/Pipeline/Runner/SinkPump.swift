@@ -19,8 +19,9 @@ final class SinkPump: @unchecked Sendable {
     private let context: RunContext
     private let capacity: Int
     private let condition = NSCondition()
+    /// At most `capacity` batches; taken from the front (removeFirst on so few is cheap), so a written batch
+    /// is released at once.
     private var queue: [Batch] = []
-    private var head = 0
     private var closed = false
     private var running = false
     private var failure: (any Error)?
@@ -46,7 +47,7 @@ final class SinkPump: @unchecked Sendable {
     func send(_ batch: Batch) throws {
         condition.lock()
         defer { condition.unlock() }
-        while failure == nil && queue.count - head >= capacity { condition.wait() }
+        while failure == nil && queue.count >= capacity { condition.wait() }
         if let failure { throw failure }
         queue.append(batch)
         condition.broadcast()
@@ -64,7 +65,6 @@ final class SinkPump: @unchecked Sendable {
     func cancel() {
         condition.lock()
         queue.removeAll()
-        head = 0
         condition.unlock()
         close()
     }
@@ -80,14 +80,9 @@ final class SinkPump: @unchecked Sendable {
     private func next() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
-        while head == queue.count && !closed { condition.wait() }
-        guard head < queue.count else { return nil }
-        let batch = queue[head]
-        head += 1
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-        }
+        while queue.isEmpty && !closed { condition.wait() }
+        guard !queue.isEmpty else { return nil }
+        let batch = queue.removeFirst()
         condition.broadcast()
         return batch
     }
@@ -100,7 +95,6 @@ final class SinkPump: @unchecked Sendable {
                 condition.lock()
                 failure = error
                 queue.removeAll()
-                head = 0
                 condition.broadcast()
                 condition.unlock()
                 break
