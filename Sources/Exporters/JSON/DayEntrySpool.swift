@@ -29,6 +29,8 @@ final class DayEntrySpool {
         var key: Key
         /// The entry's rendered JSON.
         var text: String
+        /// Order of arrival within its run: equal keys keep it.
+        var sequence = 0
     }
 
     static let defaultRunBytes = 16 << 20
@@ -50,7 +52,7 @@ final class DayEntrySpool {
     var spilledRuns: Int { runs.count }
 
     func add(_ key: Key, text: String) throws {
-        pending.append(Entry(key: key, text: text))
+        pending.append(Entry(key: key, text: text, sequence: pending.count))
         pendingBytes += text.utf8.count + key.title.utf8.count + key.uid.utf8.count + 64
         count += 1
         if pendingBytes >= runBytes { try spill() }
@@ -124,12 +126,12 @@ final class DayEntrySpool {
     }
 
     private func sortPending() {
-        // Stable: equal keys keep the order they came in.
-        pending = pending.enumerated().sorted { a, b in
-            if a.element.key < b.element.key { return true }
-            if b.element.key < a.element.key { return false }
-            return a.offset < b.offset
-        }.map(\.element)
+        // In place, and stable: equal keys keep the order they came in.
+        pending.sort { a, b in
+            if a.key < b.key { return true }
+            if b.key < a.key { return false }
+            return a.sequence < b.sequence
+        }
     }
 
     private func spill() throws {
