@@ -94,6 +94,9 @@ final class SQLiteSyncWriter {
             && !FileManager.default.fileExists(atPath: path + "-wal")
         db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, journalMode: createsFile ? nil : .wal,
                                                            foreignKeys: false))
+        // The run's TEMP tables (rows seen by the sync, which grow with the input) live in a temporary file with
+        // its own small page cache, never in memory, whatever the SQLite build's default.
+        try db.execute("PRAGMA temp_store = FILE")
         // IMMEDIATE: a second writer waits here (busy timeout), before it has read or written anything.
         try db.beginTransaction(.immediate)
         do {
