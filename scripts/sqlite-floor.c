@@ -2,13 +2,15 @@
  * The floor for calpipe's sqlite sink benchmark: inserts the same rows calpipe wrote, as fast as plain
  * SQLite allows: one prepared INSERT per table, one transaction, WAL, no secondary indexes or constraints.
  *
- * usage: sqlite-floor SOURCE.db TARGET.db [--same-schema]
+ * usage: sqlite-floor SOURCE.db TARGET.db [--same-schema | --bulk-schema]
  * Loads every row of events, attendees, occurrences and day_entries from SOURCE (a database the sqlite sink
  * wrote) into memory, then times BEGIN .. COMMIT of inserting them into a new TARGET, and prints
  * "ROWS WALL_SECONDS CPU_SECONDS" (CPU time of this process over the same span).
  * With --same-schema the target gets SOURCE's own tables (unique keys; foreign keys declared but, as on the
  * sink's own connection, not enforced) and its secondary indexes are built before COMMIT: what SQLite alone
- * costs for calpipe's schema. Every SQLite return code is checked. Built and run by scripts/sqlite-bench.py.
+ * costs for calpipe's schema. With --bulk-schema the target gets the plain tables and, before COMMIT, calpipe's
+ * unique keys and secondary indexes built over the loaded rows (what the sink's bulk load of a new database
+ * does). Every SQLite return code is checked. Built and run by scripts/sqlite-bench.py.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -97,7 +99,7 @@ int main(int argc, char **argv) {
     int sameSchema = argc == 4 && strcmp(argv[3], "--same-schema") == 0;
     int bulkSchema = argc == 4 && strcmp(argv[3], "--bulk-schema") == 0;
     if (argc != 3 && !sameSchema && !bulkSchema) {
-        fprintf(stderr, "usage: sqlite-floor SOURCE.db TARGET.db [--same-schema]\n");
+        fprintf(stderr, "usage: sqlite-floor SOURCE.db TARGET.db [--same-schema | --bulk-schema]\n");
         return 2;
     }
     sqlite3 *src, *dst;
