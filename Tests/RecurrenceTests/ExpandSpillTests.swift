@@ -190,7 +190,8 @@ final class ExpandSpillTests: XCTestCase {
         let window = Window(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2027, month: 1, day: 1))
         let ctx = context(window: window)
         let pipeline = PipelineDefinition(environment: ctx.environment, sources: [ListSource(events: events)], stages: [stage], sinks: [capture])
-        XCTAssertThrowsError(try Runner().run(pipeline, context: ctx)) { error in
+        // Sinks on the calling thread, so the sink fails while `finish` is still reading series back.
+        XCTAssertThrowsError(try Runner(concurrentSinks: false).run(pipeline, context: ctx)) { error in
             XCTAssertEqual("\(error)", "sink broke")
         }
         XCTAssertTrue(sawFile, "the spill file was open while the series were expanded")
@@ -200,5 +201,33 @@ final class ExpandSpillTests: XCTestCase {
         try Runner().run(pipeline, context: context(window: window))
         XCTAssertEqual(capture.occurrences.count, 15_000)
         XCTAssertEqual(stage.spilledEvents, 3)
+    }
+
+    func testSeriesComeBackInSwiftStringOrderWithCanonicallyEquivalentUIDsTogether() throws {
+        let uids = ["b", "a", "Z", "ä", "a\u{308}x", "é-1", "😀", "z", "", "ab", "a", "Ω", "ﬁ", "e\u{301}-2", "zz", "aa"]
+        for budget in [0, 1 << 20] {
+            let held = HeldSeries(budget: budget, directory: spillFolder.path)
+            var added: [(String, String)] = []
+            for (i, uid) in uids.enumerated() {
+                let source = i % 3 == 0 ? "team" : "Team"
+                let e = Event(uid: uid, start: .utc(Int64(i)), title: "master \(i)")
+                if try held.addMaster(e, source: source) { added.append((source, uid)) }
+            }
+            // "a" twice under "Team": the second is refused.
+            XCTAssertEqual(added.count, uids.count - 1)
+            // Overrides by the other spelling of the same UID (decomposed or precomposed) join its series.
+            var o = Event(uid: "e\u{301}-1", start: .utc(100), title: "override")
+            o.recurrenceID = RecurrenceID(time: .utc(5))
+            try held.addOverride(o, source: "Team")
+            var seen: [(String, String, Int)] = []
+            try held.drain { master, overrides in
+                let m = try XCTUnwrap(master)
+                seen.append((m.title ?? "", m.uid, overrides.count))
+            }
+            let expected = added.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
+            XCTAssertEqual(seen.map(\.1), expected, "budget \(budget)")
+            XCTAssertEqual(seen.filter { $0.2 > 0 }.map(\.1), ["é-1"])
+            XCTAssertTrue(held.isEmpty)
+        }
     }
 }

@@ -73,14 +73,11 @@ public final class ExpandStage: Stage {
         for event in batch.events {
             if event.recurrenceID != nil || event.isRecurring {
                 if held == nil { held = HeldSeries(budget: spillBudget, directory: spillDirectory) }
-                let series = held!
-                let key = series.key(source: event.metadata["source"] ?? "", uid: event.uid)
+                let source = event.metadata["source"] ?? ""
                 if event.recurrenceID != nil {
-                    try series.addOverride(event, key: key)
-                } else if series.hasMaster(key) {
+                    try held!.addOverride(event, source: source)
+                } else if try !held!.addMaster(event, source: source) {
                     context.warn("event \"\(event.uid)\"\(Self.place(event)) repeats a series already read; using the first")
-                } else {
-                    try series.addMaster(event, key: key)
                 }
                 continue
             }

@@ -1,27 +1,30 @@
+import Foundation
+
 /// The series masters and RECURRENCE-ID overrides the expand stage holds until the end of the input, by
 /// source and UID, with bounded memory: events stay in memory while their estimated size fits the budget,
 /// later ones go to a `SpillFile` in the binary codec (Event+BinaryCodec.swift) with only their place on
 /// file kept here. `drain` hands every series back in key order, with its overrides in arrival order,
 /// exactly as they were held, then frees the file.
 final class HeldSeries {
-    struct Key: Hashable {
-        /// Index of the source label in `sourceLabels`: a run has a few labels, held once.
+    /// One series: where its UID's bytes are in `uidBytes`, its source, its master and its overrides.
+    /// A place `>= 0` is an offset on the spill file (`length` bytes); a negative one is `-(index + 1)` in
+    /// `inMemory`; length 0 means "none" (a series with no master yet). 40 bytes, no allocation of its own.
+    private struct Series {
+        var uidStart: Int
+        var masterPlace: Int64 = 0
+        var uidLength: UInt32
         var source: Int32
-        var uid: String
+        var hash: UInt32
+        var masterLength: UInt32 = 0
+        var firstOverride: Int32 = -1
+        var lastOverride: Int32 = -1
     }
 
-    /// Where one held event is: `place >= 0` is its offset on the spill file (`length` bytes), a negative
-    /// place is `-(index + 1)` in `inMemory`. Length 0 marks "none" (a series with no master yet).
-    private struct Slot {
+    /// One override, in a list per series in arrival order.
+    private struct Override {
         var place: Int64
         var length: UInt32
-        static let none = Slot(place: 0, length: 0)
-        var isNone: Bool { length == 0 }
-    }
-
-    private struct Entry {
-        var master = Slot.none
-        var overrides: [Slot] = []
+        var next: Int32 = -1
     }
 
     /// Bytes of estimated event size kept in memory before events go to the spill file.
@@ -29,9 +32,15 @@ final class HeldSeries {
     /// Where the spill file goes (the system's temporary directory when nil).
     let directory: String?
 
-    private var entries: [Key: Entry] = [:]
+    /// The index, kept compact for hundreds of thousands of series: every UID's bytes in one buffer, the
+    /// series in one array, and an open-addressing table of series numbers (at most half full).
+    private var uidBytes: [UInt8] = []
+    private var series: [Series] = []
+    private var overrides: [Override] = []
+    private var table: [Int32] = []
     private var sourceLabels: [String] = []
     private var sourceIndex: [String: Int32] = [:]
+
     private var inMemory: [Event?] = []
     /// Estimated bytes of the events in `inMemory`.
     private(set) var memoryBytes = 0
@@ -44,39 +53,108 @@ final class HeldSeries {
         self.directory = directory
     }
 
-    var isEmpty: Bool { entries.isEmpty }
-    /// Events written to the spill file so far, and its size.
+    var isEmpty: Bool { series.isEmpty }
+    /// Events written to the spill file so far.
     private(set) var spilledEvents = 0
-    var spilledBytes: Int64 { file?.size ?? 0 }
 
-    func key(source: String, uid: String) -> Key {
-        if let i = sourceIndex[source] { return Key(source: i, uid: uid) }
-        let i = Int32(sourceLabels.count)
-        sourceLabels.append(source)
-        sourceIndex[source] = i
-        return Key(source: i, uid: uid)
+    /// Holds a series master. Returns false, holding nothing, when the series (same source label and UID)
+    /// already has one.
+    func addMaster(_ event: Event, source: String) throws -> Bool {
+        let i = seriesNumber(source: source, uid: event.uid)
+        guard series[i].masterLength == 0 else { return false }
+        let (place, length) = try hold(event)
+        series[i].masterPlace = place
+        series[i].masterLength = length
+        return true
     }
 
-    func hasMaster(_ key: Key) -> Bool {
-        entries[key].map { !$0.master.isNone } ?? false
+    /// Holds a RECURRENCE-ID override of the series with the same source label and UID.
+    func addOverride(_ event: Event, source: String) throws {
+        let i = seriesNumber(source: source, uid: event.uid)
+        let (place, length) = try hold(event)
+        let link = Int32(overrides.count)
+        overrides.append(Override(place: place, length: length))
+        if series[i].lastOverride >= 0 {
+            overrides[Int(series[i].lastOverride)].next = link
+        } else {
+            series[i].firstOverride = link
+        }
+        series[i].lastOverride = link
     }
 
-    func addMaster(_ event: Event, key: Key) throws {
-        let slot = try hold(event)
-        entries[key, default: Entry()].master = slot
+    /// The number of the series, added when new. UIDs are compared as Swift compares strings (canonical
+    /// equivalence): by their bytes when ASCII, else by the bytes of their NFC form.
+    private func seriesNumber(source label: String, uid: String) -> Int {
+        let source: Int32
+        if let known = sourceIndex[label] {
+            source = known
+        } else {
+            source = Int32(sourceLabels.count)
+            sourceLabels.append(label)
+            sourceIndex[label] = source
+        }
+        return Self.withKeyBytes(uid) { key in
+            var hasher = Hasher()
+            hasher.combine(source)
+            hasher.combine(bytes: UnsafeRawBufferPointer(key))
+            let hash = UInt32(truncatingIfNeeded: hasher.finalize())
+            if table.isEmpty { table = [Int32](repeating: -1, count: 1024) }
+            let mask = table.count - 1
+            var bucket = Int(hash) & mask
+            let found: Int? = uidBytes.withUnsafeBufferPointer { arena in
+                while true {
+                    let n = table[bucket]
+                    if n < 0 { return nil }
+                    let s = series[Int(n)]
+                    if s.hash == hash && s.source == source && Int(s.uidLength) == key.count
+                        && (key.isEmpty || memcmp(arena.baseAddress! + s.uidStart, key.baseAddress!, key.count) == 0) {
+                        return Int(n)
+                    }
+                    bucket = (bucket + 1) & mask
+                }
+            }
+            if let found { return found }
+            let number = series.count
+            series.append(Series(uidStart: uidBytes.count, uidLength: UInt32(key.count), source: source, hash: hash))
+            uidBytes.append(contentsOf: key)
+            table[bucket] = Int32(number)
+            if series.count * 2 > table.count { growTable() }
+            return number
+        }
     }
 
-    func addOverride(_ event: Event, key: Key) throws {
-        let slot = try hold(event)
-        entries[key, default: Entry()].overrides.append(slot)
+    private func growTable() {
+        var bigger = [Int32](repeating: -1, count: table.count * 2)
+        let mask = bigger.count - 1
+        for (n, s) in series.enumerated() {
+            var bucket = Int(s.hash) & mask
+            while bigger[bucket] >= 0 { bucket = (bucket + 1) & mask }
+            bigger[bucket] = Int32(n)
+        }
+        table = bigger
     }
 
-    private func hold(_ event: Event) throws -> Slot {
+    static func withKeyBytes<R>(_ uid: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var text = uid
+        return text.withUTF8 { bytes in
+            var ascii = true
+            for b in bytes where b >= 0x80 {
+                ascii = false
+                break
+            }
+            if ascii { return body(bytes) }
+            var normalized = uid.precomposedStringWithCanonicalMapping
+            return normalized.withUTF8(body)
+        }
+    }
+
+    /// Keeps the event in memory or writes it to the spill file; returns its place and length (see `Series`).
+    private func hold(_ event: Event) throws -> (place: Int64, length: UInt32) {
         let size = Self.estimatedSize(of: event)
         if memoryBytes + size <= budget {
             memoryBytes += size
             inMemory.append(event)
-            return Slot(place: -Int64(inMemory.count), length: 1)
+            return (-Int64(inMemory.count), 1)
         }
         if file == nil { file = try SpillFile(directory: directory) }
         writer.removeAll()
@@ -84,7 +162,7 @@ final class HeldSeries {
         guard writer.count < Int(UInt32.max) else { throw RunFailure.failed("event \"\(event.uid)\" is too large to hold (\(writer.count) bytes)") }
         let offset = try file!.append(writer.bytes)
         spilledEvents += 1
-        return Slot(place: offset, length: UInt32(writer.count))
+        return (offset, UInt32(writer.count))
     }
 
     /// A cheap guess of the memory an event takes: its text (the original component text counts most), the
@@ -110,30 +188,49 @@ final class HeldSeries {
     /// when `body` or a read throws.
     func drain(_ body: (_ master: Event?, _ overrides: [Event]) throws -> Void) throws {
         defer { removeAll() }
-        let keys = entries.keys.sorted { a, b in
-            if a.source != b.source { return sourceLabels[Int(a.source)] < sourceLabels[Int(b.source)] }
-            return a.uid < b.uid
+        // Source labels in string order, then UIDs by their key bytes: the order Swift's `<` gives.
+        var rank = [Int32](repeating: 0, count: sourceLabels.count)
+        for (r, i) in sourceLabels.indices.sorted(by: { sourceLabels[$0] < sourceLabels[$1] }).enumerated() { rank[i] = Int32(r) }
+        var order = Array(0..<Int32(series.count))
+        let all = series
+        uidBytes.withUnsafeBufferPointer { arena in
+            let base = arena.baseAddress
+            order.sort { a, b in
+                let x = all[Int(a)], y = all[Int(b)]
+                if x.source != y.source { return rank[Int(x.source)] < rank[Int(y.source)] }
+                let n = Int(min(x.uidLength, y.uidLength))
+                if n > 0 {
+                    let c = memcmp(base! + x.uidStart, base! + y.uidStart, n)
+                    if c != 0 { return c < 0 }
+                }
+                return x.uidLength < y.uidLength
+            }
         }
         var buffer: [UInt8] = []
-        for key in keys {
-            guard let entry = entries.removeValue(forKey: key) else { continue }
-            let master = entry.master.isNone ? nil : try take(entry.master, buffer: &buffer)
-            var overrides: [Event] = []
-            overrides.reserveCapacity(entry.overrides.count)
-            for slot in entry.overrides { overrides.append(try take(slot, buffer: &buffer)) }
-            try body(master, overrides)
+        var held: [Event] = []
+        for n in order {
+            let s = all[Int(n)]
+            let master = s.masterLength == 0 ? nil : try take(s.masterPlace, s.masterLength, buffer: &buffer)
+            held.removeAll(keepingCapacity: true)
+            var link = s.firstOverride
+            while link >= 0 {
+                let o = overrides[Int(link)]
+                held.append(try take(o.place, o.length, buffer: &buffer))
+                link = o.next
+            }
+            try body(master, held)
         }
     }
 
-    private func take(_ slot: Slot, buffer: inout [UInt8]) throws -> Event {
-        if slot.place < 0 {
-            let i = Int(-slot.place - 1)
+    private func take(_ place: Int64, _ length: UInt32, buffer: inout [UInt8]) throws -> Event {
+        if place < 0 {
+            let i = Int(-place - 1)
             guard let event = inMemory[i] else { throw RunFailure.failed("internal error: a held event was taken twice") }
             inMemory[i] = nil
             return event
         }
         guard let file else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
-        try file.read(at: slot.place, count: Int(slot.length), into: &buffer)
+        try file.read(at: place, count: Int(length), into: &buffer)
         return try buffer.withUnsafeBytes { bytes in
             var reader = ByteReader(bytes)
             do {
@@ -148,7 +245,10 @@ final class HeldSeries {
 
     /// Forgets everything held and frees the spill file.
     func removeAll() {
-        entries = [:]
+        uidBytes = []
+        series = []
+        overrides = []
+        table = []
         inMemory = []
         memoryBytes = 0
         file?.close()
