@@ -230,4 +230,16 @@ final class ExpandSpillTests: XCTestCase {
             XCTAssertTrue(held.isEmpty)
         }
     }
+
+    func testAFolderThatCannotHoldTheFileFailsTheRunWithItsName() throws {
+        var e = Event(uid: "s", start: .utc(1_780_000_000), title: "series")
+        e.recurrence.rules = [try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=2")]
+        let stage = ExpandStage()
+        stage.spillBudget = 0
+        stage.spillDirectory = spillFolder.path + "/missing"
+        let ctx = context(window: Window(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2027, month: 1, day: 1)))
+        XCTAssertThrowsError(try stage.process(Batch(events: [e]), context: ctx)) { error in
+            XCTAssertEqual("\(error)", "cannot create a temporary file in \(self.spillFolder.path)/missing (No such file or directory)")
+        }
+    }
 }

@@ -70,19 +70,21 @@ public final class ExpandStage: Stage {
         let expander = expander(context: context)
         var out = batch
         var occurrences: [Occurrence] = []
-        for event in batch.events {
-            if event.recurrenceID != nil || event.isRecurring {
+        // By index: binding each event to a name would copy it (retaining all its fields) once more.
+        let events = batch.events
+        for i in events.indices {
+            if events[i].recurrenceID != nil || events[i].isRecurring {
                 if held == nil { held = HeldSeries(budget: spillBudget, directory: spillDirectory) }
-                let source = event.metadata["source"] ?? ""
-                if event.recurrenceID != nil {
-                    try held!.addOverride(event, source: source)
-                } else if try !held!.addMaster(event, source: source) {
-                    context.warn("event \"\(event.uid)\"\(Self.place(event)) repeats a series already read; using the first")
+                let source = events[i].metadata["source"] ?? ""
+                if events[i].recurrenceID != nil {
+                    try held!.addOverride(events[i], source: source)
+                } else if try !held!.addMaster(events[i], source: source) {
+                    context.warn("event \"\(events[i].uid)\"\(Self.place(events[i])) repeats a series already read; using the first")
                 }
                 continue
             }
-            if !includeCancelled && event.isCancelled { continue }
-            let single = Occurrence(single: event)
+            if !includeCancelled && events[i].isCancelled { continue }
+            let single = Occurrence(single: events[i])
             let (s, e) = single.interval(in: context.zone)
             if expander.span.contains(start: s, end: e) { occurrences.append(single) }
         }
