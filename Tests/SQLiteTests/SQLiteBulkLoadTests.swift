@@ -12,15 +12,33 @@ final class SQLiteBulkLoadTests: XCTestCase {
     override func setUpWithError() throws { dir = try temporaryDirectory() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
+    /// Hands the day entries on at the end of the input, as the forecast stage does: they reach the sink in a
+    /// batch of their own, after their occurrences.
+    private final class HoldDaysStage: Stage {
+        private var held: [DayEntry] = []
+
+        func process(_ batch: Batch, context: RunContext) throws -> Batch {
+            var out = batch
+            held += out.days
+            out.days = []
+            return out
+        }
+
+        func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
+            try emit(Batch(days: held, split: true))
+            held = []
+        }
+    }
+
     /// Runs sources (batches of events each) → expand → split → sqlite; returns whether the run bulk-loaded.
     @discardableResult
-    private func run(_ path: String, _ sources: [(label: String, batches: [[Event]])], bulkLoad: Bool) throws -> Bool {
+    private func run(_ path: String, _ sources: [(label: String, batches: [[Event]])], bulkLoad: Bool, holdDays: Bool = false) throws -> Bool {
         let env = PipelineEnvironment(pipelineFile: "pipelines/bulk.json", baseDirectory: URL(fileURLWithPath: "/tmp"), name: "bulk",
                                       zone: berlin, window: november2026, environment: [:], zones: ZoneDatabase(),
                                       today: CivilDate(year: 2026, month: 11, day: 1))
         let sink = SQLiteSink(path: path, displayPath: "agenda.db", bulkLoad: bulkLoad)
         let pipeline = PipelineDefinition(environment: env, sources: sources.map { ListSource($0.batches) }, sourceLabels: sources.map(\.label),
-                                          stages: [ExpandStage(), SplitStage()], sinks: [sink])
+                                          stages: [ExpandStage(), SplitStage()] + (holdDays ? [HoldDaysStage()] : []), sinks: [sink])
         try Runner().run(pipeline, context: RunContext(environment: env, quiet: true))
         return sink.lastRunBulkLoaded
     }
@@ -120,6 +138,20 @@ final class SQLiteBulkLoadTests: XCTestCase {
         try run(keyed, [("team", batches)], bulkLoad: false)
         try assertSame(bulk, keyed)
         XCTAssertEqual(try Database(path: bulk).rows("SELECT title FROM events WHERE uid = 'a@x'"), [["Standup (again)"]])
+    }
+
+    func testDaysHandedOnAfterTheirOccurrencesGiveTheSameTables() throws {
+        let bulk = dir.appendingPathComponent("bulk.db").path
+        let keyed = dir.appendingPathComponent("keyed.db").path
+        let plain = dir.appendingPathComponent("plain.db").path
+        XCTAssertTrue(try run(bulk, [("team", try feed1())], bulkLoad: true, holdDays: true))
+        try run(keyed, [("team", try feed1())], bulkLoad: false, holdDays: true)
+        try assertSame(bulk, keyed)
+        // And the same rows as without the held days.
+        try run(plain, [("team", try feed1())], bulkLoad: true)
+        XCTAssertEqual(try dataDump(bulk), try dataDump(plain))
+        // A, B, the series' 4 instances and its moved one, D, 40 slots (C cancelled, E outside the window).
+        XCTAssertEqual(try Database(path: bulk).scalarInt("SELECT count(*) FROM occurrences"), 48)
     }
 
     func testNewSourceBesideASmallOneBulkLoadsAndABigOneDoesNot() throws {

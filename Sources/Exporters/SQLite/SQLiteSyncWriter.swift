@@ -224,7 +224,7 @@ final class SQLiteSyncWriter {
                 }
                 j += 1
             }
-            let row = try found ?? occurrenceID(batch.days[i].occurrence)
+            let row = try found ?? occurrenceRow(ofDay: batch.days[i].occurrence)
             try writeDay(batch.days[i], occurrenceID: row.occurrence, eventID: row.event)
         }
     }
@@ -423,6 +423,20 @@ final class SQLiteSyncWriter {
 
     private func isSeen(_ id: Int64, in table: String) throws -> Bool {
         try db.scalarInt("SELECT 1 FROM temp.\(table) WHERE id = ?", arguments: [.integer(id)]) != nil
+    }
+
+    /// The rows of a day's occurrence that the cursor did not find among the batch's occurrences: by key. It
+    /// may come from an earlier batch (a stage such as `forecast` holds days back and hands them on later),
+    /// and during a bulk load an earlier batch's row cannot be found without its key: the keys are built
+    /// first, and the run goes on with keyed writes.
+    private func occurrenceRow(ofDay occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
+        if bulkLoading {
+            let eventID = try eventID(occurrence.event)
+            let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.OccurrenceTimes(occurrence).instance)
+            if let id = occurrenceIDs[k] { return (id, eventID) }
+            try endBulkLoad()
+        }
+        return try occurrenceID(occurrence)
     }
 
     private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
