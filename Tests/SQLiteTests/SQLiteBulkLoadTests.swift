@@ -30,15 +30,33 @@ final class SQLiteBulkLoadTests: XCTestCase {
         }
     }
 
+    /// Hands every occurrence and day entry on a second time, in a batch of its own at the end of the input.
+    private final class RepeatStage: Stage {
+        private var occurrences: [Occurrence] = []
+        private var days: [DayEntry] = []
+
+        func process(_ batch: Batch, context: RunContext) throws -> Batch {
+            occurrences += batch.occurrences
+            days += batch.days
+            return batch
+        }
+
+        func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
+            try emit(Batch(occurrences: occurrences, days: days, expanded: true, split: true))
+        }
+    }
+
     /// Runs sources (batches of events each) → expand → split → sqlite; returns whether the run bulk-loaded.
     @discardableResult
-    private func run(_ path: String, _ sources: [(label: String, batches: [[Event]])], bulkLoad: Bool, holdDays: Bool = false) throws -> Bool {
+    private func run(_ path: String, _ sources: [(label: String, batches: [[Event]])], bulkLoad: Bool, holdDays: Bool = false,
+                     repeatRows: Bool = false) throws -> Bool {
         let env = PipelineEnvironment(pipelineFile: "pipelines/bulk.json", baseDirectory: URL(fileURLWithPath: "/tmp"), name: "bulk",
                                       zone: berlin, window: november2026, environment: [:], zones: ZoneDatabase(),
                                       today: CivilDate(year: 2026, month: 11, day: 1))
         let sink = SQLiteSink(path: path, displayPath: "agenda.db", bulkLoad: bulkLoad)
         let pipeline = PipelineDefinition(environment: env, sources: sources.map { ListSource($0.batches) }, sourceLabels: sources.map(\.label),
-                                          stages: [ExpandStage(), SplitStage()] + (holdDays ? [HoldDaysStage()] : []), sinks: [sink])
+                                          stages: [ExpandStage(), SplitStage()] + (holdDays ? [HoldDaysStage()] : [])
+                                              + (repeatRows ? [RepeatStage()] : []), sinks: [sink])
         try Runner().run(pipeline, context: RunContext(environment: env, quiet: true))
         return sink.lastRunBulkLoaded
     }
@@ -152,6 +170,19 @@ final class SQLiteBulkLoadTests: XCTestCase {
         XCTAssertEqual(try dataDump(bulk), try dataDump(plain))
         // A, B, the series' 4 instances and its moved one, D, 40 slots (C cancelled, E outside the window).
         XCTAssertEqual(try Database(path: bulk).scalarInt("SELECT count(*) FROM occurrences"), 48)
+    }
+
+    func testRowsHandedOnTwiceAreMergedAsKeyedWritesWouldDo() throws {
+        let bulk = dir.appendingPathComponent("bulk.db").path
+        let keyed = dir.appendingPathComponent("keyed.db").path
+        let plain = dir.appendingPathComponent("plain.db").path
+        XCTAssertTrue(try run(bulk, [("team", try feed1())], bulkLoad: true, repeatRows: true))
+        try run(keyed, [("team", try feed1())], bulkLoad: false, repeatRows: true)
+        try assertSame(bulk, keyed)
+        try run(plain, [("team", try feed1())], bulkLoad: true)
+        XCTAssertEqual(try dataDump(bulk), try dataDump(plain))
+        // Day entries seen twice count twice ("rows written"); rows changed count once.
+        XCTAssertEqual(try runs(bulk).last, [1, "ok", 47, 100, 46, 0, 0, 48, try runs(plain).last![8]])
     }
 
     func testNewSourceBesideASmallOneBulkLoadsAndABigOneDoesNot() throws {

@@ -262,10 +262,58 @@ final class SQLiteSyncWriter {
         for index in SQLiteSchema.bulkIndexes {
             do {
                 try db.execute(index.sql)
-            } catch let error as SQLiteError where error.isConstraintViolation { // a key written twice
-                throw SQLiteSinkError(path: path, message: "internal error: the bulk load wrote a row twice (\(index.name)); nothing was written. Please report this with the pipeline")
+            } catch let error as SQLiteError where error.isConstraintViolation && index.name != "events_key" {
+                // A key written twice: a stage handed the same occurrence or day on twice, in different batches
+                // (within a batch the writer notices). Merge the copies as keyed writes would have, then build.
+                try mergeBulkDuplicates(index.name == "occurrences_key" ? .occurrences : .days)
+                do {
+                    try db.execute(index.sql)
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    throw SQLiteSinkError(path: path, message: "internal error: the bulk load wrote a row twice (\(index.name)); nothing was written. Please report this with the pipeline")
+                }
             }
         }
+    }
+
+    private enum BulkTable { case occurrences, days }
+
+    /// Merges rows of a bulk load that share a key, as upserts would have: the first row (lowest id) stays with
+    /// the last row's values, children of the others move to it (a later forecast replaces an earlier one), the
+    /// others go. Only reached when a stage repeated rows across batches; keeps the run's counts as keyed
+    /// writes count them.
+    private func mergeBulkDuplicates(_ table: BulkTable) throws {
+        let (name, key, columns) = table == .occurrences
+            ? ("occurrences", "event_id, instance", SQLiteRowEncoding.occurrenceContentColumns)
+            : ("day_entries", "occurrence_id, day", SQLiteRowEncoding.dayContentColumns)
+        let keyMatch = key.split(separator: ",").map { "o.\($0.trimmingCharacters(in: .whitespaces)) = g.\($0.trimmingCharacters(in: .whitespaces))" }
+            .joined(separator: " AND ")
+        try db.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS bulk_duplicates (id INTEGER PRIMARY KEY, keep INTEGER NOT NULL, last INTEGER NOT NULL);
+            DELETE FROM temp.bulk_duplicates;
+            INSERT INTO temp.bulk_duplicates (id, keep, last)
+                SELECT o.id, g.keep, g.last FROM \(name) o
+                JOIN (SELECT \(key), min(id) AS keep, max(id) AS last FROM \(name) GROUP BY \(key) HAVING count(*) > 1) g ON \(keyMatch);
+            UPDATE \(name) SET (\(columns.joined(separator: ", "))) =
+                (SELECT \(columns.map { "l.\($0)" }.joined(separator: ", ")) FROM \(name) l
+                 WHERE l.id = (SELECT last FROM temp.bulk_duplicates d WHERE d.id = \(name).id))
+                WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id = keep);
+            """)
+        if table == .occurrences {
+            try db.execute("""
+                UPDATE day_entries SET occurrence_id = (SELECT keep FROM temp.bulk_duplicates d WHERE d.id = day_entries.occurrence_id)
+                    WHERE occurrence_id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)
+                """)
+        } else {
+            // Forecasts are updated in day-entry id order, so the last copy's forecast wins.
+            try db.execute("""
+                UPDATE OR REPLACE forecasts SET day_entry_id = (SELECT keep FROM temp.bulk_duplicates d WHERE d.id = forecasts.day_entry_id)
+                    WHERE day_entry_id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)
+                """)
+        }
+        try db.execute("DELETE FROM \(name) WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)")
+        let merged = db.changes
+        if table == .occurrences { counts.occurrencesWritten -= merged } else { counts.daysWritten -= merged }
+        try db.execute("DELETE FROM temp.bulk_duplicates")
     }
 
     /// Steps an INSERT; false (statement reset) when it hit the UNIQUE key, i.e. the row exists already.
