@@ -71,6 +71,8 @@ final class SQLiteSyncWriter {
     /// True when the file did not exist (or was empty) at open: see `init`.
     private let createsFile: Bool
 
+    static let newFilePageSize = 16_384
+
     static func isAbsentOrEmpty(_ path: String) -> Bool {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return true }
         return (attributes[.size] as? Int ?? 0) == 0
@@ -97,6 +99,9 @@ final class SQLiteSyncWriter {
         // The run's TEMP tables (rows seen by the sync, which grow with the input) live in a temporary file with
         // its own small page cache, never in memory, whatever the SQLite build's default.
         try db.execute("PRAGMA temp_store = FILE")
+        // A new file gets 16 KiB pages (SQLite's default is 4 KiB): measured on issue 8's task (c), 3% fewer
+        // instructions for the whole run, less system time, a 5% smaller file, and re-runs as fast.
+        if createsFile { try db.execute("PRAGMA page_size = \(Self.newFilePageSize)") }
         // IMMEDIATE: a second writer waits here (busy timeout), before it has read or written anything.
         try db.beginTransaction(.immediate)
         do {
