@@ -13,9 +13,10 @@ usage: python3 scripts/sqlite-bench.py [EVENTS] [--reps N] [--skip-build] [--kee
    calpipe's own schema (--same-schema: unique keys, indexes; foreign keys not enforced, as in the sink), to
    show what the schema alone costs; and with --bulk-schema: plain tables, calpipe's unique keys and indexes
    built after the rows (what the sink's bulk load does on a new database);
-5. prints rows/s of both and the ratios, in wall-clock and in CPU time (CPU is steadier on a busy machine):
-   sink / plain floor (the issue's target, 1.5x), sink / same-schema floor (what the Swift side adds), and the
-   whole pipeline's wall time / plain floor (issue 8's target (c), 2x).
+5. prints rows/s of both and the ratios in CPU time (the sink writes on its own thread while the feed is
+   read, so wall-time differences are not its time): sink / plain floor (the issue's target, 1.5x), sink /
+   same-schema floor (what the Swift side adds), and the whole pipeline's wall time / plain floor (issue 8's
+   target (c), 2x).
 """
 import argparse
 import json
@@ -107,19 +108,20 @@ def main() -> None:
     schema_wall, schema_cpu = run_floor("--same-schema")
     bulk_wall, bulk_cpu = run_floor("--bulk-schema")
 
-    sink_wall = min(w for w, _ in full) - min(w for w, _ in dry)
     sink_cpu = min(c for _, c in full) - min(c for _, c in dry)
     print(f"events: {args.events}, rows written (events+attendees+occurrences+day_entries): {rows}, best of {args.reps}")
     print(f"calpipe full run   wall {min(w for w, _ in full):8.3f} s   cpu {min(c for _, c in full):8.3f} s")
     print(f"calpipe dry run    wall {min(w for w, _ in dry):8.3f} s   cpu {min(c for _, c in dry):8.3f} s")
-    print(f"calpipe sqlite sink wall {sink_wall:7.3f} s = {rows / sink_wall:10.0f} rows/s   cpu {sink_cpu:7.3f} s = {rows / sink_cpu:10.0f} rows/s")
+    # The sink writes on a thread of its own while the feed is read (Runner's SinkPump), so the difference of
+    # wall times is not the sink's time: its CPU time is the figure to compare.
+    print(f"calpipe sqlite sink                                     cpu {sink_cpu:7.3f} s = {rows / sink_cpu:10.0f} rows/s")
     print(f"C floor            wall {floor_wall:7.3f} s = {rows / floor_wall:10.0f} rows/s   cpu {floor_cpu:7.3f} s = {rows / floor_cpu:10.0f} rows/s")
     print(f"C, calpipe's schema wall {schema_wall:7.3f} s = {rows / schema_wall:10.0f} rows/s   cpu {schema_cpu:7.3f} s = {rows / schema_cpu:10.0f} rows/s")
     print(f"C, keys built after  wall {bulk_wall:7.3f} s = {rows / bulk_wall:10.0f} rows/s   cpu {bulk_cpu:7.3f} s = {rows / bulk_cpu:10.0f} rows/s")
-    print(f"ratio sink / floor: wall {sink_wall / floor_wall:.2f}x, cpu {sink_cpu / floor_cpu:.2f}x (target: within 1.5x)")
+    print(f"ratio sink / floor: cpu {sink_cpu / floor_cpu:.2f}x (target: within 1.5x)")
     print(f"ratio C with calpipe's schema / floor: wall {schema_wall / floor_wall:.2f}x, cpu {schema_cpu / floor_cpu:.2f}x (unique keys, indexes)")
-    print(f"ratio sink / C with calpipe's schema: wall {sink_wall / schema_wall:.2f}x, cpu {sink_cpu / schema_cpu:.2f}x")
-    print(f"ratio sink / C with keys built after the rows: wall {sink_wall / bulk_wall:.2f}x, cpu {sink_cpu / bulk_cpu:.2f}x")
+    print(f"ratio sink / C with calpipe's schema: cpu {sink_cpu / schema_cpu:.2f}x")
+    print(f"ratio sink / C with keys built after the rows: cpu {sink_cpu / bulk_cpu:.2f}x")
     full_wall = min(w for w, _ in full)
     print(f"ratio whole pipeline (json -> split -> sqlite) / floor: wall {full_wall / floor_wall:.2f}x (target: at most 2x)")
     if not args.keep:
