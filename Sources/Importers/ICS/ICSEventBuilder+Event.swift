@@ -1,7 +1,7 @@
 import Pipeline
 
 /// Turning a finished VEVENT into an `Event`: fields, times and zones, recurrence data, the rest kept raw.
-extension ICSReader {
+extension ICSEventBuilder {
     enum BuildResult {
         case event(Event)
         case rejected(line: Int, reason: String)
@@ -64,7 +64,7 @@ extension ICSReader {
         }
     }
 
-    func buildEvent(_ frame: Frame, final: Bool) -> BuildResult {
+    func buildEvent(_ frame: ICSFrame, final: Bool) -> BuildResult {
         do {
             return .event(try makeEvent(frame, final: final))
         } catch .rejected(let line, let reason) {
@@ -74,7 +74,7 @@ extension ICSReader {
         }
     }
 
-    private func makeEvent(_ frame: Frame, final: Bool) throws(Failure) -> Event {
+    private func makeEvent(_ frame: ICSFrame, final: Bool) throws(Failure) -> Event {
         var fields = Fields()
         var other: [RawProperty] = []
         other.reserveCapacity(4)  // DTSTAMP, SEQUENCE and a few more in most feeds: one allocation
@@ -235,7 +235,8 @@ extension ICSReader {
             recentZones = ((rawTZID, z), recentZones.last)
             return z
         }
-        if !final && !deferralDisabled && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }
+        // Not final: the event was closed inside its VCALENDAR, whose VTIMEZONEs may still come.
+        if !final && !deferralDisabled { throw .waitForZone }
         handlers.warn("\(label):\(line): unknown time zone \"\(tzid)\" (no VTIMEZONE defines it), read in \(fallbackZone.identifier)")
         return fallbackZone
     }

@@ -1,0 +1,52 @@
+import Pipeline
+
+/// What the scanner (`ICSScanner`, bytes to components) tells the builder (`ICSEventBuilder`, components to
+/// events), in input order. The builder performs them in that order, so the handlers see exactly the same
+/// calls whether both halves run one after the other on one thread (`ICSReader`) or on two threads
+/// (`ICSPipelinedReader`).
+enum ICSCommand: Sendable {
+    /// A closed VEVENT (possibly already failed: it is then rejected).
+    case event(ICSFrame)
+    /// A closed VTIMEZONE.
+    case timezone(ICSFrame)
+    /// BEGIN:VCALENDAR: a new calendar starts, with no X-WR-TIMEZONE yet.
+    case calendarBegin
+    /// END:VCALENDAR: events waiting for a VTIMEZONE are finished, X-WR-TIMEZONE is forgotten.
+    case calendarEnd
+    /// The input ended: events waiting for a VTIMEZONE are finished.
+    case flushPending
+    /// X-WR-TIMEZONE of the current calendar, trimmed, with its line.
+    case calendarTimeZone(name: String, line: Int)
+    case reject(line: Int, reason: String)
+    case warn(String)
+    case skip(String)
+}
+
+/// A component being read (by the scanner) or finished (handed to the builder).
+struct ICSFrame: Sendable {
+    enum Kind: Sendable { case calendar, event, timezone, nested }
+
+    var kind: Kind
+    var name: String
+    var beginLine: Int
+    var properties: [ICSContentLine] = []
+    var children: [RawComponent] = []
+    /// The unfolded text of an event, CRLF after each line.
+    var text: [UInt8] = []
+    /// The first problem found inside an event: it is rejected at its END.
+    var failure: (line: Int, reason: String)?
+
+    init(kind: Kind, name: String, beginLine: Int) {
+        self.kind = kind
+        self.name = name
+        self.beginLine = beginLine
+    }
+
+    mutating func fail(line: Int, _ reason: String) {
+        if failure == nil { failure = (line, reason) }
+    }
+
+    var rawComponent: RawComponent {
+        RawComponent(name: name, properties: properties.map(\.rawProperty), components: children)
+    }
+}
