@@ -36,8 +36,9 @@ public final class ICSSource: EventSource {
             // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.
             let metadata = context.currentSourceLabel.map { ["source": $0] } ?? [:]
             try withoutActuallyEscaping(emit) { emit in
-                let reader = ICSReader(
-                    label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
+                // Scanning runs on a second thread, events are built and handed on here (see ICSPipelinedReader).
+                try ICSPipelinedReader.read(
+                    chunks, label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                     handlers: .init(
                         event: { (event: consuming Event) in
                             if !metadata.isEmpty { event.metadata = metadata }
@@ -52,13 +53,6 @@ public final class ICSSource: EventSource {
                         skip: { context.report.count("skipped " + $0) }
                     )
                 )
-                var buffer: [UInt8] = []
-                while true {
-                    buffer.removeAll(keepingCapacity: true)
-                    guard try chunks.read(into: &buffer) > 0 else { break }
-                    try reader.feed(buffer)
-                }
-                try reader.finish()
                 if !events.isEmpty { try emit(Batch(events: events)) }
             }
         }

@@ -1,0 +1,157 @@
+import Foundation
+import Pipeline
+
+/// Reads one iCalendar input on two threads: a worker thread reads the bytes and runs the scanner
+/// (`ICSScanner`: line assembly, content lines, components), the calling thread runs the builder
+/// (`ICSEventBuilder`: events, zones) and the handlers, and with them everything the handlers do downstream.
+///
+/// The scanner's commands reach the builder in input order through a small bounded queue, so the handlers see
+/// exactly the calls `ICSReader` makes on one thread (same events, rejections with the same lines, warnings in
+/// the same order), and memory stays bounded: at most `queueSlots` blocks of about `blockCommands` commands wait.
+/// An error of the input (unreadable, not iCalendar) comes out after the commands that came before it; an error
+/// thrown by a handler stops the worker and comes out at once.
+enum ICSPipelinedReader {
+    /// Commands per block handed from the worker to the caller (a block is one lock round trip).
+    static let blockCommands = 64
+    /// Blocks that may wait in the queue before the worker blocks.
+    static let queueSlots = 8
+
+    static func read(_ chunks: ChunkReader, label: String, zones: ZoneDatabase, fallbackZone: Zone,
+                     limits: ICSReader.Limits = ICSReader.Limits(), handlers: ICSReader.Handlers) throws {
+        let queue = ICSCommandQueue(slots: queueSlots)
+        let work = Worker(chunks: chunks, label: label, limits: limits, queue: queue)
+        let thread = Thread { work.run() }
+        thread.name = "calpipe ics scanner"
+        thread.stackSize = 8 << 20
+        thread.start()
+
+        let builder = ICSEventBuilder(label: label, zones: zones, fallbackZone: fallbackZone, handlers: handlers)
+        do {
+            while let block = try queue.pop() {
+                for command in block { try builder.perform(command) }
+            }
+        } catch {
+            queue.cancel()
+            queue.waitUntilWorkerDone()
+            throw error
+        }
+        queue.waitUntilWorkerDone()
+    }
+
+    /// The worker thread's side: reads, scans, hands blocks of commands over.
+    private final class Worker: @unchecked Sendable {
+        let chunks: ChunkReader
+        let label: String
+        let limits: ICSReader.Limits
+        let queue: ICSCommandQueue
+
+        init(chunks: ChunkReader, label: String, limits: ICSReader.Limits, queue: ICSCommandQueue) {
+            self.chunks = chunks
+            self.label = label
+            self.limits = limits
+            self.queue = queue
+        }
+
+        func run() {
+            var block: [ICSCommand] = []
+            block.reserveCapacity(ICSPipelinedReader.blockCommands)
+            let queue = self.queue
+            let scanner = ICSScanner(label: label, firstLine: 1, limits: limits) { command in
+                block.append(command)
+                if block.count >= ICSPipelinedReader.blockCommands {
+                    try queue.push(block)
+                    block.removeAll(keepingCapacity: true)
+                }
+            }
+            var failure: (any Error)?
+            do {
+                var buffer: [UInt8] = []
+                while true {
+                    buffer.removeAll(keepingCapacity: true)
+                    guard try chunks.read(into: &buffer) > 0 else { break }
+                    try buffer.withUnsafeBufferPointer { try scanner.feed($0) }
+                }
+                try scanner.finish()
+            } catch {
+                failure = error
+            }
+            if !block.isEmpty { try? queue.push(block) }
+            queue.close(failure: failure)
+        }
+    }
+}
+
+/// The bounded, ordered hand-over between the scanner thread and the builder thread.
+final class ICSCommandQueue: @unchecked Sendable {
+    /// Thrown to the worker when the consumer gave up (a handler failed): it stops scanning.
+    struct Cancelled: Error {}
+
+    private let condition = NSCondition()
+    private let slots: Int
+    private var blocks: [[ICSCommand]] = []
+    private var head = 0
+    private var closed = false
+    private var cancelled = false
+    private var workerDone = false
+    private var failure: (any Error)?
+
+    init(slots: Int) {
+        self.slots = slots
+    }
+
+    /// Worker: waits for room, then appends a block. Throws `Cancelled` once the consumer gave up.
+    func push(_ block: [ICSCommand]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while blocks.count - head >= slots && !cancelled { condition.wait() }
+        if cancelled { throw Cancelled() }
+        if head >= 4 * slots {
+            blocks.removeFirst(head)
+            head = 0
+        }
+        blocks.append(block)
+        condition.broadcast()
+    }
+
+    /// Worker: no more blocks; `failure` comes out of `pop` after the blocks already pushed.
+    func close(failure: (any Error)?) {
+        condition.lock()
+        closed = true
+        workerDone = true
+        self.failure = failure
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Consumer: the next block, or nil at the end; rethrows the worker's error at the end.
+    func pop() throws -> [ICSCommand]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == blocks.count && !closed { condition.wait() }
+        if head < blocks.count {
+            let block = blocks[head]
+            blocks[head] = []
+            head += 1
+            condition.broadcast()
+            return block
+        }
+        if let failure, !(failure is Cancelled) { throw failure }
+        return nil
+    }
+
+    /// Consumer: stop the worker (its next push throws) and drop what is queued.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        blocks = []
+        head = 0
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitUntilWorkerDone() {
+        condition.lock()
+        while !workerDone { condition.wait() }
+        condition.unlock()
+    }
+}
