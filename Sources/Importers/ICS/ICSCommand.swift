@@ -31,8 +31,11 @@ struct ICSFrame: Sendable {
     var beginLine: Int
     var properties: [ICSContentLine] = []
     var children: [RawComponent] = []
-    /// The unfolded text of an event, CRLF after each line.
+    /// The unfolded text of an event, CRLF after each line (see `sourceText`).
     var text: [UInt8] = []
+    /// The text of a closed event as a String (the scanner makes it); `text` is then emptied when the event
+    /// has a UID.
+    var sourceText: String?
     /// The first problem found inside an event: it is rejected at its END.
     var failure: (line: Int, reason: String)?
 

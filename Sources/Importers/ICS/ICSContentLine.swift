@@ -45,7 +45,7 @@ public struct ICSContentLine: Sendable, Hashable {
         while i < n, b[i] != 0x3B, b[i] != 0x3A { i += 1 }  // ';' ':'
         guard i < n else { throw .noColon }
         guard i > 0 else { throw .emptyName }
-        let name = upperASCII(b, 0, i)
+        let name = knownName(b, 0, i) ?? upperASCII(b, 0, i)
         var parameters: [Parameter] = []
         while i < n, b[i] == 0x3B {
             i += 1
@@ -55,7 +55,7 @@ public struct ICSContentLine: Sendable, Hashable {
                 if i >= n { throw .noColon }
                 throw .badParameter
             }
-            let paramName = upperASCII(b, nameStart, i)
+            let paramName = knownName(b, nameStart, i) ?? upperASCII(b, nameStart, i)
             i += 1
             var values: [String] = []
             while true {
@@ -79,6 +79,38 @@ public struct ICSContentLine: Sendable, Hashable {
         guard i < n, b[i] == 0x3A else { throw .noColon }
         let value = decodeValue(UnsafeBufferPointer(rebasing: b[(i + 1)...]))
         return ICSContentLine(name: name, parameters: parameters, value: value, line: line)
+    }
+
+    /// Property and parameter names that feeds use, by length: they are matched (in any case) and returned as
+    /// the constant, which costs less than building and checking a new String per line.
+    private static let knownNames: [[(bytes: [UInt8], name: String)]] = {
+        let names = [
+            "UID", "DTSTAMP", "SEQUENCE", "DTSTART", "DTEND", "DURATION", "SUMMARY", "DESCRIPTION", "LOCATION",
+            "ORGANIZER", "ATTENDEE", "STATUS", "COLOR", "CATEGORIES", "RRULE", "RDATE", "EXDATE", "EXRULE",
+            "RECURRENCE-ID", "URL", "GEO", "TRANSP", "CLASS", "CREATED", "LAST-MODIFIED", "PRIORITY", "ACTION",
+            "TRIGGER", "TZID", "TZOFFSETFROM", "TZOFFSETTO", "TZNAME", "X-WR-TIMEZONE", "CONTACT", "COMMENT",
+            "RESOURCES", "ATTACH", "RELATED-TO", "X-MICROSOFT-CDO-BUSYSTATUS", "X-ALT-DESC",
+            "CN", "ROLE", "PARTSTAT", "RSVP", "VALUE", "CUTYPE", "LANGUAGE", "RANGE", "RELATED", "ALTREP", "DIR",
+            "SENT-BY", "DELEGATED-TO", "DELEGATED-FROM", "MEMBER", "FMTTYPE", "ENCODING", "EMAIL", "X-NUM-GUESTS",
+        ]
+        var byLength: [[(bytes: [UInt8], name: String)]] = Array(repeating: [], count: 32)
+        for name in names { byLength[name.utf8.count].append((Array(name.utf8), name)) }
+        return byLength
+    }()
+
+    /// The upper-cased name when it is one of `knownNames`.
+    @inline(__always)
+    private static func knownName(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String? {
+        let count = to - from
+        guard count < 32 else { return nil }
+        candidates: for candidate in knownNames[count] {
+            for k in 0..<count {
+                let c = b[from + k]
+                if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != candidate.bytes[k] { continue candidates }
+            }
+            return candidate.name
+        }
+        return nil
     }
 
     private static func upperASCII(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {

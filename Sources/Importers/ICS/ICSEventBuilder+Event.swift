@@ -142,7 +142,7 @@ extension ICSEventBuilder {
             endSpec = .duration(d)
         }
 
-        let text = String(decoding: frame.text, as: UTF8.self)
+        let text = frame.sourceText ?? String(decoding: frame.text, as: UTF8.self)
         let uid: String
         if let u = fields[.uid]?.value, !u.isEmpty {
             uid = u

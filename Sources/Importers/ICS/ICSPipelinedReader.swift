@@ -27,8 +27,12 @@ enum ICSPipelinedReader {
 
         let builder = ICSEventBuilder(label: label, zones: zones, fallbackZone: fallbackZone, handlers: handlers)
         do {
-            while let block = try queue.pop() {
+            // Each block goes back to the worker once performed, so that the frames' arrays and strings, made by
+            // the worker's allocator, are freed there too (cheaper than freeing them across threads).
+            var performed: [ICSCommand] = []
+            while let block = try queue.pop(returning: &performed) {
                 for command in block { try builder.perform(command) }
+                performed = block
             }
         } catch {
             queue.cancel()
@@ -56,13 +60,17 @@ enum ICSPipelinedReader {
             var block: [ICSCommand] = []
             block.reserveCapacity(ICSPipelinedReader.blockCommands)
             let queue = self.queue
+            weak var weakScanner: ICSScanner?
             let scanner = ICSScanner(label: label, firstLine: 1, limits: limits) { command in
                 block.append(command)
                 if block.count >= ICSPipelinedReader.blockCommands {
-                    try queue.push(block)
+                    let waiting = try queue.push(block)
                     block.removeAll(keepingCapacity: true)
+                    // The builder is behind (blocks wait): this thread has time to make the events' texts.
+                    weakScanner?.makesSourceText = waiting >= ICSPipelinedReader.queueSlots / 2
                 }
             }
+            weakScanner = scanner
             var failure: (any Error)?
             do {
                 var buffer: [UInt8] = []
@@ -75,7 +83,7 @@ enum ICSPipelinedReader {
             } catch {
                 failure = error
             }
-            if !block.isEmpty { try? queue.push(block) }
+            if !block.isEmpty { _ = try? queue.push(block) }
             queue.close(failure: failure)
         }
     }
@@ -89,6 +97,8 @@ final class ICSCommandQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private let slots: Int
     private var blocks: [[ICSCommand]] = []
+    /// Blocks the consumer performed, for the worker to free.
+    private var returned: [[ICSCommand]] = []
     private var head = 0
     private var closed = false
     private var cancelled = false
@@ -100,17 +110,27 @@ final class ICSCommandQueue: @unchecked Sendable {
     }
 
     /// Worker: waits for room, then appends a block. Throws `Cancelled` once the consumer gave up.
-    func push(_ block: [ICSCommand]) throws {
+    /// Frees the blocks the consumer gave back (on this thread, outside the lock). Returns how many blocks wait.
+    @discardableResult
+    func push(_ block: [ICSCommand]) throws -> Int {
+        var garbage: [[ICSCommand]] = []
         condition.lock()
-        defer { condition.unlock() }
         while blocks.count - head >= slots && !cancelled { condition.wait() }
-        if cancelled { throw Cancelled() }
+        if cancelled {
+            condition.unlock()
+            throw Cancelled()
+        }
         if head >= 4 * slots {
             blocks.removeFirst(head)
             head = 0
         }
         blocks.append(block)
+        swap(&garbage, &returned)
+        let waiting = blocks.count - head
         condition.broadcast()
+        condition.unlock()
+        garbage.removeAll()
+        return waiting
     }
 
     /// Worker: no more blocks; `failure` comes out of `pop` after the blocks already pushed.
@@ -123,10 +143,16 @@ final class ICSCommandQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Consumer: the next block, or nil at the end; rethrows the worker's error at the end.
-    func pop() throws -> [ICSCommand]? {
+    /// Consumer: the next block, or nil at the end; rethrows the worker's error at the end. `performed` (the
+    /// previous block) is handed to the worker to free while it still runs.
+    func pop(returning performed: inout [ICSCommand]) throws -> [ICSCommand]? {
         condition.lock()
         defer { condition.unlock() }
+        // Only while the worker is ahead (blocks wait for this thread): else this thread has the time to free.
+        if !performed.isEmpty && !workerDone && blocks.count - head >= slots / 2 {
+            returned.append(performed)
+            performed = []
+        }
         while head == blocks.count && !closed { condition.wait() }
         if head < blocks.count {
             let block = blocks[head]

@@ -10,6 +10,9 @@ final class ICSScanner {
     let limits: ICSReader.Limits
     /// Receives the commands in input order; errors it throws stop reading and come out of `feed`/`finish`.
     let emit: (ICSCommand) throws -> Void
+    /// Whether closed events carry their text as a String (`ICSFrame.sourceText`) already; the result is the
+    /// same either way, only the thread that makes it differs.
+    var makesSourceText = false
 
     // Line assembly.
     @exclusivity(unchecked) private var line: [UInt8] = []
@@ -316,11 +319,17 @@ final class ICSScanner {
     }
 
     private func closeTop(line number: Int) throws {
-        let frame = stack.removeLast()
+        var frame = stack.removeLast()
         switch frame.kind {
         case .calendar:
             try emit(.calendarEnd)
         case .event:
+            if frame.failure == nil && makesSourceText {
+                // Made here when the builder's thread is the busier one (else the builder makes it).
+                frame.sourceText = String(decoding: frame.text, as: UTF8.self)
+                // The bytes are needed only for the made-up UID of an event without one.
+                if let uid = frame.properties.first(where: { $0.name == "UID" }), !uid.value.isEmpty { frame.text = [] }
+            }
             try emit(.event(frame))
         case .timezone:
             try emit(.timezone(frame))
