@@ -47,6 +47,15 @@ public struct ICSContentLine: Sendable, Hashable {
         guard i > 0 else { throw .emptyName }
         let name = knownName(b, 0, i) ?? upperASCII(b, 0, i)
         var parameters: [Parameter] = []
+        if b[i] == 0x3B {
+            // One allocation for all parameters: about one per ';' before the value.
+            var count = 0
+            for k in i..<n where b[k] == 0x3B || b[k] == 0x3A {
+                if b[k] == 0x3A { break }
+                count += 1
+            }
+            parameters.reserveCapacity(count)
+        }
         while i < n, b[i] == 0x3B {
             i += 1
             let nameStart = i
@@ -81,36 +90,93 @@ public struct ICSContentLine: Sendable, Hashable {
         return ICSContentLine(name: name, parameters: parameters, value: value, line: line)
     }
 
-    /// Property and parameter names that feeds use, by length: they are matched (in any case) and returned as
-    /// the constant, which costs less than building and checking a new String per line.
-    private static let knownNames: [[(bytes: [UInt8], name: String)]] = {
-        let names = [
-            "UID", "DTSTAMP", "SEQUENCE", "DTSTART", "DTEND", "DURATION", "SUMMARY", "DESCRIPTION", "LOCATION",
-            "ORGANIZER", "ATTENDEE", "STATUS", "COLOR", "CATEGORIES", "RRULE", "RDATE", "EXDATE", "EXRULE",
-            "RECURRENCE-ID", "URL", "GEO", "TRANSP", "CLASS", "CREATED", "LAST-MODIFIED", "PRIORITY", "ACTION",
-            "TRIGGER", "TZID", "TZOFFSETFROM", "TZOFFSETTO", "TZNAME", "X-WR-TIMEZONE", "CONTACT", "COMMENT",
-            "RESOURCES", "ATTACH", "RELATED-TO", "X-MICROSOFT-CDO-BUSYSTATUS", "X-ALT-DESC",
-            "CN", "ROLE", "PARTSTAT", "RSVP", "VALUE", "CUTYPE", "LANGUAGE", "RANGE", "RELATED", "ALTREP", "DIR",
-            "SENT-BY", "DELEGATED-TO", "DELEGATED-FROM", "MEMBER", "FMTTYPE", "ENCODING", "EMAIL", "X-NUM-GUESTS",
-        ]
-        var byLength: [[(bytes: [UInt8], name: String)]] = Array(repeating: [], count: 32)
-        for name in names { byLength[name.utf8.count].append((Array(name.utf8), name)) }
-        return byLength
-    }()
-
-    /// The upper-cased name when it is one of `knownNames`.
-    @inline(__always)
+    /// The upper-cased name when it is one that feeds use all the time: returned as a constant, which costs
+    /// less than building and checking a new String per line.
     private static func knownName(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String? {
-        let count = to - from
-        guard count < 32 else { return nil }
-        candidates: for candidate in knownNames[count] {
-            for k in 0..<count {
-                let c = b[from + k]
-                if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != candidate.bytes[k] { continue candidates }
-            }
-            return candidate.name
+        switch to - from {
+        case 2:
+            if same(b, from, "CN") { return "CN" }
+        case 3:
+            if same(b, from, "UID") { return "UID" }
+            if same(b, from, "URL") { return "URL" }
+            if same(b, from, "GEO") { return "GEO" }
+            if same(b, from, "DIR") { return "DIR" }
+        case 4:
+            if same(b, from, "TZID") { return "TZID" }
+            if same(b, from, "ROLE") { return "ROLE" }
+            if same(b, from, "RSVP") { return "RSVP" }
+        case 5:
+            if same(b, from, "DTEND") { return "DTEND" }
+            if same(b, from, "COLOR") { return "COLOR" }
+            if same(b, from, "RRULE") { return "RRULE" }
+            if same(b, from, "RDATE") { return "RDATE" }
+            if same(b, from, "CLASS") { return "CLASS" }
+            if same(b, from, "VALUE") { return "VALUE" }
+            if same(b, from, "RANGE") { return "RANGE" }
+            if same(b, from, "EMAIL") { return "EMAIL" }
+        case 6:
+            if same(b, from, "STATUS") { return "STATUS" }
+            if same(b, from, "EXDATE") { return "EXDATE" }
+            if same(b, from, "EXRULE") { return "EXRULE" }
+            if same(b, from, "TRANSP") { return "TRANSP" }
+            if same(b, from, "ACTION") { return "ACTION" }
+            if same(b, from, "TZNAME") { return "TZNAME" }
+            if same(b, from, "ATTACH") { return "ATTACH" }
+            if same(b, from, "CUTYPE") { return "CUTYPE" }
+            if same(b, from, "ALTREP") { return "ALTREP" }
+            if same(b, from, "MEMBER") { return "MEMBER" }
+        case 7:
+            if same(b, from, "DTSTAMP") { return "DTSTAMP" }
+            if same(b, from, "DTSTART") { return "DTSTART" }
+            if same(b, from, "SUMMARY") { return "SUMMARY" }
+            if same(b, from, "CREATED") { return "CREATED" }
+            if same(b, from, "TRIGGER") { return "TRIGGER" }
+            if same(b, from, "CONTACT") { return "CONTACT" }
+            if same(b, from, "COMMENT") { return "COMMENT" }
+            if same(b, from, "RELATED") { return "RELATED" }
+            if same(b, from, "SENT-BY") { return "SENT-BY" }
+            if same(b, from, "FMTTYPE") { return "FMTTYPE" }
+        case 8:
+            if same(b, from, "SEQUENCE") { return "SEQUENCE" }
+            if same(b, from, "DURATION") { return "DURATION" }
+            if same(b, from, "LOCATION") { return "LOCATION" }
+            if same(b, from, "ATTENDEE") { return "ATTENDEE" }
+            if same(b, from, "PRIORITY") { return "PRIORITY" }
+            if same(b, from, "PARTSTAT") { return "PARTSTAT" }
+            if same(b, from, "LANGUAGE") { return "LANGUAGE" }
+            if same(b, from, "ENCODING") { return "ENCODING" }
+        case 9:
+            if same(b, from, "ORGANIZER") { return "ORGANIZER" }
+            if same(b, from, "RESOURCES") { return "RESOURCES" }
+        case 10:
+            if same(b, from, "CATEGORIES") { return "CATEGORIES" }
+            if same(b, from, "TZOFFSETTO") { return "TZOFFSETTO" }
+            if same(b, from, "RELATED-TO") { return "RELATED-TO" }
+        case 11:
+            if same(b, from, "DESCRIPTION") { return "DESCRIPTION" }
+        case 12:
+            if same(b, from, "TZOFFSETFROM") { return "TZOFFSETFROM" }
+            if same(b, from, "DELEGATED-TO") { return "DELEGATED-TO" }
+        case 13:
+            if same(b, from, "RECURRENCE-ID") { return "RECURRENCE-ID" }
+            if same(b, from, "LAST-MODIFIED") { return "LAST-MODIFIED" }
+            if same(b, from, "X-WR-TIMEZONE") { return "X-WR-TIMEZONE" }
+        case 14:
+            if same(b, from, "DELEGATED-FROM") { return "DELEGATED-FROM" }
+        default: break
         }
         return nil
+    }
+
+    /// Whether `b[from...]` starts with `name` (an upper-case ASCII name), in any case.
+    @inline(__always)
+    private static func same(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ name: StaticString) -> Bool {
+        let p = name.utf8Start
+        for k in 0..<name.utf8CodeUnitCount {
+            let c = b[from + k]
+            if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != p[k] { return false }
+        }
+        return true
     }
 
     private static func upperASCII(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {

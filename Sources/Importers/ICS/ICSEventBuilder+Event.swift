@@ -285,7 +285,15 @@ extension ICSEventBuilder {
     static func attendee(_ p: ICSContentLine) -> Attendee {
         var a = Attendee()
         var rest: [Parameter] = []
-        rest.reserveCapacity(p.parameters.count)
+        var restCount = 0
+        for parameter in p.parameters {
+            switch parameter.name {
+            case "CN": break
+            case "ROLE" where p.name == "ATTENDEE", "PARTSTAT" where p.name == "ATTENDEE": break
+            default: restCount += 1
+            }
+        }
+        if restCount > 0 { rest.reserveCapacity(restCount) }  // none for an ORGANIZER with only CN
         for parameter in p.parameters {
             switch parameter.name {
             case "CN": a.name = parameter.values.count == 1 ? parameter.values[0] : parameter.values.joined(separator: ",")

@@ -60,17 +60,16 @@ enum ICSPipelinedReader {
             var block: [ICSCommand] = []
             block.reserveCapacity(ICSPipelinedReader.blockCommands)
             let queue = self.queue
-            weak var weakScanner: ICSScanner?
-            let scanner = ICSScanner(label: label, firstLine: 1, limits: limits) { command in
+            let hint = ICSScanner.SplitHint()
+            let scanner = ICSScanner(label: label, firstLine: 1, limits: limits, hint: hint, emit: { command in
                 block.append(command)
                 if block.count >= ICSPipelinedReader.blockCommands {
                     let waiting = try queue.push(block)
                     block.removeAll(keepingCapacity: true)
                     // The builder is behind (blocks wait): this thread has time to make the events' texts.
-                    weakScanner?.makesSourceText = waiting >= ICSPipelinedReader.queueSlots / 2
+                    hint.makesSourceText = waiting >= ICSPipelinedReader.queueSlots / 2
                 }
-            }
-            weakScanner = scanner
+            })
             var failure: (any Error)?
             do {
                 var buffer: [UInt8] = []

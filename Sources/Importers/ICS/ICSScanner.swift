@@ -10,9 +10,13 @@ final class ICSScanner {
     let limits: ICSReader.Limits
     /// Receives the commands in input order; errors it throws stop reading and come out of `feed`/`finish`.
     let emit: (ICSCommand) throws -> Void
-    /// Whether closed events carry their text as a String (`ICSFrame.sourceText`) already; the result is the
-    /// same either way, only the thread that makes it differs.
-    var makesSourceText = false
+    let hint: SplitHint?
+
+    /// Set by the two-thread reader: whether closed events carry their text as a String (`ICSFrame.sourceText`)
+    /// already. The result is the same either way, only the thread that makes it differs.
+    final class SplitHint {
+        var makesSourceText = false
+    }
 
     // Line assembly.
     @exclusivity(unchecked) private var line: [UInt8] = []
@@ -33,8 +37,9 @@ final class ICSScanner {
     /// Whether the skipped component is counted (VTODO, ...) or was already reported as an error.
     private var skippingCounts = false
 
-    init(label: String, firstLine: Int, limits: ICSReader.Limits, emit: @escaping (ICSCommand) throws -> Void) {
+    init(label: String, firstLine: Int, limits: ICSReader.Limits, hint: SplitHint? = nil, emit: @escaping (ICSCommand) throws -> Void) {
         self.label = label
+        self.hint = hint
         self.limits = limits
         self.emit = emit
         physicalLine = firstLine
@@ -324,7 +329,7 @@ final class ICSScanner {
         case .calendar:
             try emit(.calendarEnd)
         case .event:
-            if frame.failure == nil && makesSourceText {
+            if frame.failure == nil, let hint, hint.makesSourceText {
                 // Made here when the builder's thread is the busier one (else the builder makes it).
                 frame.sourceText = String(decoding: frame.text, as: UTF8.self)
                 // The bytes are needed only for the made-up UID of an event without one.
