@@ -156,6 +156,17 @@ final class ICSScanner {
                 end = n
                 foundLF = false
             }
+            // A whole line in this chunk, not folded (the next one starts with no blank): handled where it is.
+            if foundLF, line.isEmpty, !lineOverlong, end + 1 < n, base[end + 1] != 0x20, base[end + 1] != 0x09,
+               end - i <= limits.maxLineBytes {
+                let stop = end > i && base[end - 1] == 0x0D ? end - 1 : end
+                try handle(UnsafeBufferPointer(start: base + i, count: stop - i), number: logicalStart)
+                haveLine = false
+                physicalLine += 1
+                atLineStart = true
+                i = end + 1
+                continue
+            }
             if end > i {
                 if line.count + (end - i) > limits.maxLineBytes {
                     lineOverlong = true
@@ -186,24 +197,27 @@ final class ICSScanner {
             try lineError(number, "line is longer than \(limits.maxLineBytes) bytes")
             return
         }
-        if line.isEmpty || (line[0] == 0x20 && !line.contains { $0 != 0x20 && $0 != 0x09 }) { return }
-        try line.withUnsafeBufferPointer { b in
-            if !skipping.isEmpty {
-                if let name = Self.keyword(b, "BEGIN:") {
-                    skipping.append(name)
-                } else if let name = Self.keyword(b, "END:") {
-                    if name == skipping.last { skipping.removeLast() }
-                    if skipping.isEmpty, skippingCounts { try emit(.skip(name)) }
-                }
-                return
-            }
+        try line.withUnsafeBufferPointer { try handle($0, number: number) }
+    }
+
+    /// Handles one complete logical line (not overlong).
+    private func handle(_ b: UnsafeBufferPointer<UInt8>, number: Int) throws {
+        if b.isEmpty || (b[0] == 0x20 && !b.contains { $0 != 0x20 && $0 != 0x09 }) { return }
+        if !skipping.isEmpty {
             if let name = Self.keyword(b, "BEGIN:") {
-                try begin(name, line: number, text: b)
+                skipping.append(name)
             } else if let name = Self.keyword(b, "END:") {
-                try end(name, line: number, text: b)
-            } else {
-                try property(b, line: number)
+                if name == skipping.last { skipping.removeLast() }
+                if skipping.isEmpty, skippingCounts { try emit(.skip(name)) }
             }
+            return
+        }
+        if let name = Self.keyword(b, "BEGIN:") {
+            try begin(name, line: number, text: b)
+        } else if let name = Self.keyword(b, "END:") {
+            try end(name, line: number, text: b)
+        } else {
+            try property(b, line: number)
         }
     }
 
@@ -268,7 +282,7 @@ final class ICSScanner {
             switch name {
             case "VEVENT":
                 var frame = ICSFrame(kind: .event, name: name, beginLine: number)
-                frame.text.reserveCapacity(1024)
+                frame.text.reserveCapacity(2048)
                 frame.properties.reserveCapacity(24)
                 stack.append(frame)
                 appendText(text)
