@@ -39,12 +39,13 @@ extension ICSEventBuilder {
         }
     }
 
-    /// The first line of each field (stored inline: no allocation per event).
+    /// Where the first line of each field is in the event's properties (-1: none). Indices, not copies of the
+    /// lines: reading a line where it is costs no reference counting.
     private struct Fields {
-        var uid, summary, description, location, geo, organizer, color, url, status: ICSContentLine?
-        var start, end, duration, recurrenceID: ICSContentLine?
+        var uid = -1, summary = -1, description = -1, location = -1, geo = -1, organizer = -1, color = -1
+        var url = -1, status = -1, start = -1, end = -1, duration = -1, recurrenceID = -1
 
-        subscript(_ f: Field) -> ICSContentLine? {
+        subscript(_ f: Field) -> Int {
             get {
                 switch f {
                 case .uid: uid; case .summary: summary; case .description: description; case .location: location; case .geo: geo
@@ -63,6 +64,9 @@ extension ICSEventBuilder {
             }
         }
     }
+
+    /// `Field.allCases` made once (the synthesized property builds a new array on each use).
+    private static let allFields: [Field] = Field.allCases
 
     func buildEvent(_ frame: ICSFrame, final: Bool) -> BuildResult {
         do {
@@ -87,12 +91,14 @@ extension ICSEventBuilder {
         var exceptionDates: [EventTime] = []
         var listParameters: [String: [Parameter]] = [:]
 
-        for p in frame.properties {
-            let name = p.name
+        let props = frame.properties
+        for index in props.indices {
+            let name = props[index].name
             if let field = Field(name: name) {
-                if fields[field] == nil { fields[field] = p } else { other.append(p.rawProperty) }
+                if fields[field] < 0 { fields[field] = index } else { other.append(props[index].rawProperty) }
                 continue
             }
+            let p = props[index]
             switch name {
             case "ATTENDEE":
                 attendees.append(Self.attendee(p))
@@ -125,17 +131,19 @@ extension ICSEventBuilder {
             }
         }
 
-        guard let startLine = fields[.start] else {
+        guard fields.start >= 0 else {
             throw .rejected(line: frame.beginLine, reason: "VEVENT has no DTSTART")
         }
-        let start = try time(startLine.value, startLine, final: final)
+        let start = try time(props[fields.start].value, props[fields.start], final: final)
         var endSpec: Event.EndSpec?
-        if let endLine = fields[.end] {
-            if fields[.duration] != nil {
+        if fields.end >= 0 {
+            let endLine = props[fields.end]
+            if fields.duration >= 0 {
                 throw .rejected(line: endLine.line, reason: "VEVENT has both DTEND and DURATION")
             }
             endSpec = .end(try time(endLine.value, endLine, final: final))
-        } else if let durationLine = fields[.duration] {
+        } else if fields.duration >= 0 {
+            let durationLine = props[fields.duration]
             guard let d = CalDuration(iCalendar: ICSText.trimmed(durationLine.value)) else {
                 throw .rejected(line: durationLine.line, reason: "DURATION: \"\(durationLine.value)\" is not a valid duration")
             }
@@ -144,27 +152,28 @@ extension ICSEventBuilder {
 
         let text = frame.sourceText ?? String(decoding: frame.text, as: UTF8.self)
         let uid: String
-        if let u = fields[.uid]?.value, !u.isEmpty {
-            uid = u
+        if fields.uid >= 0, !props[fields.uid].value.isEmpty {
+            uid = props[fields.uid].value
         } else {
             uid = "calpipe-" + Self.fnv1a(frame.text)
             handlers.warn("\(label):\(frame.beginLine): VEVENT has no UID, using \(uid)")
         }
         var event = Event(uid: uid, start: start, endSpec: endSpec)
-        event.title = fields[.summary].map { ICSText.unescape($0.value) }
-        event.description = fields[.description].map { ICSText.unescape($0.value) }
-        event.location = fields[.location].map { ICSText.unescape($0.value) }
-        if let geo = fields[.geo] {
-            if let c = Self.coordinate(geo.value) { event.coordinate = c } else { other.append(geo.rawProperty); fields[.geo] = nil }
+        if fields.summary >= 0 { event.title = ICSText.unescape(props[fields.summary].value) }
+        if fields.description >= 0 { event.description = ICSText.unescape(props[fields.description].value) }
+        if fields.location >= 0 { event.location = ICSText.unescape(props[fields.location].value) }
+        if fields.geo >= 0 {
+            if let c = Self.coordinate(props[fields.geo].value) { event.coordinate = c } else { other.append(props[fields.geo].rawProperty); fields.geo = -1 }
         }
-        event.organizer = fields[.organizer].map(Self.attendee)
+        if fields.organizer >= 0 { event.organizer = Self.attendee(props[fields.organizer]) }
         event.attendees = attendees
         event.categories = categories
-        event.color = fields[.color].map { ICSText.unescape($0.value) }
-        event.url = fields[.url]?.value
-        event.status = fields[.status].map { ICSText.unescape($0.value) }
+        if fields.color >= 0 { event.color = ICSText.unescape(props[fields.color].value) }
+        if fields.url >= 0 { event.url = props[fields.url].value }
+        if fields.status >= 0 { event.status = ICSText.unescape(props[fields.status].value) }
         event.recurrence = Recurrence(rules: rules, exceptionRules: exceptionRules, dates: dates, exceptionDates: exceptionDates)
-        if let rid = fields[.recurrenceID] {
+        if fields.recurrenceID >= 0 {
+            let rid = props[fields.recurrenceID]
             let t = try time(rid.value, rid, final: final)
             event.recurrenceID = RecurrenceID(time: t, thisAndFuture: Self.isKeyword(rid.parameter("RANGE"), "THISANDFUTURE"))
         }
@@ -175,10 +184,12 @@ extension ICSEventBuilder {
 
         // Parameters of fields that have no field of their own.
         var fieldParameters: [String: [Parameter]] = listParameters
-        for field in Field.allCases where field != .organizer {
-            guard let p = fields[field], !p.parameters.isEmpty else { continue }
+        for field in Self.allFields where field != .organizer {
+            let index = fields[field]
+            guard index >= 0, !props[index].parameters.isEmpty else { continue }
+            let parameters = props[index].parameters
             let timed = field == .start || field == .end || field == .recurrenceID
-            let kept = timed ? p.parameters.filter { $0.name != "TZID" && $0.name != "VALUE" && $0.name != "RANGE" } : p.parameters
+            let kept = timed ? parameters.filter { $0.name != "TZID" && $0.name != "VALUE" && $0.name != "RANGE" } : parameters
             if !kept.isEmpty { fieldParameters[field.rawValue] = kept }
         }
         if let categoryParameters, !categoryParameters.isEmpty { fieldParameters["CATEGORIES"] = categoryParameters }
