@@ -31,6 +31,8 @@ struct ICSFrame: Sendable {
     var beginLine: Int
     var properties: [ICSContentLine] = []
     var children: [RawComponent] = []
+    /// An event's ATTENDEE lines read as attendees (in `properties` they keep name, value and line only).
+    var attendees: [Attendee] = []
     /// The unfolded text of an event, CRLF after each line (see `sourceText`).
     var text: [UInt8] = []
     /// The text of a closed event as a String (the scanner makes it); `text` is then emptied when the event

@@ -40,22 +40,133 @@ public struct ICSContentLine: Sendable, Hashable {
 
     /// Splits one unfolded line. `decodeValue` turns the value bytes into a String (UTF-8, or Latin-1 fallback).
     static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> ICSContentLine {
+        var list = ParameterList()
+        // One allocation for all parameters: one per ';' before the value (quoted ones may add a few).
+        var i = 0
+        while i < b.count, b[i] != 0x3B, b[i] != 0x3A { i += 1 }
+        if i < b.count, b[i] == 0x3B {
+            var count = 0
+            while i < b.count, b[i] != 0x3A {
+                if b[i] == 0x3B { count += 1 }
+                i += 1
+            }
+            list.parameters.reserveCapacity(count)
+        }
+        let (name, value) = try split(b, into: &list, decodeValue: decodeValue)
+        return ICSContentLine(name: name, parameters: list.parameters, value: value, line: line)
+    }
+
+    /// Splits an ATTENDEE line straight into an `Attendee` (CN, ROLE and PARTSTAT need no parameter of their
+    /// own on the way); the content line that comes back keeps name, value and line, not the parameters.
+    static func parseAttendee(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (ICSContentLine, Attendee) {
+        var sink = AttendeeParameters()
+        let (name, value) = try split(b, into: &sink, decodeValue: decodeValue)
+        var attendee = sink.attendee
+        attendee.otherParameters = sink.rest
+        attendee.email = email(value)
+        return (ICSContentLine(name: name, parameters: [], value: value, line: line), attendee)
+    }
+
+    /// Whether the line is an ATTENDEE property (its name, in any case, then ';' or ':').
+    static func isAttendee(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.count > 8 && (b[8] == 0x3B || b[8] == 0x3A) && same(b, 0, "ATTENDEE")
+    }
+
+    /// The address of an ATTENDEE or ORGANIZER value: without blanks around it and without its "mailto:" scheme
+    /// (any case); nil when empty.
+    static func email(_ value: String) -> String? {
+        var value = value
+        return value.withUTF8 { b -> String? in
+            var start = 0, end = b.count
+            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+            if start == end { return nil }
+            if end - start >= 7, same(b, start, "MAILTO:") { start += 7 }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+        }
+    }
+
+    /// Receives a line's parameters as they are split: a name, its values, the end of the parameter.
+    private protocol ParameterSink {
+        mutating func begin(_ name: String)
+        mutating func value(_ value: String)
+        mutating func end()
+    }
+
+    /// Keeps every parameter as a `Parameter`.
+    private struct ParameterList: ParameterSink {
+        var parameters: [Parameter] = []
+        private var name = ""
+        private var values: [String] = []
+
+        mutating func begin(_ name: String) {
+            self.name = name
+            values = []
+        }
+        mutating func value(_ value: String) { values.append(value) }
+        mutating func end() { parameters.append(Parameter(name: name, values: values)) }
+    }
+
+    /// CN, ROLE and PARTSTAT into an `Attendee` (as `ICSEventBuilder.attendee` reads them), the rest kept.
+    private struct AttendeeParameters: ParameterSink {
+        var attendee = Attendee()
+        var rest: [Parameter] = []
+        private enum Kind { case name, role, status, other }
+        private var kind = Kind.other
+        private var name = ""
+        private var values: [String] = []
+        private var first: String?
+        private var count = 0
+
+        mutating func begin(_ name: String) {
+            switch name {
+            case "CN": kind = .name
+            case "ROLE": kind = .role
+            case "PARTSTAT": kind = .status
+            default: kind = .other
+            }
+            self.name = name
+            values = []
+            first = nil
+            count = 0
+        }
+
+        mutating func value(_ value: String) {
+            switch kind {
+            case .name:
+                if count == 0 {
+                    first = value
+                } else {
+                    if count == 1, let first { values.append(first) }
+                    values.append(value)
+                }
+            case .role, .status:
+                if count == 0 { first = value }
+            case .other:
+                values.append(value)
+            }
+            count += 1
+        }
+
+        mutating func end() {
+            switch kind {
+            case .name: attendee.name = count == 1 ? first : values.joined(separator: ",")
+            case .role: attendee.role = first
+            case .status: attendee.status = first
+            case .other: rest.append(Parameter(name: name, values: values))
+            }
+        }
+    }
+
+    /// Splits name, parameters (to `sink`) and value.
+    private static func split<Sink: ParameterSink>(_ b: UnsafeBufferPointer<UInt8>, into sink: inout Sink,
+                                                   decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (name: String, value: String) {
         let n = b.count
         var i = 0
         while i < n, b[i] != 0x3B, b[i] != 0x3A { i += 1 }  // ';' ':'
         guard i < n else { throw .noColon }
         guard i > 0 else { throw .emptyName }
         let name = knownName(b, 0, i) ?? upperASCII(b, 0, i)
-        var parameters: [Parameter] = []
-        if b[i] == 0x3B {
-            // One allocation for all parameters: about one per ';' before the value.
-            var count = 0
-            for k in i..<n where b[k] == 0x3B || b[k] == 0x3A {
-                if b[k] == 0x3A { break }
-                count += 1
-            }
-            parameters.reserveCapacity(count)
-        }
         while i < n, b[i] == 0x3B {
             i += 1
             let nameStart = i
@@ -64,30 +175,28 @@ public struct ICSContentLine: Sendable, Hashable {
                 if i >= n { throw .noColon }
                 throw .badParameter
             }
-            let paramName = knownName(b, nameStart, i) ?? upperASCII(b, nameStart, i)
+            sink.begin(knownName(b, nameStart, i) ?? upperASCII(b, nameStart, i))
             i += 1
-            var values: [String] = []
             while true {
                 if i < n, b[i] == 0x22 {  // quoted
                     i += 1
                     let start = i
                     while i < n, b[i] != 0x22 { i += 1 }
                     guard i < n else { throw .unterminatedQuote }
-                    values.append(paramText(b, start, i))
+                    sink.value(paramText(b, start, i))
                     i += 1
                 } else {
                     let start = i
                     while i < n, b[i] != 0x2C, b[i] != 0x3B, b[i] != 0x3A { i += 1 }
-                    values.append(paramText(b, start, i))
+                    sink.value(paramText(b, start, i))
                 }
                 if i < n, b[i] == 0x2C { i += 1; continue }  // ','
                 break
             }
-            parameters.append(Parameter(name: paramName, values: values))
+            sink.end()
         }
         guard i < n, b[i] == 0x3A else { throw .noColon }
-        let value = decodeValue(UnsafeBufferPointer(rebasing: b[(i + 1)...]))
-        return ICSContentLine(name: name, parameters: parameters, value: value, line: line)
+        return (name, decodeValue(UnsafeBufferPointer(rebasing: b[(i + 1)...])))
     }
 
     /// The upper-cased name when it is one that feeds use all the time: returned as a constant, which costs

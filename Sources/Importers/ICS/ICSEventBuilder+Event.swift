@@ -101,7 +101,8 @@ extension ICSEventBuilder {
             let p = props[index]
             switch name {
             case "ATTENDEE":
-                attendees.append(Self.attendee(p))
+                // The scanner read each ATTENDEE line of the event into an attendee, in order.
+                attendees.append(frame.attendees[attendees.count])
             case "CATEGORIES":
                 categories.append(contentsOf: ICSText.unescapeList(p.value))
                 if categoryParameters == nil { categoryParameters = p.parameters }
@@ -314,24 +315,7 @@ extension ICSEventBuilder {
             }
         }
         a.otherParameters = rest
-        // The address without blanks around it and without its "mailto:" scheme (any case), on bytes.
-        var value = p.value
-        a.email = value.withUTF8 { b -> String? in
-            var start = 0, end = b.count
-            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
-            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
-            if start == end { return nil }
-            if end - start >= 7 {
-                let scheme: [UInt8] = [0x4D, 0x41, 0x49, 0x4C, 0x54, 0x4F, 0x3A]  // MAILTO:
-                var matches = true
-                for k in 0..<7 {
-                    let c = b[start + k]
-                    if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != scheme[k] { matches = false; break }
-                }
-                if matches { start += 7 }
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
-        }
+        a.email = ICSContentLine.email(p.value)
         return a
     }
 

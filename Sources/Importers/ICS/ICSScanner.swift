@@ -375,6 +375,12 @@ final class ICSScanner {
         }
         appendText(b)
         do {
+            if top.kind == .event, ICSContentLine.isAttendee(b) {
+                let (parsed, attendee) = try ICSContentLine.parseAttendee(b, line: number, decodeValue: decode)
+                stack[stack.count - 1].properties.append(parsed)
+                stack[stack.count - 1].attendees.append(attendee)
+                return
+            }
             let parsed = try ICSContentLine.parse(b, line: number, decodeValue: decode)
             stack[stack.count - 1].properties.append(parsed)
         } catch {
