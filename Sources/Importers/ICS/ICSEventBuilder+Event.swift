@@ -2,14 +2,8 @@ import Pipeline
 
 /// Turning a finished VEVENT into an `Event`: fields, times and zones, recurrence data, the rest kept raw.
 extension ICSEventBuilder {
-    enum BuildResult {
-        case event(Event)
-        case rejected(line: Int, reason: String)
-        /// A TZID nothing knows yet: a VTIMEZONE later in the VCALENDAR may define it.
-        case waitForZone
-    }
-
-    private enum Failure: Error {
+    /// Why an event was not made: rejected, or waiting for a VTIMEZONE later in the VCALENDAR.
+    enum Failure: Error {
         case rejected(line: Int, reason: String)
         case waitForZone
     }
@@ -68,17 +62,7 @@ extension ICSEventBuilder {
     /// `Field.allCases` made once (the synthesized property builds a new array on each use).
     private static let allFields: [Field] = Field.allCases
 
-    func buildEvent(_ frame: ICSFrame, final: Bool) -> BuildResult {
-        do {
-            return .event(try makeEvent(frame, final: final))
-        } catch .rejected(let line, let reason) {
-            return .rejected(line: line, reason: reason)
-        } catch {
-            return .waitForZone
-        }
-    }
-
-    private func makeEvent(_ frame: ICSFrame, final: Bool) throws(Failure) -> Event {
+    func makeEvent(_ frame: ICSFrame, final: Bool) throws(Failure) -> Event {
         var fields = Fields()
         var other: [RawProperty] = []
         other.reserveCapacity(4)  // DTSTAMP, SEQUENCE and a few more in most feeds: one allocation

@@ -107,17 +107,23 @@ final class ICSEventBuilder {
             try handlers.reject(SourceLocation(file: label, line: failure.line), failure.reason)
             return
         }
-        switch buildEvent(frame, final: final) {
-        case .event(let event): try handlers.event(event)
-        case .rejected(let line, let reason): try handlers.reject(SourceLocation(file: label, line: line), reason)
-        case .waitForZone:
+        let event: Event
+        do {
+            event = try makeEvent(frame, final: final)
+        } catch .rejected(let line, let reason) {
+            try handlers.reject(SourceLocation(file: label, line: line), reason)
+            return
+        } catch {
             pending.append(frame)
             // Producers write VTIMEZONEs first; a feed full of TZIDs nothing defines must not be held whole.
             if pending.count >= Self.maxPending {
                 deferralDisabled = true
                 try flushPending()
             }
+            return
         }
+        // Handed on as it is (no copy).
+        try handlers.event(event)
     }
 
     private func flushPending() throws {

@@ -9,7 +9,7 @@ import Pipeline
 /// exactly the calls `ICSReader` makes on one thread (same events, rejections with the same lines, warnings in
 /// the same order), and memory stays bounded: at most `queueSlots` blocks of about `blockCommands` commands wait.
 /// An error of the input (unreadable, not iCalendar) comes out after the commands that came before it; an error
-/// thrown by a handler stops the worker and comes out at once.
+/// thrown by a handler (a failing sink, an interrupt) stops the worker and comes out at once.
 enum ICSPipelinedReader {
     /// Commands per block handed from the worker to the caller (a block is one lock round trip).
     static let blockCommands = 64
@@ -35,8 +35,9 @@ enum ICSPipelinedReader {
                 performed = block
             }
         } catch {
+            // The worker stops at its next hand-over; it touches nothing of this thread's, so it is not waited
+            // for (it may be blocked reading a slow standard input).
             queue.cancel()
-            queue.waitUntilWorkerDone()
             throw error
         }
         queue.waitUntilWorkerDone()
