@@ -6,8 +6,9 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert one calendar file to another format, optionally expanded and split into days.",
         discussion: """
-            Formats follow the file extensions (.ics, .json, ...); standard input or output ("-") needs --format
-            or --output-format. With --from/--to the events are expanded into occurrences inside that window;
+            The input format is read from the file's first bytes (iCalendar, xCal, a CalDAV multistatus answer, jCal
+            or JSON), else from its extension; the output format follows the output's extension (.ics, .json, ...).
+            Standard input or output ("-") needs --format or --output-format. With --from/--to the events are expanded into occurrences inside that window;
             with --shape days they are also split into agenda days.
 
             Example:
@@ -22,7 +23,7 @@ struct Convert: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file, or - for standard output.")
     var output: String
 
-    @Option(help: "Input format (a source type such as ics or json); default: from the input's extension.")
+    @Option(help: "Input format (a source type such as ics or json); default: from the input's content, then its extension.")
     var format: String?
 
     @Option(help: "Output format (a sink type such as ics or json); default: from the output's extension.")
@@ -54,7 +55,8 @@ struct Convert: ParsableCommand {
     func run() throws {
         let loader = PipelineSession.loader()
         let registry = loader.registry
-        let sourceType = try format ?? formatFromExtension(input, known: registry.sources.flatMap(\.fileExtensions)) { registry.source(forExtension: $0)?.type }
+        let sniffed = format == nil ? FormatSniffer.sourceType(ofFileAt: input).flatMap { registry.source($0)?.type } : nil
+        let sourceType = try format ?? sniffed ?? formatFromExtension(input, known: registry.sources.flatMap(\.fileExtensions)) { registry.source(forExtension: $0)?.type }
         let sinkType = try outputFormat ?? formatFromExtension(output, known: registry.sinks.flatMap(\.fileExtensions)) { registry.sink(forExtension: $0)?.type }
 
         var root = JSONObject()

@@ -128,23 +128,24 @@ final class HTTPFetcherTests: XCTestCase {
     }
 
     func testTimeoutOnASlowServer() throws {
-        try server.route("/slow", [.init(body: "late", delay: 2)])
+        try server.route("/slow", [.init(body: "late", delay: 8)])
         let started = Date()
         XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: settings(budget: 0, timeout: 0.4, attempts: 1)).get(server.base + "/slow")) { error in
             XCTAssertEqual(error as? FetchError, .timeout(url: server.base + "/slow", seconds: 0.4))
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1.9, "before the server's answer at 2 s")
+        // Generous: the machine may be loaded; what matters is that it does not wait for the answer at 8 s.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6, "before the server's answer at 8 s")
     }
 
     func testSilentServerHitsTheConnectTimeoutBeforeTheWholeRequestTimeout() throws {
-        try server.route("/silent", [.init(body: "late", delay: 3)])
+        try server.route("/silent", [.init(body: "late", delay: 9)])
         var s = settings(budget: 0, timeout: 10, attempts: 1)
         s.connectTimeout = 0.5
         let started = Date()
         XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: s).get(server.base + "/silent")) { error in
             XCTAssertEqual(error as? FetchError, .timeout(url: server.base + "/silent", seconds: 0.5))
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 7, "long before the 10 s request timeout and the answer at 9 s")
     }
 
     func testGeocodingAnswersAreKeptForGood() throws {

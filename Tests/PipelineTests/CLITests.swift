@@ -146,6 +146,37 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(result.stdout.contains("RRULE"))
     }
 
+    func testConvertTellsXCalFromCalDAVAndJCalFromJSONByContentNotExtension() throws {
+        let fixtures = TestSupport.repositoryRoot.appendingPathComponent("Tests/Fixtures")
+        let dir = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Both are .xml; one is xCal (RFC 6321), the other a CalDAV REPORT answer.
+        // (The CalDAV fixture holds one VEVENT without DTSTART on purpose: exit 3, the rest is written.)
+        for (name, uid, code) in [("xml/rfc6321-example1.xml", "4088E990AD89CB3DBB484909", Int32(0)), ("xml/caldav-report.xml", "standup-1@example.com", 3)] {
+            let result = try calpipe(["convert", fixtures.appendingPathComponent(name).path, "-o", "-", "--output-format", "json", "-q"])
+            XCTAssertEqual(result.code, code, "\(name): \(result.stderr)")
+            XCTAssertTrue(result.stdout.contains("\"uid\": \"\(uid)\""), "\(name): \(result.stdout.prefix(400))")
+        }
+        // jCal saved as .json, and an iCalendar feed without an extension.
+        let jcal = dir.appendingPathComponent("feed.json")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("jcal/rfc7265-example1.json"), to: jcal)
+        let fromJCal = try calpipe(["convert", jcal.path, "-o", "-", "--output-format", "ics", "-q"])
+        XCTAssertEqual(fromJCal.code, 0, fromJCal.stderr)
+        XCTAssertTrue(fromJCal.stdout.contains("BEGIN:VEVENT"), fromJCal.stdout)
+        let feed = dir.appendingPathComponent("feed")
+        try write(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:u1", "DTSTAMP:20261101T000000Z",
+                   "DTSTART:20261123T090000Z", "SUMMARY:Plain", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n"), to: feed)
+        let fromFeed = try calpipe(["convert", feed.path, "-o", "-", "--output-format", "json", "-q"])
+        XCTAssertEqual(fromFeed.code, 0, fromFeed.stderr)
+        XCTAssertTrue(fromFeed.stdout.contains("\"title\": \"Plain\""), fromFeed.stdout)
+        // Not recognised and no known extension: the message names what it knows.
+        let unknown = dir.appendingPathComponent("notes.txt")
+        try write("hello", to: unknown)
+        let failed = try calpipe(["convert", unknown.path, "-o", "-", "--output-format", "json"])
+        XCTAssertEqual(failed.code, 2)
+        XCTAssertTrue(failed.stderr.contains("cannot tell the format of \"\(unknown.path)\" from its extension"), failed.stderr)
+    }
+
     func testPluginsListsEveryTypeAsJSON() throws {
         let result = try calpipe(["plugins", "--json"])
         XCTAssertEqual(result.code, 0)

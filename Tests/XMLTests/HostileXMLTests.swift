@@ -61,7 +61,9 @@ final class HostileXMLTests: XCTestCase {
         doc += "]>\n<lolz><a>&lol9;</a></lolz>\n"
         let started = Date()
         let error = expectError(doc)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+        // Expanding the entities would mean 10^9 copies: minutes and gigabytes. Refusing takes milliseconds;
+        // the bound is loose so a loaded machine does not fail it.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
         XCTAssertEqual(error?.file, "hostile.xml")
         XCTAssertEqual(error?.line, 14)
         XCTAssertEqual(error?.message, "Detected an entity reference loop")

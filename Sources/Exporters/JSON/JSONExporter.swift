@@ -41,32 +41,12 @@ public final class JSONExporter: Sink {
     public let emptyDays: Bool
     private var file: AtomicFile?
     private var rows = 0
-    /// Day entries rendered as soon as they arrive: the text waits in a scratch file, memory holds only
-    /// each entry's sort key and where its text is, so a 1 GB feed's agenda is not held in memory.
-    private var rendered: [RenderedEntry] = []
-    private var scratch: ScratchFile?
+    /// Day entries rendered as soon as they arrive and put in agenda order with bounded memory: sorted runs
+    /// wait in a scratch file, so a 1 GB feed's agenda is not held in memory.
+    private var spool: DayEntrySpool?
+    /// Bytes of rendered entries held in memory before a sorted run goes to disk (tests set it small).
+    var spoolRunBytes = DayEntrySpool.defaultRunBytes
     private var forecastProviders = Set<String>()
-
-    struct RenderedEntry {
-        var day: Int
-        var allDay: Bool
-        var startUTC: Int64
-        var title: String
-        var uid: String
-        var endUTC: Int64
-        var offset: Int64
-        var length: Int
-
-        /// The same order as `DayEntry.agendaOrder`.
-        static func < (a: RenderedEntry, b: RenderedEntry) -> Bool {
-            if a.day != b.day { return a.day < b.day }
-            if a.allDay != b.allDay { return a.allDay }
-            if a.startUTC != b.startUTC { return a.startUTC < b.startUTC }
-            if a.title != b.title { return a.title < b.title }
-            if a.uid != b.uid { return a.uid < b.uid }
-            return a.endUTC < b.endUTC
-        }
-    }
 
     /// `label`: the path as the user wrote it, for the summary.
     public init(path: String, shape: Shape = .days, ndjson: Bool = false, pretty: Bool = true, emptyDays: Bool = true, label: String? = nil) {
@@ -91,9 +71,8 @@ public final class JSONExporter: Sink {
     public func open(context: RunContext) throws {
         file = try AtomicFile(path: path)
         rows = 0
-        rendered = []
         forecastProviders = []
-        scratch = shape == .days ? try ScratchFile() : nil
+        spool = shape == .days ? DayEntrySpool(runBytes: spoolRunBytes) : nil
         if shape != .days, !ndjson { try file?.write("[") }
     }
 
@@ -107,12 +86,8 @@ public final class JSONExporter: Sink {
                 var text = ""
                 writer.write(EventJSON.dayEntry(entry, zone: context.zone), into: &text, indent: 4)
                 if case .forecast(let f, _)? = entry.forecast { forecastProviders.insert(f.provider) }
-                guard let scratch else { continue }
-                let offset = scratch.size
-                try scratch.append(text)
-                rendered.append(RenderedEntry(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
-                                              title: entry.event.title ?? "", uid: entry.event.uid, endUTC: entry.endUTC,
-                                              offset: offset, length: Int(scratch.size - offset)))
+                try spool?.add(DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
+                                                 endUTC: entry.endUTC, title: entry.event.title ?? "", uid: entry.event.uid), text: text)
             }
         case .events:
             for event in batch.events { try writeRecord(EventJSON.event(event), to: file) }
@@ -156,32 +131,18 @@ public final class JSONExporter: Sink {
     public func abort(context: RunContext) {
         file?.abort()
         file = nil
-        scratch = nil
-        rendered = []
+        spool = nil
     }
 
+    /// Streams the days from the spool's merge: a day's entries are written as they come, and with
+    /// `empty_days` the days of the window without entries in between.
     private func writeDays(to file: AtomicFile, context: RunContext) throws {
+        guard let spool else { return }
         let zone = context.zone
-        rendered.sort(by: <)
-        func entryText(_ entry: RenderedEntry) throws -> String {
-            guard let scratch else { return "" }
-            return String(decoding: try scratch.read(at: entry.offset, count: entry.length), as: UTF8.self)
-        }
-        rows = rendered.count
-        // Day numbers to list, each with the range of its entries in `rendered`.
-        var groups: [(day: Int, entries: Range<Int>)] = []
-        var i = 0
-        while i < rendered.count {
-            var j = i
-            while j < rendered.count, rendered[j].day == rendered[i].day { j += 1 }
-            groups.append((rendered[i].day, i..<j))
-            i = j
-        }
-        if emptyDays, let window = context.window {
-            var byDay: [Int: Range<Int>] = [:]
-            for g in groups { byDay[g.day] = g.entries }
-            groups = (window.from.daysSinceEpoch..<window.to.daysSinceEpoch).map { ($0, byDay[$0] ?? 0..<0) }
-        }
+        rows = spool.count
+        let window = emptyDays ? context.window : nil
+        // With a window and empty_days every day of the window is listed, and only those.
+        let windowDays = window.map { $0.from.daysSinceEpoch..<$0.to.daysSinceEpoch }
         func dayHeader(_ n: Int, indent: String, newline: String) -> String {
             let d = CivilDate(daysSinceEpoch: n)
             var text = "{" + newline + indent + "\"date\":" + (pretty ? " " : "")
@@ -191,50 +152,95 @@ public final class JSONExporter: Sink {
             text += "," + newline + indent + "\"entries\":" + (pretty ? " " : "")
             return text
         }
-        if ndjson {
-            for g in groups {
-                var line = dayHeader(g.day, indent: "", newline: "") + "["
-                line += try rendered[g.entries].map(entryText).joined(separator: ",")
-                try file.write(line + "]}\n")
-            }
-            return
-        }
         let nl = pretty ? "\n" : ""
         func pad(_ level: Int) -> String { pretty ? String(repeating: "  ", count: level) : "" }
         let sep = pretty ? " " : ""
-        var head = "{" + nl
-        func member(_ key: String, _ value: JSONValue) {
-            head += pad(1)
-            JSONWriter.appendQuoted(key, to: &head)
-            head += ":" + sep
-            JSONWriter(pretty: pretty).write(value, into: &head, indent: 1)
-            head += "," + nl
-        }
-        member("pipeline", .string(context.environment.name))
-        member("timezone", .string(zone.identifier))
-        if let window = context.window {
-            member("window", .object(JSONObject([("from", .string(window.from.iso8601)), ("to", .string(window.to.iso8601))])))
-        }
-        let credits = Set(forecastProviders.compactMap(DailyForecast.attribution(forProvider:))).sorted()
-        if !credits.isEmpty { member("attribution", .string(credits.joined(separator: "; "))) }
-        head += pad(1) + "\"days\":" + sep + (groups.isEmpty ? "[]" : "[")
-        try file.write(head)
-        for (index, g) in groups.enumerated() {
-            var text = (index == 0 ? "" : ",") + nl + pad(2) + dayHeader(g.day, indent: pad(3), newline: nl)
-            if g.entries.isEmpty {
-                text += "[]"
-            } else {
-                text += "["
-                for (k, entry) in rendered[g.entries].enumerated() {
-                    text += (k == 0 ? "" : ",") + nl + pad(4) + (try entryText(entry))
-                }
-                text += nl + pad(3) + "]"
+
+        // The day being written, how many entries it has so far, how many days were written, and the first day
+        // after the last one written (where the window's empty days resume).
+        var openDay: Int?
+        var entriesInDay = 0
+        var daysWritten = 0
+        var nextDay = windowDays?.lowerBound ?? 0
+        var text = ""
+        func flushText() throws {
+            if text.utf8.count >= 1 << 16 {
+                try file.write(text)
+                text.removeAll(keepingCapacity: true)
             }
-            text += nl + pad(2) + "}"
-            try file.write(text)
         }
-        try file.write((groups.isEmpty ? "" : nl + pad(1) + "]") + nl + "}\n")
-        rendered = []
-        scratch = nil
+        func beginDay(_ day: Int) {
+            if ndjson {
+                text += dayHeader(day, indent: "", newline: "") + "["
+            } else {
+                text += (daysWritten == 0 ? "" : ",") + nl + pad(2) + dayHeader(day, indent: pad(3), newline: nl) + "["
+            }
+            openDay = day
+            nextDay = day + 1
+            entriesInDay = 0
+        }
+        func closeDay() {
+            guard openDay != nil else { return }
+            if ndjson {
+                text += "]}\n"
+            } else {
+                text += (entriesInDay == 0 ? "" : nl + pad(3)) + "]" + nl + pad(2) + "}"
+            }
+            openDay = nil
+            daysWritten += 1
+        }
+        /// Writes the days without entries before `day` (exclusive) that the window lists.
+        func writeEmptyDays(before day: Int) {
+            guard let windowDays else { return }
+            while nextDay < min(day, windowDays.upperBound) {
+                beginDay(nextDay)
+                closeDay()
+            }
+        }
+
+        if !ndjson {
+            var head = "{" + nl
+            func member(_ key: String, _ value: JSONValue) {
+                head += pad(1)
+                JSONWriter.appendQuoted(key, to: &head)
+                head += ":" + sep
+                JSONWriter(pretty: pretty).write(value, into: &head, indent: 1)
+                head += "," + nl
+            }
+            member("pipeline", .string(context.environment.name))
+            member("timezone", .string(zone.identifier))
+            if let window = context.window {
+                member("window", .object(JSONObject([("from", .string(window.from.iso8601)), ("to", .string(window.to.iso8601))])))
+            }
+            let credits = Set(forecastProviders.compactMap(DailyForecast.attribution(forProvider:))).sorted()
+            if !credits.isEmpty { member("attribution", .string(credits.joined(separator: "; "))) }
+            head += pad(1) + "\"days\":" + sep + "["
+            text = head
+        }
+        try spool.drain { entry in
+            let day = entry.key.day
+            if let windowDays, !windowDays.contains(day) { return }
+            if openDay != day {
+                closeDay()
+                writeEmptyDays(before: day)
+                beginDay(day)
+            }
+            if ndjson {
+                text += (entriesInDay == 0 ? "" : ",") + entry.text
+            } else {
+                text += (entriesInDay == 0 ? "" : ",") + nl + pad(4) + entry.text
+            }
+            entriesInDay += 1
+            try flushText()
+        }
+        closeDay()
+        if let windowDays { writeEmptyDays(before: windowDays.upperBound) }
+        if !ndjson {
+            // An empty list is written "[]" on one line.
+            text += daysWritten == 0 ? "]" : nl + pad(1) + "]"
+            text += nl + "}\n"
+        }
+        try file.write(text)
+        self.spool = nil
     }
 }

@@ -23,20 +23,29 @@ public struct Runner {
     public var dryRun: Bool
     /// Called after each source batch, for progress display.
     public var progress: ((RunReport) -> Void)?
+    /// Sinks write on a thread of their own (`SinkPump`) while sources and stages go on; false writes them
+    /// on the calling thread. The output is the same either way.
+    public var concurrentSinks: Bool
 
-    public init(dryRun: Bool = false, progress: ((RunReport) -> Void)? = nil) {
+    public init(dryRun: Bool = false, concurrentSinks: Bool = true, progress: ((RunReport) -> Void)? = nil) {
         self.dryRun = dryRun
+        self.concurrentSinks = concurrentSinks
         self.progress = progress
     }
 
     public func run(_ pipeline: PipelineDefinition, context: RunContext) throws {
         let sinks = dryRun ? [] : pipeline.sinks
         var opened: [any Sink] = []
+        var pump: SinkPump?
         context.sourceLabels = pipeline.sourceLabels
         do {
             for sink in sinks {
                 try sink.open(context: context)
                 opened.append(sink)
+            }
+            if concurrentSinks && !opened.isEmpty {
+                pump = SinkPump(sinks: opened, context: context)
+                pump?.start()
             }
             let stages = pipeline.stages
             func push(_ batch: Batch, from index: Int) throws {
@@ -48,7 +57,11 @@ public struct Runner {
                 }
                 if current.isEmpty { return }
                 context.report.setOutputCounts(occurrences: current.expanded ? current.occurrences.count : 0, days: current.days.count)
-                for sink in opened { try sink.write(current, context: context) }
+                if let pump {
+                    try pump.send(current)
+                } else {
+                    for sink in opened { try sink.write(current, context: context) }
+                }
             }
             for (index, source) in pipeline.sources.enumerated() {
                 let label = pipeline.sourceLabels[index]
@@ -84,6 +97,8 @@ public struct Runner {
             for (i, stage) in stages.enumerated() {
                 try stage.finish(context: context) { tail in try push(tail, from: i + 1) }
             }
+            try pump?.finish()
+            pump = nil
             try context.checkCancellation()
             if context.strict, !context.report.rejections.isEmpty {
                 throw RunFailure.rejectedUnderStrict(context.report.rejections.count)
@@ -93,6 +108,8 @@ public struct Runner {
                 context.report.wrote(rows, to: sink.label)
             }
         } catch {
+            // The sinks are the pump's until its thread has ended.
+            pump?.cancel()
             for sink in opened { sink.abort(context: context) }
             throw error
         }

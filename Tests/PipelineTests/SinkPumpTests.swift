@@ -1,0 +1,135 @@
+import Foundation
+import XCTest
+@testable import Pipeline
+
+/// The runner hands batches to the sinks on a thread of their own (`SinkPump`): same batches, same order,
+/// errors and aborts as when they are written on the caller's thread.
+final class SinkPumpTests: XCTestCase {
+    /// Emits `count` batches of one event each (UIDs "e0000", "e0001", ...).
+    final class ManyBatchSource: EventSource {
+        let count: Int
+        var failAt: Int?
+        init(count: Int, failAt: Int? = nil) {
+            self.count = count
+            self.failAt = failAt
+        }
+        func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+            for i in 0..<count {
+                if i == failAt { throw InputError(label: "many", message: "failed on purpose at \(i)") }
+                let uid = "e" + String(repeating: "0", count: 4 - String(i).count) + String(i)
+                let start = EventTime.floating(TestSupport.local(2026, 11, 1 + i % 20, 9))
+                try emit(Batch(events: [Event(uid: uid, start: start, title: "event \(i)")]))
+            }
+        }
+    }
+
+    /// Records the UIDs it was given, the thread they came on, and what was called; can fail on a batch.
+    final class RecordingSink: Sink {
+        var needs: BatchContent { [.events] }
+        var label: String { "recording" }
+        var uids: [String] = []
+        var calls: [String] = []
+        var writeThreads = Set<String>()
+        var failOnWrite: Int?
+        var slow = false
+
+        func open(context: RunContext) throws { calls.append("open") }
+        func write(_ batch: Batch, context: RunContext) throws {
+            if calls.last != "write" { calls.append("write") }
+            writeThreads.insert(Thread.isMainThread ? "main" : "other")
+            if let failOnWrite, uids.count >= failOnWrite { throw InputError(label: "recording", message: "disk full on purpose") }
+            if slow { Thread.sleep(forTimeInterval: 0.001) }
+            uids.append(contentsOf: batch.events.map(\.uid))
+        }
+        func commit(context: RunContext) throws -> Int { calls.append("commit"); return uids.count }
+        func abort(context: RunContext) { calls.append("abort") }
+    }
+
+    private func run(_ source: ManyBatchSource, sinks: [RecordingSink], concurrent: Bool) throws {
+        let context = TestSupport.context()
+        let pipeline = PipelineDefinition(environment: context.environment, sources: [source], stages: [], sinks: sinks)
+        try Runner(concurrentSinks: concurrent).run(pipeline, context: context)
+    }
+
+    func testConcurrentSinksGetEveryBatchInOrderOffTheCallersThread() throws {
+        let expected = (0..<500).map { "e" + String(repeating: "0", count: 4 - String($0).count) + String($0) }
+        let a = RecordingSink(), b = RecordingSink()
+        b.slow = true  // the producer must wait for a full queue, not drop or reorder
+        try run(ManyBatchSource(count: 500), sinks: [a, b], concurrent: true)
+        XCTAssertEqual(a.uids, expected)
+        XCTAssertEqual(b.uids, expected)
+        XCTAssertEqual(a.calls, ["open", "write", "commit"])
+        XCTAssertEqual(b.writeThreads, ["other"])
+
+        let c = RecordingSink()
+        try run(ManyBatchSource(count: 500), sinks: [c], concurrent: false)
+        XCTAssertEqual(c.uids, expected)
+        XCTAssertEqual(c.writeThreads, [Thread.isMainThread ? "main" : "other"])
+    }
+
+    func testASinkErrorStopsTheRunAndAbortsEverySink() throws {
+        let a = RecordingSink(), b = RecordingSink()
+        b.failOnWrite = 100
+        XCTAssertThrowsError(try run(ManyBatchSource(count: 10_000), sinks: [a, b], concurrent: true)) { error in
+            XCTAssertEqual("\(error)", "recording: disk full on purpose")
+        }
+        XCTAssertEqual(a.calls, ["open", "write", "abort"])
+        XCTAssertEqual(b.calls, ["open", "write", "abort"])
+        XCTAssertEqual(b.uids.count, 100)
+        // The producer stops within a few batches of the failure (queue capacity), not at the end of the input.
+        XCTAssertLessThan(a.uids.count, 10_000)
+    }
+
+    func testASourceErrorWaitsForTheSinkThreadThenAborts() throws {
+        let a = RecordingSink()
+        a.slow = true
+        XCTAssertThrowsError(try run(ManyBatchSource(count: 1_000, failAt: 50), sinks: [a], concurrent: true)) { error in
+            XCTAssertEqual("\(error)", "many: failed on purpose at 50")
+        }
+        // abort came after the last write: the sink was never used by two threads at once.
+        XCTAssertEqual(a.calls, ["open", "write", "abort"])
+        XCTAssertLessThanOrEqual(a.uids.count, 50)
+    }
+
+    /// A batch the sinks have written is released at once, not kept until the end of the run: each batch's
+    /// event here holds its own Zone object, and by the time batch i is written, batch i - 6 (more than the
+    /// queue's capacity ago) must be gone.
+    func testWrittenBatchesAreReleased() throws {
+        final class WeakZone: @unchecked Sendable { weak var zone: Zone? }
+        final class ZoneSource: EventSource {
+            // Made up front: the producer sets box i before sending batch i, the sink reads boxes of batches
+            // it was sent (ordered by the queue's lock); the array itself never changes.
+            let made = (0..<200).map { _ in WeakZone() }
+            func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+                for i in 0..<200 {
+                    let zone = Zone(identifier: "Test/Zone\(i)", transitions: [], offsets: [3600])
+                    made[i].zone = zone
+                    try emit(Batch(events: [Event(uid: "z\(i)", start: .zoned(TestSupport.local(2026, 11, 2, 9), zone))]))
+                }
+            }
+        }
+        final class CheckingSink: Sink {
+            let source: ZoneSource
+            var written = 0
+            var alive: [Int] = []
+            init(_ source: ZoneSource) { self.source = source }
+            var needs: BatchContent { [.events] }
+            var label: String { "checking" }
+            func open(context: RunContext) throws {}
+            func write(_ batch: Batch, context: RunContext) throws {
+                if written >= 6 && source.made[written - 6].zone != nil { alive.append(written - 6) }
+                written += 1
+                // Slower than the producer, so the queue stays full.
+                Thread.sleep(forTimeInterval: 0.0005)
+            }
+            func commit(context: RunContext) throws -> Int { written }
+            func abort(context: RunContext) {}
+        }
+        let source = ZoneSource()
+        let sink = CheckingSink(source)
+        let context = TestSupport.context()
+        try Runner(concurrentSinks: true).run(PipelineDefinition(environment: context.environment, sources: [source], stages: [], sinks: [sink]), context: context)
+        XCTAssertEqual(sink.written, 200)
+        XCTAssertEqual(sink.alive, [], "batches still held after they were written")
+    }
+}
