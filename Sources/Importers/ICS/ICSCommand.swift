@@ -22,24 +22,27 @@ enum ICSCommand: Sendable {
     case skip(String)
 }
 
-/// A component being read (by the scanner) or finished (handed to the builder).
-struct ICSFrame: Sendable {
+/// A component being read (by the scanner) or finished (handed to the builder). A class: handing a frame on
+/// costs one reference, not one per array and string in it. The scanner owns it until it emits it, then only
+/// the builder uses it.
+final class ICSFrame: @unchecked Sendable {
     enum Kind: Sendable { case calendar, event, timezone, nested }
 
-    var kind: Kind
-    var name: String
-    var beginLine: Int
-    var properties: [ICSContentLine] = []
-    var children: [RawComponent] = []
+    // One thread at a time uses a frame (see above): no dynamic exclusivity checks on the hot fields.
+    let kind: Kind
+    let name: String
+    let beginLine: Int
+    @exclusivity(unchecked) var properties: [ICSContentLine] = []
+    @exclusivity(unchecked) var children: [RawComponent] = []
     /// An event's ATTENDEE lines read as attendees (in `properties` they keep name, value and line only).
-    var attendees: [Attendee] = []
+    @exclusivity(unchecked) var attendees: [Attendee] = []
     /// The unfolded text of an event, CRLF after each line (see `sourceText`).
-    var text: [UInt8] = []
+    @exclusivity(unchecked) var text: [UInt8] = []
     /// The text of a closed event as a String (the scanner makes it); `text` is then emptied when the event
     /// has a UID.
-    var sourceText: String?
+    @exclusivity(unchecked) var sourceText: String?
     /// The first problem found inside an event: it is rejected at its END.
-    var failure: (line: Int, reason: String)?
+    @exclusivity(unchecked) var failure: (line: Int, reason: String)?
 
     init(kind: Kind, name: String, beginLine: Int) {
         self.kind = kind
@@ -47,7 +50,7 @@ struct ICSFrame: Sendable {
         self.beginLine = beginLine
     }
 
-    mutating func fail(line: Int, _ reason: String) {
+    func fail(line: Int, _ reason: String) {
         if failure == nil { failure = (line, reason) }
     }
 

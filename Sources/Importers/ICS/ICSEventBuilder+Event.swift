@@ -66,7 +66,6 @@ extension ICSEventBuilder {
         var fields = Fields()
         var other: [RawProperty] = []
         other.reserveCapacity(4)  // DTSTAMP, SEQUENCE and a few more in most feeds: one allocation
-        var attendees: [Attendee] = []
         var categories: [String] = []
         var categoryParameters: [Parameter]?
         var rules: [RecurrenceRule] = []
@@ -85,8 +84,8 @@ extension ICSEventBuilder {
             let p = props[index]
             switch name {
             case "ATTENDEE":
-                // The scanner read each ATTENDEE line of the event into an attendee, in order.
-                attendees.append(frame.attendees[attendees.count])
+                // The scanner read every ATTENDEE line of the event into `frame.attendees`, in order.
+                break
             case "CATEGORIES":
                 categories.append(contentsOf: ICSText.unescapeList(p.value))
                 if categoryParameters == nil { categoryParameters = p.parameters }
@@ -151,7 +150,7 @@ extension ICSEventBuilder {
             if let c = Self.coordinate(props[fields.geo].value) { event.coordinate = c } else { other.append(props[fields.geo].rawProperty); fields.geo = -1 }
         }
         if fields.organizer >= 0 { event.organizer = Self.attendee(props[fields.organizer]) }
-        event.attendees = attendees
+        event.attendees = frame.attendees
         event.categories = categories
         if fields.color >= 0 { event.color = ICSText.unescape(props[fields.color].value) }
         if fields.url >= 0 { event.url = props[fields.url].value }

@@ -281,7 +281,7 @@ final class ICSScanner {
         case .calendar:
             switch name {
             case "VEVENT":
-                var frame = ICSFrame(kind: .event, name: name, beginLine: number)
+                let frame = ICSFrame(kind: .event, name: name, beginLine: number)
                 frame.text.reserveCapacity(2048)
                 frame.properties.reserveCapacity(24)
                 stack.append(frame)
@@ -338,7 +338,7 @@ final class ICSScanner {
     }
 
     private func closeTop(line number: Int) throws {
-        var frame = stack.removeLast()
+        let frame = stack.removeLast()
         switch frame.kind {
         case .calendar:
             try emit(.calendarEnd)
