@@ -282,8 +282,8 @@ final class ICSScanner {
             switch name {
             case "VEVENT":
                 let frame = ICSFrame(kind: .event, name: name, beginLine: number)
-                frame.text.reserveCapacity(2048)
-                frame.properties.reserveCapacity(24)
+                frame.text.reserveCapacity(960)
+                frame.properties.reserveCapacity(16)
                 stack.append(frame)
                 appendText(text)
             case "VTIMEZONE":
