@@ -373,16 +373,22 @@ final class ICSScanner {
             }
             return
         }
-        appendText(b)
+        if top.kind == .event {
+            top.text.append(contentsOf: b)
+            top.text.append(0x0D)
+            top.text.append(0x0A)
+        } else {
+            appendText(b)
+        }
         do {
             if top.kind == .event, ICSContentLine.isAttendee(b) {
                 let (parsed, attendee) = try ICSContentLine.parseAttendee(b, line: number, decodeValue: decode)
-                stack[stack.count - 1].properties.append(parsed)
-                stack[stack.count - 1].attendees.append(attendee)
+                top.properties.append(consume parsed)
+                top.attendees.append(consume attendee)
                 return
             }
             let parsed = try ICSContentLine.parse(b, line: number, decodeValue: decode)
-            stack[stack.count - 1].properties.append(parsed)
+            top.properties.append(consume parsed)
         } catch {
             try lineError(number, error.reason)
         }
