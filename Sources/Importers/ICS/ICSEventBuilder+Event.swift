@@ -33,6 +33,22 @@ extension ICSEventBuilder {
         }
     }
 
+    /// Properties that are not fields but are read (the rest are kept raw), found by length first: a switch over
+    /// strings would compare the name with every case.
+    private enum ListProperty {
+        case attendee, categories, rrule, exrule, rdate, exdate, other
+
+        init(name: String) {
+            switch name.utf8.count {
+            case 5: self = name == "RRULE" ? .rrule : name == "RDATE" ? .rdate : .other
+            case 6: self = name == "EXRULE" ? .exrule : name == "EXDATE" ? .exdate : .other
+            case 8: self = name == "ATTENDEE" ? .attendee : .other
+            case 10: self = name == "CATEGORIES" ? .categories : .other
+            default: self = .other
+            }
+        }
+    }
+
     /// Where the first line of each field is in the event's properties (-1: none). Indices, not copies of the
     /// lines: reading a line where it is costs no reference counting.
     private struct Fields {
@@ -81,15 +97,20 @@ extension ICSEventBuilder {
                 if fields[field] < 0 { fields[field] = index } else { other.append(props[index].rawProperty) }
                 continue
             }
+            let kind = ListProperty(name: name)
+            if kind == .attendee { continue }  // the scanner read every ATTENDEE line into `frame.attendees`, in order
+            if kind == .other {
+                other.append(props[index].rawProperty)
+                continue
+            }
             let p = props[index]
-            switch name {
-            case "ATTENDEE":
-                // The scanner read every ATTENDEE line of the event into `frame.attendees`, in order.
+            switch kind {
+            case .attendee, .other:
                 break
-            case "CATEGORIES":
+            case .categories:
                 categories.append(contentsOf: ICSText.unescapeList(p.value))
                 if categoryParameters == nil { categoryParameters = p.parameters }
-            case "RRULE", "EXRULE":
+            case .rrule, .exrule:
                 let rule: RecurrenceRule
                 if let known = ruleCache[p.value] {
                     rule = known
@@ -101,17 +122,15 @@ extension ICSEventBuilder {
                     if ruleCache.count >= 256 { ruleCache.removeAll(keepingCapacity: true) }
                     ruleCache[p.value] = rule
                 }
-                if name == "RRULE" { rules.append(rule) } else { exceptionRules.append(rule) }
-            case "RDATE":
+                if kind == .rrule { rules.append(rule) } else { exceptionRules.append(rule) }
+            case .rdate:
                 dates.append(contentsOf: try recurrenceDates(p, final: final))
                 keepListParameters(p, into: &listParameters)
-            case "EXDATE":
+            case .exdate:
                 for item in p.value.split(separator: ",", omittingEmptySubsequences: true) {
                     exceptionDates.append(try time(String(item), p, final: final))
                 }
                 keepListParameters(p, into: &listParameters)
-            default:
-                other.append(p.rawProperty)
             }
         }
 
