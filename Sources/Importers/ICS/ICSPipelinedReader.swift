@@ -73,11 +73,14 @@ enum ICSPipelinedReader {
             })
             var failure: (any Error)?
             do {
-                var buffer: [UInt8] = []
+                // Read straight into one buffer that the scanner reads from (no copy per chunk).
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.defaultChunkSize, alignment: 16)
+                defer { buffer.deallocate() }
+                let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
                 while true {
-                    buffer.removeAll(keepingCapacity: true)
-                    guard try chunks.read(into: &buffer) > 0 else { break }
-                    try buffer.withUnsafeBufferPointer { try scanner.feed($0) }
+                    let count = try chunks.read(into: buffer)
+                    guard count > 0 else { break }
+                    try scanner.feed(UnsafeBufferPointer(rebasing: bytes[0..<count]))
                 }
                 try scanner.finish()
             } catch {

@@ -69,11 +69,13 @@ public final class ICSSource: EventSource {
                                                 fallbackZone: context.zone, handlers: handlers)
                 } else {
                     let reader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone, handlers: handlers)
-                    var buffer: [UInt8] = []
+                    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.defaultChunkSize, alignment: 16)
+                    defer { buffer.deallocate() }
+                    let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
                     while true {
-                        buffer.removeAll(keepingCapacity: true)
-                        guard try chunks.read(into: &buffer) > 0 else { break }
-                        try reader.feed(buffer)
+                        let count = try chunks.read(into: buffer)
+                        guard count > 0 else { break }
+                        try reader.feed(UnsafeBufferPointer(rebasing: bytes[0..<count]))
                     }
                     try reader.finish()
                 }
