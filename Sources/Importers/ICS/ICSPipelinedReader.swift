@@ -27,8 +27,9 @@ enum ICSPipelinedReader {
 
         let builder = ICSEventBuilder(label: label, zones: zones, fallbackZone: fallbackZone, handlers: handlers)
         do {
-            // Each block goes back to the worker once performed, so that the frames' arrays and strings, made by
-            // the worker's allocator, are freed there too (cheaper than freeing them across threads).
+            // A performed block goes back to the worker to be freed there while the worker is ahead (blocks wait
+            // here); else this thread, which then has time to spare, frees it. Likewise the worker makes the
+            // events' texts only while this thread is behind (`ICSScanner.SplitHint`). Results are the same.
             var performed: [ICSCommand] = []
             while let block = try queue.pop(returning: &performed) {
                 for command in block { try builder.perform(command) }
