@@ -13,7 +13,7 @@ final class ICSSourceTests: XCTestCase {
     }
 
     func testGlobReadsEveryFileReportsRejectionsAndCountsSkippedComponents() throws {
-        // On two threads (the default with 2 CPUs) and on one (`scan_thread: false`): the same.
+        // On one thread (the default) and on two (`scan_thread: true`): the same.
         for scanThread in [true, false] {
             let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/0[1-4]*.ics", written: "broken/0[1-4]*.ics")),
                                    scanThread: scanThread)
