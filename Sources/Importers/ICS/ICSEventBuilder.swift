@@ -123,7 +123,7 @@ final class ICSEventBuilder {
             return
         }
         // Handed on as it is (no copy).
-        try handlers.event(event)
+        try handlers.event(consume event)
     }
 
     private func flushPending() throws {

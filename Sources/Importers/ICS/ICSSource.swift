@@ -53,7 +53,7 @@ public final class ICSSource: EventSource {
                 let handlers = ICSReader.Handlers(
                     event: { (event: consuming Event) in
                         if !metadata.isEmpty { event.metadata = metadata }
-                        events.append(event)
+                        events.append(consume event)
                         if events.count >= Self.batchSize {
                             try emit(Batch(events: events))
                             events.removeAll(keepingCapacity: true)
