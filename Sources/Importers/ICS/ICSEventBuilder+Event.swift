@@ -161,7 +161,7 @@ extension ICSEventBuilder {
             uid = "calpipe-" + Self.fnv1a(frame.text)
             handlers.warn("\(label):\(frame.beginLine): VEVENT has no UID, using \(uid)")
         }
-        var event = Event(uid: uid, start: start, endSpec: endSpec)
+        var event = Event(uid: consume uid, start: start, endSpec: endSpec)
         if fields.summary >= 0 { event.title = ICSText.unescape(props[fields.summary].value) }
         if fields.description >= 0 { event.description = ICSText.unescape(props[fields.description].value) }
         if fields.location >= 0 { event.location = ICSText.unescape(props[fields.location].value) }
@@ -170,23 +170,24 @@ extension ICSEventBuilder {
         }
         if fields.organizer >= 0 { event.organizer = Self.attendee(props[fields.organizer]) }
         event.attendees = frame.attendees
-        event.categories = categories
+        event.categories = consume categories
         if fields.color >= 0 { event.color = ICSText.unescape(props[fields.color].value) }
         if fields.url >= 0 { event.url = props[fields.url].value }
         if fields.status >= 0 { event.status = ICSText.unescape(props[fields.status].value) }
-        event.recurrence = Recurrence(rules: rules, exceptionRules: exceptionRules, dates: dates, exceptionDates: exceptionDates)
+        event.recurrence = Recurrence(rules: consume rules, exceptionRules: consume exceptionRules, dates: consume dates,
+                                      exceptionDates: consume exceptionDates)
         if fields.recurrenceID >= 0 {
             let rid = props[fields.recurrenceID]
             let t = try time(rid.value, rid, final: final)
             event.recurrenceID = RecurrenceID(time: t, thisAndFuture: Self.isKeyword(rid.parameter("RANGE"), "THISANDFUTURE"))
         }
-        event.otherProperties = other
+        event.otherProperties = consume other
         event.components = frame.children
         event.origin = SourceLocation(file: label, line: frame.beginLine)
-        event.sourceText = text
+        event.sourceText = consume text
 
         // Parameters of fields that have no field of their own.
-        var fieldParameters: [String: [Parameter]] = listParameters
+        var fieldParameters: [String: [Parameter]] = consume listParameters
         for field in Self.allFields where field != .organizer {
             let index = fields[field]
             guard index >= 0, !props[index].parameters.isEmpty else { continue }
@@ -196,7 +197,7 @@ extension ICSEventBuilder {
             if !kept.isEmpty { fieldParameters[field.rawValue] = kept }
         }
         if let categoryParameters, !categoryParameters.isEmpty { fieldParameters["CATEGORIES"] = categoryParameters }
-        event.fieldParameters = fieldParameters
+        event.fieldParameters = consume fieldParameters
         return event
     }
 
