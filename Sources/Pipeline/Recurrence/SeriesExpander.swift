@@ -175,6 +175,7 @@ public struct SeriesExpander {
         // The common case, a zoned series whose duration has no days, converts each instance once.
         var fastZone: Zone? = nil
         if case .zoned(_, let z) = master.start, duration.days == 0 { fastZone = z }
+        var cursor = ZoneCursor(fastZone ?? zone)
         for s in unique {
             if hasExclusions && (excluded.contains(s) || excludedDays.contains(Int(floorDiv(s, 86_400)))) { continue }
             if kept >= maxOccurrences { truncated = true; break }
@@ -185,12 +186,16 @@ public struct SeriesExpander {
             if futureIndex < 0 {
                 if !includeCancelled && masterCancelled { continue }
                 if let z = fastZone, periodEnds.isEmpty || periodEnds[s] == nil {
-                    let u = z.utc(fromLocal: CivilDateTime(secondsSinceEpoch: s))
+                    // As `z.utc(fromLocal:)`, `z.local(fromUTC:)` and `Self.time(atUTC:in:)`, from the stretch
+                    // between transitions the previous instance was in.
+                    let u = cursor.utc(fromLocal: CivilDateTime(secondsSinceEpoch: s))
                     let e = u + duration.seconds
                     guard span.contains(start: u, end: max(u, e)) else { continue }
-                    let local = z.local(fromUTC: u)
+                    let local = cursor.local(fromUTC: u)
                     let startTime: EventTime = local.secondsSinceEpoch == s ? original : .zoned(local, z)
-                    occurrences.append(Occurrence(sharingEventOf: masterTemplate, start: startTime, end: Self.time(atUTC: e, in: z), recurrenceID: original))
+                    let endLocal = cursor.local(fromUTC: e)
+                    let end: EventTime = cursor.utc(fromLocal: endLocal) == e ? .zoned(endLocal, z) : .utc(e)
+                    occurrences.append(Occurrence(sharingEventOf: masterTemplate, start: startTime, end: end, recurrenceID: original))
                     instants.append(u)
                     continue
                 }
@@ -252,10 +257,11 @@ public struct SeriesExpander {
     /// Occurrences in the deterministic output order: start instant, then UID, then original start (dates and
     /// floating times read in `zone`). Each instant is computed once.
     public static func sorted(_ occurrences: [Occurrence], zone: Zone) -> [Occurrence] {
+        var instants = ZoneCursor.Instants(pipelineZone: zone)
         var keyed = occurrences.indices.map { i -> (start: Int64, original: Int64, index: Int) in
-            let o = occurrences[i]
-            let s = o.start.utcSeconds(in: zone)
-            return (s, o.recurrenceID?.utcSeconds(in: zone) ?? s, i)
+            let s = instants.utcSeconds(occurrences[i].start)
+            guard let rid = occurrences[i].recurrenceID else { return (s, s, i) }
+            return (s, instants.utcSeconds(rid), i)
         }
         keyed.sort { a, b in
             if a.start != b.start { return a.start < b.start }

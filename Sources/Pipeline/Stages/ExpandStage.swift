@@ -6,6 +6,8 @@
 /// Series masters and RECURRENCE-ID overrides are kept until the end of the input, because an override may
 /// come before its master or in another file of the same source; they are expanded in `finish`. Events are
 /// matched by source label and UID. Events themselves are passed on unchanged for sinks that want them.
+/// The held events stay in memory up to `spillBudget` bytes (estimated) and wait on a temporary file
+/// beyond it (`HeldSeries`), so a feed of any size expands in bounded memory with the same output.
 ///
 /// Without a pipeline window, occurrences are expanded from each event's DTSTART up to today + 365 days.
 public final class ExpandStage: Stage {
@@ -30,23 +32,23 @@ public final class ExpandStage: Stage {
     public let maxOccurrences: Int
     public let includeCancelled: Bool
 
-    private struct SeriesKey: Hashable, Comparable {
-        var source: String
-        var uid: String
-        static func < (a: SeriesKey, b: SeriesKey) -> Bool { (a.source, a.uid) < (b.source, b.uid) }
-    }
+    /// Estimated bytes of held series events kept in memory; more wait on a temporary file.
+    static let defaultSpillBudget = 32 << 20
 
-    private struct Series {
-        var master: Event?
-        var overrides: [Event] = []
-    }
-
-    private var series: [SeriesKey: Series] = [:]
+    /// The held series; created with the knobs below on first use.
+    private var held: HeldSeries?
+    /// Estimated bytes of held events kept in memory before they go to a temporary file (tests set it tiny).
+    var spillBudget = ExpandStage.defaultSpillBudget
+    /// Where the temporary file goes; the system's temporary directory when nil (tests set their own).
+    var spillDirectory: String?
 
     public init(maxOccurrences: Int = 100_000, includeCancelled: Bool = false) {
         self.maxOccurrences = maxOccurrences
         self.includeCancelled = includeCancelled
     }
+
+    /// Held events the last `finish` read back from the temporary file (for tests and diagnostics).
+    private(set) var spilledEvents = 0
 
     public var produces: BatchContent { [.events, .occurrences] }
 
@@ -68,20 +70,21 @@ public final class ExpandStage: Stage {
         let expander = expander(context: context)
         var out = batch
         var occurrences: [Occurrence] = []
-        for event in batch.events {
-            if event.recurrenceID != nil || event.isRecurring {
-                let key = SeriesKey(source: event.metadata["source"] ?? "", uid: event.uid)
-                if event.recurrenceID != nil {
-                    series[key, default: Series()].overrides.append(event)
-                } else if series[key]?.master != nil {
-                    context.warn("event \"\(event.uid)\"\(Self.place(event)) repeats a series already read; using the first")
-                } else {
-                    series[key, default: Series()].master = event
+        // By index: binding each event to a name would copy it (retaining all its fields) once more.
+        let events = batch.events
+        for i in events.indices {
+            if events[i].recurrenceID != nil || events[i].isRecurring {
+                if held == nil { held = HeldSeries(budget: spillBudget, directory: spillDirectory) }
+                let source = events[i].metadata["source"] ?? ""
+                if events[i].recurrenceID != nil {
+                    try held!.addOverride(events[i], source: source)
+                } else if try !held!.addMaster(events[i], source: source) {
+                    context.warn("event \"\(events[i].uid)\"\(Self.place(events[i])) repeats a series already read; using the first")
                 }
                 continue
             }
-            if !includeCancelled && event.isCancelled { continue }
-            let single = Occurrence(single: event)
+            if !includeCancelled && events[i].isCancelled { continue }
+            let single = Occurrence(single: events[i])
             let (s, e) = single.interval(in: context.zone)
             if expander.span.contains(start: s, end: e) { occurrences.append(single) }
         }
@@ -103,18 +106,20 @@ public final class ExpandStage: Stage {
             try emit(Batch(occurrences: SeriesExpander.sorted(occurrences, zone: context.zone), expanded: true))
             occurrences.removeAll(keepingCapacity: true)
         }
-        for key in series.keys.sorted() {
-            guard let entry = series.removeValue(forKey: key) else { continue }
-            guard let master = entry.master else {
+        guard let series = held else { return }
+        held = nil
+        spilledEvents = series.spilledEvents
+        try series.drain { master, overrides in
+            guard let master else {
                 // Overrides without their series: each still shows up at its own time.
-                for o in entry.overrides where includeCancelled || !o.isCancelled {
+                for o in overrides where includeCancelled || !o.isCancelled {
                     let single = Occurrence(single: o)
                     let (s, e) = single.interval(in: context.zone)
                     if expander.span.contains(start: s, end: e) { occurrences.append(single) }
                 }
-                continue
+                return
             }
-            let result = expander.expand(master, overrides: entry.overrides)
+            let result = expander.expand(master, overrides: overrides)
             if result.truncated {
                 context.warn("event \"\(master.uid)\"\(Self.place(master)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A temporary file for records a stage holds until the end of the input (the expand stage's series), so
+/// they wait on disk instead of in memory. Its name is removed as soon as it is created, so nothing is left
+/// behind whatever happens to the run (finished, failed, interrupted, crashed); the space is freed when the
+/// descriptor closes (`close()`, or deinit). The one owner of its descriptor; appends are buffered.
+final class SpillFile {
+    private var descriptor: Int32
+    private var pending: [UInt8] = []
+    /// Bytes appended so far (written or pending).
+    private(set) var size: Int64 = 0
+    private static let flushThreshold = 1 << 16
+
+    /// Creates the file in `directory` (the system's temporary directory when nil) and removes its name.
+    init(directory: String? = nil) throws {
+        let folder = directory ?? NSTemporaryDirectory()
+        var template = Array((folder + "/calpipe-spill-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw RunFailure.failed("cannot create a temporary file in \(folder) (\(systemErrorText()))") }
+        descriptor = fd
+        unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    deinit { close() }
+
+    /// Frees the file. Later calls do nothing; reads and appends after it throw.
+    func close() {
+        guard descriptor >= 0 else { return }
+        Foundation.close(descriptor)
+        descriptor = -1
+        pending = []
+    }
+
+    /// Appends the bytes and returns the offset they start at.
+    @discardableResult
+    func append(_ bytes: [UInt8]) throws -> Int64 {
+        let offset = size
+        pending.append(contentsOf: bytes)
+        size += Int64(bytes.count)
+        if pending.count >= Self.flushThreshold { try flush() }
+        return offset
+    }
+
+    private func flush() throws {
+        guard descriptor >= 0 else { throw RunFailure.failed("cannot write a temporary file (it is closed)") }
+        var done = 0
+        while done < pending.count {
+            let n = pending.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RunFailure.failed("cannot write a temporary file (\(systemErrorText()))")
+            }
+            done += n
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads `count` bytes from `offset` into `buffer` (replacing its content).
+    func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws {
+        if !pending.isEmpty { try flush() }
+        guard descriptor >= 0 else { throw RunFailure.failed("cannot read a temporary file (it is closed)") }
+        guard offset >= 0, count >= 0, offset + Int64(count) <= size else {
+            throw RunFailure.failed("cannot read a temporary file (bytes \(offset)..<\(offset + Int64(count)) are past its end, \(size))")
+        }
+        if buffer.count != count {
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: repeatElement(0, count: count))
+        }
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw RunFailure.failed("cannot read a temporary file (\(n < 0 ? systemErrorText() : "it is shorter than expected"))") }
+            done += n
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+
+/// The series masters and RECURRENCE-ID overrides the expand stage holds until the end of the input, by
+/// source and UID, with bounded memory: events stay in memory while their estimated size fits the budget,
+/// later ones go to a `SpillFile` in the binary codec (Event+BinaryCodec.swift) with only their place on
+/// file kept here. `drain` hands every series back in key order, with its overrides in arrival order,
+/// exactly as they were held, then frees the file.
+final class HeldSeries {
+    /// One series: where its UID's bytes are in `uidBytes`, its source, its master and its overrides.
+    /// A place `>= 0` is an offset on the spill file (`length` bytes); a negative one is `-(index + 1)` in
+    /// `inMemory`; length 0 means "none" (a series with no master yet). 40 bytes, no allocation of its own.
+    private struct Series {
+        var uidStart: Int
+        var masterPlace: Int64 = 0
+        var uidLength: UInt32
+        var source: Int32
+        var hash: UInt32
+        var masterLength: UInt32 = 0
+        var firstOverride: Int32 = -1
+        var lastOverride: Int32 = -1
+    }
+
+    /// One override, in a list per series in arrival order.
+    private struct Override {
+        var place: Int64
+        var length: UInt32
+        var next: Int32 = -1
+    }
+
+    /// Bytes of estimated event size kept in memory before events go to the spill file.
+    let budget: Int
+    /// Where the spill file goes (the system's temporary directory when nil).
+    let directory: String?
+
+    /// The index, kept compact for hundreds of thousands of series: every UID's bytes in one buffer, the
+    /// series in one array, and an open-addressing table of series numbers (at most half full).
+    private var uidBytes: [UInt8] = []
+    private var series: [Series] = []
+    private var overrides: [Override] = []
+    private var table: [Int32] = []
+    private var sourceLabels: [String] = []
+    private var sourceIndex: [String: Int32] = [:]
+
+    private var inMemory: [Event?] = []
+    /// Estimated bytes of the events in `inMemory`.
+    private(set) var memoryBytes = 0
+    private var file: SpillFile?
+    private let zones = ZoneTable()
+    private var writer = ByteWriter(capacity: 4096)
+
+    init(budget: Int, directory: String?) {
+        self.budget = budget
+        self.directory = directory
+    }
+
+    var isEmpty: Bool { series.isEmpty }
+    /// Events written to the spill file so far.
+    private(set) var spilledEvents = 0
+
+    /// Holds a series master. Returns false, holding nothing, when the series (same source label and UID)
+    /// already has one.
+    func addMaster(_ event: Event, source: String) throws -> Bool {
+        let i = seriesNumber(source: source, uid: event.uid)
+        guard series[i].masterLength == 0 else { return false }
+        let (place, length) = try hold(event)
+        series[i].masterPlace = place
+        series[i].masterLength = length
+        return true
+    }
+
+    /// Holds a RECURRENCE-ID override of the series with the same source label and UID.
+    func addOverride(_ event: Event, source: String) throws {
+        let i = seriesNumber(source: source, uid: event.uid)
+        let (place, length) = try hold(event)
+        let link = Int32(overrides.count)
+        overrides.append(Override(place: place, length: length))
+        if series[i].lastOverride >= 0 {
+            overrides[Int(series[i].lastOverride)].next = link
+        } else {
+            series[i].firstOverride = link
+        }
+        series[i].lastOverride = link
+    }
+
+    /// The number of the series, added when new. UIDs are compared as Swift compares strings (canonical
+    /// equivalence): by their bytes when ASCII, else by the bytes of their NFC form.
+    private func seriesNumber(source label: String, uid: String) -> Int {
+        let source: Int32
+        if let known = sourceIndex[label] {
+            source = known
+        } else {
+            source = Int32(sourceLabels.count)
+            sourceLabels.append(label)
+            sourceIndex[label] = source
+        }
+        return Self.withKeyBytes(uid) { key in
+            var hasher = Hasher()
+            hasher.combine(source)
+            hasher.combine(bytes: UnsafeRawBufferPointer(key))
+            let hash = UInt32(truncatingIfNeeded: hasher.finalize())
+            if table.isEmpty { table = [Int32](repeating: -1, count: 1024) }
+            let mask = table.count - 1
+            var bucket = Int(hash) & mask
+            let found: Int? = uidBytes.withUnsafeBufferPointer { arena in
+                while true {
+                    let n = table[bucket]
+                    if n < 0 { return nil }
+                    let s = series[Int(n)]
+                    if s.hash == hash && s.source == source && Int(s.uidLength) == key.count
+                        && (key.isEmpty || memcmp(arena.baseAddress! + s.uidStart, key.baseAddress!, key.count) == 0) {
+                        return Int(n)
+                    }
+                    bucket = (bucket + 1) & mask
+                }
+            }
+            if let found { return found }
+            let number = series.count
+            series.append(Series(uidStart: uidBytes.count, uidLength: UInt32(key.count), source: source, hash: hash))
+            uidBytes.append(contentsOf: key)
+            table[bucket] = Int32(number)
+            if series.count * 2 > table.count { growTable() }
+            return number
+        }
+    }
+
+    private func growTable() {
+        var bigger = [Int32](repeating: -1, count: table.count * 2)
+        let mask = bigger.count - 1
+        for (n, s) in series.enumerated() {
+            var bucket = Int(s.hash) & mask
+            while bigger[bucket] >= 0 { bucket = (bucket + 1) & mask }
+            bigger[bucket] = Int32(n)
+        }
+        table = bigger
+    }
+
+    static func withKeyBytes<R>(_ uid: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var text = uid
+        return text.withUTF8 { bytes in
+            var ascii = true
+            for b in bytes where b >= 0x80 {
+                ascii = false
+                break
+            }
+            if ascii { return body(bytes) }
+            var normalized = uid.precomposedStringWithCanonicalMapping
+            return normalized.withUTF8(body)
+        }
+    }
+
+    /// Keeps the event in memory or writes it to the spill file; returns its place and length (see `Series`).
+    private func hold(_ event: Event) throws -> (place: Int64, length: UInt32) {
+        let size = Self.estimatedSize(of: event)
+        if memoryBytes + size <= budget {
+            memoryBytes += size
+            inMemory.append(event)
+            return (-Int64(inMemory.count), 1)
+        }
+        if file == nil { file = try SpillFile(directory: directory) }
+        writer.removeAll()
+        event.encode(to: &writer, zones: zones)
+        guard writer.count < Int(UInt32.max) else { throw RunFailure.failed("event \"\(event.uid)\" is too large to hold (\(writer.count) bytes)") }
+        let offset = try file!.append(writer.bytes)
+        spilledEvents += 1
+        return (offset, UInt32(writer.count))
+    }
+
+    /// A cheap guess of the memory an event takes: its text (the original component text counts most), the
+    /// cost of each heap allocation (a string longer than 15 bytes, an array, a parameter), and the struct.
+    /// Calibrated on the benchmark feed: a 32 MiB budget holds about 31 MB of resident memory there.
+    static func estimatedSize(of e: Event) -> Int {
+        func text(_ s: String?) -> Int {
+            guard let s else { return 0 }
+            let n = s.utf8.count
+            return n <= 15 ? 0 : n + 48
+        }
+        var size = 640 + text(e.uid) + text(e.title) + text(e.description) + text(e.location) + text(e.sourceText)
+            + text(e.color) + text(e.url) + text(e.status)
+        size += 320 * (e.attendees.count + (e.organizer == nil ? 0 : 1))
+        size += 64 * e.categories.count
+        size += 192 * e.otherProperties.count + 640 * e.components.count + 128 * e.fieldParameters.count
+        size += 192 * (e.recurrence.rules.count + e.recurrence.exceptionRules.count) + 32 * (e.recurrence.dates.count + e.recurrence.exceptionDates.count)
+        return size
+    }
+
+    /// Hands every series to `body` in order of source label, then UID: its master (nil when only overrides
+    /// came) and its overrides in the order they arrived. Empties the store and frees the spill file, also
+    /// when `body` or a read throws.
+    func drain(_ body: (_ master: Event?, _ overrides: [Event]) throws -> Void) throws {
+        defer { removeAll() }
+        // Source labels in string order, then UIDs by their key bytes: the order Swift's `<` gives.
+        var rank = [Int32](repeating: 0, count: sourceLabels.count)
+        for (r, i) in sourceLabels.indices.sorted(by: { sourceLabels[$0] < sourceLabels[$1] }).enumerated() { rank[i] = Int32(r) }
+        var order = Array(0..<Int32(series.count))
+        let all = series
+        uidBytes.withUnsafeBufferPointer { arena in
+            let base = arena.baseAddress
+            order.sort { a, b in
+                let x = all[Int(a)], y = all[Int(b)]
+                if x.source != y.source { return rank[Int(x.source)] < rank[Int(y.source)] }
+                let n = Int(min(x.uidLength, y.uidLength))
+                if n > 0 {
+                    let c = memcmp(base! + x.uidStart, base! + y.uidStart, n)
+                    if c != 0 { return c < 0 }
+                }
+                return x.uidLength < y.uidLength
+            }
+        }
+        var buffer: [UInt8] = []
+        var held: [Event] = []
+        for n in order {
+            let s = all[Int(n)]
+            let master = s.masterLength == 0 ? nil : try take(s.masterPlace, s.masterLength, buffer: &buffer)
+            held.removeAll(keepingCapacity: true)
+            var link = s.firstOverride
+            while link >= 0 {
+                let o = overrides[Int(link)]
+                held.append(try take(o.place, o.length, buffer: &buffer))
+                link = o.next
+            }
+            try body(master, held)
+        }
+    }
+
+    private func take(_ place: Int64, _ length: UInt32, buffer: inout [UInt8]) throws -> Event {
+        if place < 0 {
+            let i = Int(-place - 1)
+            guard let event = inMemory[i] else { throw RunFailure.failed("internal error: a held event was taken twice") }
+            inMemory[i] = nil
+            return event
+        }
+        guard let file else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
+        try file.read(at: place, count: Int(length), into: &buffer)
+        return try buffer.withUnsafeBytes { bytes in
+            var reader = ByteReader(bytes)
+            do {
+                let event = try Event(decoding: &reader, zones: zones)
+                guard reader.isAtEnd else { throw ByteReader.Malformed("\(bytes.count - reader.position) bytes left over") }
+                return event
+            } catch let error as ByteReader.Malformed {
+                throw RunFailure.failed("a temporary file of the expand stage is damaged (\(error.message))")
+            }
+        }
+    }
+
+    /// Forgets everything held and frees the spill file.
+    func removeAll() {
+        uidBytes = []
+        series = []
+        overrides = []
+        table = []
+        inMemory = []
+        memoryBytes = 0
+        file?.close()
+        file = nil
+        spilledEvents = 0
+    }
+}
