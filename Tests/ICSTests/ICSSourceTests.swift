@@ -13,17 +13,21 @@ final class ICSSourceTests: XCTestCase {
     }
 
     func testGlobReadsEveryFileReportsRejectionsAndCountsSkippedComponents() throws {
-        let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/0[1-4]*.ics", written: "broken/0[1-4]*.ics")))
-        let ctx = context()
-        var batches: [Batch] = []
-        try source.read(context: ctx) { batches.append($0) }
-        XCTAssertEqual(batches.flatMap(\.events).map(\.uid), Array(repeating: "good@example.com", count: 4))
-        XCTAssertEqual(ctx.report.rejections.map(\.description), [
-            "broken/01-no-colon.ics:7: malformed line (no \":\" after the property name)",
-            "broken/02-bad-date.ics:7: DTSTART: \"20260231T100000\" is not a valid date or date-time",
-            "broken/03-begin-end-mismatch.ics:8: END:VTODO does not match BEGIN:VEVENT at line 4",
-            "broken/04-no-dtstart.ics:4: VEVENT has no DTSTART",
-        ])
+        // On one thread (the default) and on two (`scan_thread: true`): the same.
+        for scanThread in [true, false] {
+            let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/0[1-4]*.ics", written: "broken/0[1-4]*.ics")),
+                                   scanThread: scanThread)
+            let ctx = context()
+            var batches: [Batch] = []
+            try source.read(context: ctx) { batches.append($0) }
+            XCTAssertEqual(batches.flatMap(\.events).map(\.uid), Array(repeating: "good@example.com", count: 4))
+            XCTAssertEqual(ctx.report.rejections.map(\.description), [
+                "broken/01-no-colon.ics:7: malformed line (no \":\" after the property name)",
+                "broken/02-bad-date.ics:7: DTSTART: \"20260231T100000\" is not a valid date or date-time",
+                "broken/03-begin-end-mismatch.ics:8: END:VTODO does not match BEGIN:VEVENT at line 4",
+                "broken/04-no-dtstart.ics:4: VEVENT has no DTSTART",
+            ], "scan_thread \(scanThread)")
+        }
     }
 
     func testCountersAndFullBatches() throws {
@@ -44,14 +48,18 @@ final class ICSSourceTests: XCTestCase {
     }
 
     func testNotICalendarIsOneErrorForTheFile() throws {
-        let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/05-html-error-page.ics", written: "feed.ics")))
-        XCTAssertThrowsError(try source.read(context: context()) { _ in }) { error in
-            XCTAssertEqual("\(error)", "feed.ics: not an iCalendar file (expected BEGIN:VCALENDAR, found \"<!DOCTYPE html>\")")
+        for scanThread in [true, false] {
+            let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/05-html-error-page.ics", written: "feed.ics")),
+                                   scanThread: scanThread)
+            XCTAssertThrowsError(try source.read(context: context()) { _ in }) { error in
+                XCTAssertEqual("\(error)", "feed.ics: not an iCalendar file (expected BEGIN:VCALENDAR, found \"<!DOCTYPE html>\")")
+            }
         }
     }
 
     func testDescriptorsAreRegistered() {
         XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
+        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "scan_thread"])
         XCTAssertTrue(Exporters.all.contains { $0.type == "ics" })
     }
 }

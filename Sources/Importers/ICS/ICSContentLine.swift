@@ -40,13 +40,133 @@ public struct ICSContentLine: Sendable, Hashable {
 
     /// Splits one unfolded line. `decodeValue` turns the value bytes into a String (UTF-8, or Latin-1 fallback).
     static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> ICSContentLine {
+        var list = ParameterList()
+        // One allocation for all parameters: one per ';' before the value (quoted ones may add a few).
+        var i = 0
+        while i < b.count, b[i] != 0x3B, b[i] != 0x3A { i += 1 }
+        if i < b.count, b[i] == 0x3B {
+            var count = 0
+            while i < b.count, b[i] != 0x3A {
+                if b[i] == 0x3B { count += 1 }
+                i += 1
+            }
+            list.parameters.reserveCapacity(count)
+        }
+        let (name, value) = try split(b, into: &list, decodeValue: decodeValue)
+        return ICSContentLine(name: name, parameters: list.parameters, value: value, line: line)
+    }
+
+    /// Splits an ATTENDEE line straight into an `Attendee` (CN, ROLE and PARTSTAT need no parameter of their
+    /// own on the way); the content line that comes back keeps name, value and line, not the parameters.
+    static func parseAttendee(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (ICSContentLine, Attendee) {
+        var sink = AttendeeParameters()
+        let (name, value) = try split(b, into: &sink, decodeValue: decodeValue)
+        var attendee = sink.attendee
+        attendee.otherParameters = sink.rest
+        attendee.email = email(value)
+        return (ICSContentLine(name: name, parameters: [], value: value, line: line), attendee)
+    }
+
+    /// Whether the line is an ATTENDEE property (its name, in any case, then ';' or ':').
+    static func isAttendee(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.count > 8 && (b[8] == 0x3B || b[8] == 0x3A) && same(b, 0, "ATTENDEE")
+    }
+
+    /// The address of an ATTENDEE or ORGANIZER value: without blanks around it and without its "mailto:" scheme
+    /// (any case); nil when empty.
+    static func email(_ value: String) -> String? {
+        var value = value
+        return value.withUTF8 { b -> String? in
+            var start = 0, end = b.count
+            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+            if start == end { return nil }
+            if end - start >= 7, same(b, start, "MAILTO:") { start += 7 }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+        }
+    }
+
+    /// Receives a line's parameters as they are split: a name, its values, the end of the parameter.
+    private protocol ParameterSink {
+        mutating func begin(_ name: String)
+        mutating func value(_ value: String)
+        mutating func end()
+    }
+
+    /// Keeps every parameter as a `Parameter`.
+    private struct ParameterList: ParameterSink {
+        var parameters: [Parameter] = []
+        private var name = ""
+        private var values: [String] = []
+
+        mutating func begin(_ name: String) {
+            self.name = name
+            values = []
+        }
+        mutating func value(_ value: String) { values.append(value) }
+        mutating func end() { parameters.append(Parameter(name: name, values: values)) }
+    }
+
+    /// CN, ROLE and PARTSTAT into an `Attendee` (as `ICSEventBuilder.attendee` reads them), the rest kept.
+    private struct AttendeeParameters: ParameterSink {
+        var attendee = Attendee()
+        var rest: [Parameter] = []
+        private enum Kind { case name, role, status, other }
+        private var kind = Kind.other
+        private var name = ""
+        private var values: [String] = []
+        private var first: String?
+        private var count = 0
+
+        mutating func begin(_ name: String) {
+            switch name {
+            case "CN": kind = .name
+            case "ROLE": kind = .role
+            case "PARTSTAT": kind = .status
+            default: kind = .other
+            }
+            self.name = name
+            values = []
+            first = nil
+            count = 0
+        }
+
+        mutating func value(_ value: String) {
+            switch kind {
+            case .name:
+                if count == 0 {
+                    first = value
+                } else {
+                    if count == 1, let first { values.append(first) }
+                    values.append(value)
+                }
+            case .role, .status:
+                if count == 0 { first = value }
+            case .other:
+                values.append(value)
+            }
+            count += 1
+        }
+
+        mutating func end() {
+            switch kind {
+            case .name: attendee.name = count == 1 ? first : values.joined(separator: ",")
+            case .role: attendee.role = first
+            case .status: attendee.status = first
+            case .other: rest.append(Parameter(name: name, values: values))
+            }
+        }
+    }
+
+    /// Splits name, parameters (to `sink`) and value.
+    private static func split<Sink: ParameterSink>(_ b: UnsafeBufferPointer<UInt8>, into sink: inout Sink,
+                                                   decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (name: String, value: String) {
         let n = b.count
         var i = 0
         while i < n, b[i] != 0x3B, b[i] != 0x3A { i += 1 }  // ';' ':'
         guard i < n else { throw .noColon }
         guard i > 0 else { throw .emptyName }
-        let name = upperASCII(b, 0, i)
-        var parameters: [Parameter] = []
+        let name = knownName(b, 0, i) ?? upperASCII(b, 0, i)
         while i < n, b[i] == 0x3B {
             i += 1
             let nameStart = i
@@ -55,30 +175,117 @@ public struct ICSContentLine: Sendable, Hashable {
                 if i >= n { throw .noColon }
                 throw .badParameter
             }
-            let paramName = upperASCII(b, nameStart, i)
+            sink.begin(knownName(b, nameStart, i) ?? upperASCII(b, nameStart, i))
             i += 1
-            var values: [String] = []
             while true {
                 if i < n, b[i] == 0x22 {  // quoted
                     i += 1
                     let start = i
                     while i < n, b[i] != 0x22 { i += 1 }
                     guard i < n else { throw .unterminatedQuote }
-                    values.append(paramText(b, start, i))
+                    sink.value(paramText(b, start, i))
                     i += 1
                 } else {
                     let start = i
                     while i < n, b[i] != 0x2C, b[i] != 0x3B, b[i] != 0x3A { i += 1 }
-                    values.append(paramText(b, start, i))
+                    sink.value(paramText(b, start, i))
                 }
                 if i < n, b[i] == 0x2C { i += 1; continue }  // ','
                 break
             }
-            parameters.append(Parameter(name: paramName, values: values))
+            sink.end()
         }
         guard i < n, b[i] == 0x3A else { throw .noColon }
-        let value = decodeValue(UnsafeBufferPointer(rebasing: b[(i + 1)...]))
-        return ICSContentLine(name: name, parameters: parameters, value: value, line: line)
+        return (name, decodeValue(UnsafeBufferPointer(rebasing: b[(i + 1)...])))
+    }
+
+    /// The upper-cased name when it is one that feeds use all the time: returned as a constant, which costs
+    /// less than building and checking a new String per line.
+    private static func knownName(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String? {
+        switch to - from {
+        case 2:
+            if same(b, from, "CN") { return "CN" }
+        case 3:
+            if same(b, from, "UID") { return "UID" }
+            if same(b, from, "URL") { return "URL" }
+            if same(b, from, "GEO") { return "GEO" }
+            if same(b, from, "DIR") { return "DIR" }
+        case 4:
+            if same(b, from, "TZID") { return "TZID" }
+            if same(b, from, "ROLE") { return "ROLE" }
+            if same(b, from, "RSVP") { return "RSVP" }
+        case 5:
+            if same(b, from, "DTEND") { return "DTEND" }
+            if same(b, from, "COLOR") { return "COLOR" }
+            if same(b, from, "RRULE") { return "RRULE" }
+            if same(b, from, "RDATE") { return "RDATE" }
+            if same(b, from, "CLASS") { return "CLASS" }
+            if same(b, from, "VALUE") { return "VALUE" }
+            if same(b, from, "RANGE") { return "RANGE" }
+            if same(b, from, "EMAIL") { return "EMAIL" }
+        case 6:
+            if same(b, from, "STATUS") { return "STATUS" }
+            if same(b, from, "EXDATE") { return "EXDATE" }
+            if same(b, from, "EXRULE") { return "EXRULE" }
+            if same(b, from, "TRANSP") { return "TRANSP" }
+            if same(b, from, "ACTION") { return "ACTION" }
+            if same(b, from, "TZNAME") { return "TZNAME" }
+            if same(b, from, "ATTACH") { return "ATTACH" }
+            if same(b, from, "CUTYPE") { return "CUTYPE" }
+            if same(b, from, "ALTREP") { return "ALTREP" }
+            if same(b, from, "MEMBER") { return "MEMBER" }
+        case 7:
+            if same(b, from, "DTSTAMP") { return "DTSTAMP" }
+            if same(b, from, "DTSTART") { return "DTSTART" }
+            if same(b, from, "SUMMARY") { return "SUMMARY" }
+            if same(b, from, "CREATED") { return "CREATED" }
+            if same(b, from, "TRIGGER") { return "TRIGGER" }
+            if same(b, from, "CONTACT") { return "CONTACT" }
+            if same(b, from, "COMMENT") { return "COMMENT" }
+            if same(b, from, "RELATED") { return "RELATED" }
+            if same(b, from, "SENT-BY") { return "SENT-BY" }
+            if same(b, from, "FMTTYPE") { return "FMTTYPE" }
+        case 8:
+            if same(b, from, "SEQUENCE") { return "SEQUENCE" }
+            if same(b, from, "DURATION") { return "DURATION" }
+            if same(b, from, "LOCATION") { return "LOCATION" }
+            if same(b, from, "ATTENDEE") { return "ATTENDEE" }
+            if same(b, from, "PRIORITY") { return "PRIORITY" }
+            if same(b, from, "PARTSTAT") { return "PARTSTAT" }
+            if same(b, from, "LANGUAGE") { return "LANGUAGE" }
+            if same(b, from, "ENCODING") { return "ENCODING" }
+        case 9:
+            if same(b, from, "ORGANIZER") { return "ORGANIZER" }
+            if same(b, from, "RESOURCES") { return "RESOURCES" }
+        case 10:
+            if same(b, from, "CATEGORIES") { return "CATEGORIES" }
+            if same(b, from, "TZOFFSETTO") { return "TZOFFSETTO" }
+            if same(b, from, "RELATED-TO") { return "RELATED-TO" }
+        case 11:
+            if same(b, from, "DESCRIPTION") { return "DESCRIPTION" }
+        case 12:
+            if same(b, from, "TZOFFSETFROM") { return "TZOFFSETFROM" }
+            if same(b, from, "DELEGATED-TO") { return "DELEGATED-TO" }
+        case 13:
+            if same(b, from, "RECURRENCE-ID") { return "RECURRENCE-ID" }
+            if same(b, from, "LAST-MODIFIED") { return "LAST-MODIFIED" }
+            if same(b, from, "X-WR-TIMEZONE") { return "X-WR-TIMEZONE" }
+        case 14:
+            if same(b, from, "DELEGATED-FROM") { return "DELEGATED-FROM" }
+        default: break
+        }
+        return nil
+    }
+
+    /// Whether `b[from...]` starts with `name` (an upper-case ASCII name), in any case.
+    @inline(__always)
+    private static func same(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ name: StaticString) -> Bool {
+        let p = name.utf8Start
+        for k in 0..<name.utf8CodeUnitCount {
+            let c = b[from + k]
+            if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != p[k] { return false }
+        }
+        return true
     }
 
     private static func upperASCII(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {

@@ -1,15 +1,9 @@
 import Pipeline
 
 /// Turning a finished VEVENT into an `Event`: fields, times and zones, recurrence data, the rest kept raw.
-extension ICSReader {
-    enum BuildResult {
-        case event(Event)
-        case rejected(line: Int, reason: String)
-        /// A TZID nothing knows yet: a VTIMEZONE later in the VCALENDAR may define it.
-        case waitForZone
-    }
-
-    private enum Failure: Error {
+extension ICSEventBuilder {
+    /// Why an event was not made: rejected, or waiting for a VTIMEZONE later in the VCALENDAR.
+    enum Failure: Error {
         case rejected(line: Int, reason: String)
         case waitForZone
     }
@@ -39,12 +33,29 @@ extension ICSReader {
         }
     }
 
-    /// The first line of each field (stored inline: no allocation per event).
-    private struct Fields {
-        var uid, summary, description, location, geo, organizer, color, url, status: ICSContentLine?
-        var start, end, duration, recurrenceID: ICSContentLine?
+    /// Properties that are not fields but are read (the rest are kept raw), found by length first: a switch over
+    /// strings would compare the name with every case.
+    private enum ListProperty {
+        case attendee, categories, rrule, exrule, rdate, exdate, other
 
-        subscript(_ f: Field) -> ICSContentLine? {
+        init(name: String) {
+            switch name.utf8.count {
+            case 5: self = name == "RRULE" ? .rrule : name == "RDATE" ? .rdate : .other
+            case 6: self = name == "EXRULE" ? .exrule : name == "EXDATE" ? .exdate : .other
+            case 8: self = name == "ATTENDEE" ? .attendee : .other
+            case 10: self = name == "CATEGORIES" ? .categories : .other
+            default: self = .other
+            }
+        }
+    }
+
+    /// Where the first line of each field is in the event's properties (-1: none). Indices, not copies of the
+    /// lines: reading a line where it is costs no reference counting.
+    private struct Fields {
+        var uid = -1, summary = -1, description = -1, location = -1, geo = -1, organizer = -1, color = -1
+        var url = -1, status = -1, start = -1, end = -1, duration = -1, recurrenceID = -1
+
+        subscript(_ f: Field) -> Int {
             get {
                 switch f {
                 case .uid: uid; case .summary: summary; case .description: description; case .location: location; case .geo: geo
@@ -64,21 +75,13 @@ extension ICSReader {
         }
     }
 
-    func buildEvent(_ frame: Frame, final: Bool) -> BuildResult {
-        do {
-            return .event(try makeEvent(frame, final: final))
-        } catch .rejected(let line, let reason) {
-            return .rejected(line: line, reason: reason)
-        } catch {
-            return .waitForZone
-        }
-    }
+    /// `Field.allCases` made once (the synthesized property builds a new array on each use).
+    private static let allFields: [Field] = Field.allCases
 
-    private func makeEvent(_ frame: Frame, final: Bool) throws(Failure) -> Event {
+    func makeEvent(_ frame: ICSFrame, final: Bool) throws(Failure) -> Event {
         var fields = Fields()
         var other: [RawProperty] = []
         other.reserveCapacity(4)  // DTSTAMP, SEQUENCE and a few more in most feeds: one allocation
-        var attendees: [Attendee] = []
         var categories: [String] = []
         var categoryParameters: [Parameter]?
         var rules: [RecurrenceRule] = []
@@ -87,19 +90,27 @@ extension ICSReader {
         var exceptionDates: [EventTime] = []
         var listParameters: [String: [Parameter]] = [:]
 
-        for p in frame.properties {
-            let name = p.name
+        let props = frame.properties
+        for index in props.indices {
+            let name = props[index].name
             if let field = Field(name: name) {
-                if fields[field] == nil { fields[field] = p } else { other.append(p.rawProperty) }
+                if fields[field] < 0 { fields[field] = index } else { other.append(props[index].rawProperty) }
                 continue
             }
-            switch name {
-            case "ATTENDEE":
-                attendees.append(Self.attendee(p))
-            case "CATEGORIES":
+            let kind = ListProperty(name: name)
+            if kind == .attendee { continue }  // the scanner read every ATTENDEE line into `frame.attendees`, in order
+            if kind == .other {
+                other.append(props[index].rawProperty)
+                continue
+            }
+            let p = props[index]
+            switch kind {
+            case .attendee, .other:
+                break
+            case .categories:
                 categories.append(contentsOf: ICSText.unescapeList(p.value))
                 if categoryParameters == nil { categoryParameters = p.parameters }
-            case "RRULE", "EXRULE":
+            case .rrule, .exrule:
                 let rule: RecurrenceRule
                 if let known = ruleCache[p.value] {
                     rule = known
@@ -111,78 +122,82 @@ extension ICSReader {
                     if ruleCache.count >= 256 { ruleCache.removeAll(keepingCapacity: true) }
                     ruleCache[p.value] = rule
                 }
-                if name == "RRULE" { rules.append(rule) } else { exceptionRules.append(rule) }
-            case "RDATE":
+                if kind == .rrule { rules.append(rule) } else { exceptionRules.append(rule) }
+            case .rdate:
                 dates.append(contentsOf: try recurrenceDates(p, final: final))
                 keepListParameters(p, into: &listParameters)
-            case "EXDATE":
+            case .exdate:
                 for item in p.value.split(separator: ",", omittingEmptySubsequences: true) {
                     exceptionDates.append(try time(String(item), p, final: final))
                 }
                 keepListParameters(p, into: &listParameters)
-            default:
-                other.append(p.rawProperty)
             }
         }
 
-        guard let startLine = fields[.start] else {
+        guard fields.start >= 0 else {
             throw .rejected(line: frame.beginLine, reason: "VEVENT has no DTSTART")
         }
-        let start = try time(startLine.value, startLine, final: final)
+        let start = try time(props[fields.start].value, props[fields.start], final: final)
         var endSpec: Event.EndSpec?
-        if let endLine = fields[.end] {
-            if fields[.duration] != nil {
+        if fields.end >= 0 {
+            let endLine = props[fields.end]
+            if fields.duration >= 0 {
                 throw .rejected(line: endLine.line, reason: "VEVENT has both DTEND and DURATION")
             }
             endSpec = .end(try time(endLine.value, endLine, final: final))
-        } else if let durationLine = fields[.duration] {
+        } else if fields.duration >= 0 {
+            let durationLine = props[fields.duration]
             guard let d = CalDuration(iCalendar: ICSText.trimmed(durationLine.value)) else {
                 throw .rejected(line: durationLine.line, reason: "DURATION: \"\(durationLine.value)\" is not a valid duration")
             }
             endSpec = .duration(d)
         }
 
-        let text = String(decoding: frame.text, as: UTF8.self)
+        let text = frame.sourceText ?? String(decoding: frame.text, as: UTF8.self)
         let uid: String
-        if let u = fields[.uid]?.value, !u.isEmpty {
-            uid = u
+        if fields.uid >= 0, !props[fields.uid].value.isEmpty {
+            uid = props[fields.uid].value
         } else {
             uid = "calpipe-" + Self.fnv1a(frame.text)
             handlers.warn("\(label):\(frame.beginLine): VEVENT has no UID, using \(uid)")
         }
-        var event = Event(uid: uid, start: start, endSpec: endSpec)
-        event.title = fields[.summary].map { ICSText.unescape($0.value) }
-        event.description = fields[.description].map { ICSText.unescape($0.value) }
-        event.location = fields[.location].map { ICSText.unescape($0.value) }
-        if let geo = fields[.geo] {
-            if let c = Self.coordinate(geo.value) { event.coordinate = c } else { other.append(geo.rawProperty); fields[.geo] = nil }
+        var event = Event(uid: consume uid, start: start, endSpec: endSpec)
+        if fields.summary >= 0 { event.title = ICSText.unescape(props[fields.summary].value) }
+        if fields.description >= 0 { event.description = ICSText.unescape(props[fields.description].value) }
+        if fields.location >= 0 { event.location = ICSText.unescape(props[fields.location].value) }
+        if fields.geo >= 0 {
+            if let c = Self.coordinate(props[fields.geo].value) { event.coordinate = c } else { other.append(props[fields.geo].rawProperty); fields.geo = -1 }
         }
-        event.organizer = fields[.organizer].map(Self.attendee)
-        event.attendees = attendees
-        event.categories = categories
-        event.color = fields[.color].map { ICSText.unescape($0.value) }
-        event.url = fields[.url]?.value
-        event.status = fields[.status].map { ICSText.unescape($0.value) }
-        event.recurrence = Recurrence(rules: rules, exceptionRules: exceptionRules, dates: dates, exceptionDates: exceptionDates)
-        if let rid = fields[.recurrenceID] {
+        if fields.organizer >= 0 { event.organizer = Self.attendee(props[fields.organizer]) }
+        event.attendees = frame.attendees
+        event.categories = consume categories
+        if fields.color >= 0 { event.color = ICSText.unescape(props[fields.color].value) }
+        if fields.url >= 0 { event.url = props[fields.url].value }
+        if fields.status >= 0 { event.status = ICSText.unescape(props[fields.status].value) }
+        event.recurrence = Recurrence(rules: consume rules, exceptionRules: consume exceptionRules, dates: consume dates,
+                                      exceptionDates: consume exceptionDates)
+        if fields.recurrenceID >= 0 {
+            let rid = props[fields.recurrenceID]
             let t = try time(rid.value, rid, final: final)
             event.recurrenceID = RecurrenceID(time: t, thisAndFuture: Self.isKeyword(rid.parameter("RANGE"), "THISANDFUTURE"))
         }
-        event.otherProperties = other
+        event.otherProperties = consume other
         event.components = frame.children
         event.origin = SourceLocation(file: label, line: frame.beginLine)
-        event.sourceText = text
+        event.sourceText = consume text
 
         // Parameters of fields that have no field of their own.
-        var fieldParameters: [String: [Parameter]] = listParameters
-        for field in Field.allCases where field != .organizer {
-            guard let p = fields[field], !p.parameters.isEmpty else { continue }
+        var fieldParameters: [String: [Parameter]] = consume listParameters
+        for field in Self.allFields where field != .organizer {
+            let index = fields[field]
+            guard index >= 0, !props[index].parameters.isEmpty else { continue }
+            let parameters = props[index].parameters
             let timed = field == .start || field == .end || field == .recurrenceID
-            let kept = timed ? p.parameters.filter { $0.name != "TZID" && $0.name != "VALUE" && $0.name != "RANGE" } : p.parameters
+            let kept = timed ? parameters.filter { $0.name != "TZID" && $0.name != "VALUE" && $0.name != "RANGE" } : parameters
             if !kept.isEmpty { fieldParameters[field.rawValue] = kept }
         }
         if let categoryParameters, !categoryParameters.isEmpty { fieldParameters["CATEGORIES"] = categoryParameters }
-        event.fieldParameters = fieldParameters
+        event.fieldParameters = consume fieldParameters
         return event
     }
 
@@ -235,7 +250,8 @@ extension ICSReader {
             recentZones = ((rawTZID, z), recentZones.last)
             return z
         }
-        if !final && !deferralDisabled && stack.contains(where: { $0.kind == .calendar }) { throw .waitForZone }
+        // Not final: the event was closed inside its VCALENDAR, whose VTIMEZONEs may still come.
+        if !final && !deferralDisabled { throw .waitForZone }
         handlers.warn("\(label):\(line): unknown time zone \"\(tzid)\" (no VTIMEZONE defines it), read in \(fallbackZone.identifier)")
         return fallbackZone
     }
@@ -284,7 +300,15 @@ extension ICSReader {
     static func attendee(_ p: ICSContentLine) -> Attendee {
         var a = Attendee()
         var rest: [Parameter] = []
-        rest.reserveCapacity(p.parameters.count)
+        var restCount = 0
+        for parameter in p.parameters {
+            switch parameter.name {
+            case "CN": break
+            case "ROLE" where p.name == "ATTENDEE", "PARTSTAT" where p.name == "ATTENDEE": break
+            default: restCount += 1
+            }
+        }
+        if restCount > 0 { rest.reserveCapacity(restCount) }  // none for an ORGANIZER with only CN
         for parameter in p.parameters {
             switch parameter.name {
             case "CN": a.name = parameter.values.count == 1 ? parameter.values[0] : parameter.values.joined(separator: ",")
@@ -294,24 +318,7 @@ extension ICSReader {
             }
         }
         a.otherParameters = rest
-        // The address without blanks around it and without its "mailto:" scheme (any case), on bytes.
-        var value = p.value
-        a.email = value.withUTF8 { b -> String? in
-            var start = 0, end = b.count
-            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
-            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
-            if start == end { return nil }
-            if end - start >= 7 {
-                let scheme: [UInt8] = [0x4D, 0x41, 0x49, 0x4C, 0x54, 0x4F, 0x3A]  // MAILTO:
-                var matches = true
-                for k in 0..<7 {
-                    let c = b[start + k]
-                    if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != scheme[k] { matches = false; break }
-                }
-                if matches { start += 7 }
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
-        }
+        a.email = ICSContentLine.email(p.value)
         return a
     }
 

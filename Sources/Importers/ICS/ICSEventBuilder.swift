@@ -1,0 +1,134 @@
+import Pipeline
+
+/// The second half of the iCalendar reader: performs the scanner's `ICSCommand`s in order. It turns VEVENTs
+/// into `Event`s (see `ICSEventBuilder+Event.swift`), keeps the input's VTIMEZONEs and X-WR-TIMEZONE, holds
+/// events whose TZID is defined by a VTIMEZONE that comes later in the same VCALENDAR, and calls the handlers.
+final class ICSEventBuilder {
+    let label: String
+    let zones: ZoneDatabase
+    let fallbackZone: Zone
+    let handlers: ICSReader.Handlers
+
+    /// Zones defined by VTIMEZONE components of this input, by TZID.
+    var fileZones: [String: Zone] = [:]
+    /// VTIMEZONE components of this input not yet built, by TZID, with their line.
+    var fileZoneDefinitions: [String: (RawComponent, Int)] = [:]
+    var zoneCache: [String: Zone] = [:]
+    /// The two TZIDs resolved last (feeds alternate between a few zones): checked before hashing into `zoneCache`.
+    var recentZones: (last: (tzid: String, zone: Zone)?, previous: (tzid: String, zone: Zone)?) = (nil, nil)
+    /// Parsed RRULE/EXRULE values by text.
+    var ruleCache: [String: RecurrenceRule] = [:]
+    /// X-WR-TIMEZONE of the current VCALENDAR.
+    var calendarZone: Zone?
+    /// Events waiting for a VTIMEZONE that may come later in the VCALENDAR.
+    var pending: [ICSFrame] = []
+    /// At most this many events wait for a later VTIMEZONE; then waiting stops for the rest of the VCALENDAR.
+    static let maxPending = 1000
+    /// Set once `maxPending` was reached in the current VCALENDAR: unknown TZIDs fall back at once.
+    var deferralDisabled = false
+
+    init(label: String, zones: ZoneDatabase, fallbackZone: Zone, handlers: ICSReader.Handlers) {
+        self.label = label
+        self.zones = zones
+        self.fallbackZone = fallbackZone
+        self.handlers = handlers
+    }
+
+    /// Performs one command of the scanner.
+    func perform(_ command: consuming ICSCommand) throws {
+        switch command {
+        case .event(let frame):
+            try finishEvent(frame, final: false)
+        case .timezone(let frame):
+            defineZone(frame)
+        case .calendarBegin:
+            calendarZone = nil
+            deferralDisabled = false
+        case .calendarEnd:
+            try flushPending()
+            calendarZone = nil
+        case .flushPending:
+            try flushPending()
+        case .calendarTimeZone(let name, let line):
+            if let zone = zones.zone(named: name) {
+                calendarZone = zone
+            } else {
+                handlers.warn("\(label):\(line): unknown X-WR-TIMEZONE \"\(name)\", floating times stay floating")
+            }
+        case .reject(let line, let reason):
+            try handlers.reject(SourceLocation(file: label, line: line), reason)
+        case .warn(let message):
+            handlers.warn(message)
+        case .skip(let name):
+            handlers.skip(name)
+        }
+    }
+
+    // MARK: - Zones
+
+    /// Keeps a VTIMEZONE; it is turned into a `Zone` only when a TZID is not known to the zone database
+    /// (most files name IANA or Windows zones, whose VTIMEZONEs then cost nothing).
+    private func defineZone(_ frame: ICSFrame) {
+        var component = frame.rawComponent
+        // TZID is TEXT: "Amsterdam\, Berlin" names the zone "Amsterdam, Berlin" that TZID parameters use.
+        if let i = component.properties.firstIndex(where: { $0.name == "TZID" }) {
+            component.properties[i].value = ICSText.unescape(component.properties[i].value)
+        }
+        guard let tzid = component.properties.first(where: { $0.name == "TZID" })?.value, !tzid.isEmpty else {
+            handlers.warn("\(label):\(frame.beginLine): VTIMEZONE has no TZID, ignored")
+            return
+        }
+        fileZoneDefinitions[tzid] = (component, frame.beginLine)
+        fileZones[tzid] = nil
+        zoneCache[tzid] = nil
+        recentZones = (nil, nil)
+    }
+
+    /// The zone a VTIMEZONE of this input defines for `tzid`, built on first use.
+    func fileZone(_ tzid: String) -> Zone? {
+        if let built = fileZones[tzid] { return built }
+        guard let (component, line) = fileZoneDefinitions[tzid] else { return nil }
+        do {
+            let zone = try VTimeZone.zone(from: component)
+            fileZones[tzid] = zone
+            return zone
+        } catch {
+            fileZoneDefinitions[tzid] = nil
+            handlers.warn("\(label):\(line): VTIMEZONE \"\(tzid)\" cannot be used: \(error)")
+            return nil
+        }
+    }
+
+
+    // MARK: - Events
+
+    private func finishEvent(_ frame: ICSFrame, final: Bool) throws {
+        if let failure = frame.failure {
+            try handlers.reject(SourceLocation(file: label, line: failure.line), failure.reason)
+            return
+        }
+        let event: Event
+        do {
+            event = try makeEvent(frame, final: final)
+        } catch .rejected(let line, let reason) {
+            try handlers.reject(SourceLocation(file: label, line: line), reason)
+            return
+        } catch {
+            pending.append(frame)
+            // Producers write VTIMEZONEs first; a feed full of TZIDs nothing defines must not be held whole.
+            if pending.count >= Self.maxPending {
+                deferralDisabled = true
+                try flushPending()
+            }
+            return
+        }
+        // Handed on as it is (no copy).
+        try handlers.event(consume event)
+    }
+
+    private func flushPending() throws {
+        let waiting = pending
+        pending = []
+        for frame in waiting { try finishEvent(frame, final: true) }
+    }
+}

@@ -1,0 +1,424 @@
+import Foundation
+import Pipeline
+
+/// The first half of the iCalendar reader: bytes in chunks of any size to content lines and components.
+/// It assembles unfolded lines on bytes, splits them into `ICSContentLine`s for the components that are kept
+/// (VEVENT, VALARM, VTIMEZONE), tracks nesting, skips VTODO and the like, and reports what it finds to `emit`
+/// as `ICSCommand`s in input order. It knows nothing about zones or events: that is `ICSEventBuilder`.
+final class ICSScanner {
+    let label: String
+    let limits: ICSReader.Limits
+    /// Receives the commands in input order; errors it throws stop reading and come out of `feed`/`finish`.
+    let emit: (ICSCommand) throws -> Void
+    let hint: SplitHint?
+
+    /// Set by the two-thread reader: whether closed events carry their text as a String (`ICSFrame.sourceText`)
+    /// already. The result is the same either way, only the thread that makes it differs.
+    final class SplitHint {
+        var makesSourceText = false
+    }
+
+    // Line assembly.
+    @exclusivity(unchecked) private var line: [UInt8] = []
+    @exclusivity(unchecked) private var lineOverlong = false
+    @exclusivity(unchecked) private var haveLine = false
+    @exclusivity(unchecked) private var atLineStart = true
+    @exclusivity(unchecked) private var physicalLine: Int
+    @exclusivity(unchecked) private var logicalStart: Int
+    private var checkedHeader = false
+    private var headerBuffer: [UInt8] = []
+    private var sawLatin1Warning = false
+
+    // Component state.
+    @exclusivity(unchecked) private var stack: [ICSFrame] = []
+    /// Names of the components being skipped (innermost last); empty when not skipping.
+    @exclusivity(unchecked) private var skipping: [String] = []
+    private var skippingLine = 0
+    /// Whether the skipped component is counted (VTODO, ...) or was already reported as an error.
+    private var skippingCounts = false
+
+    init(label: String, firstLine: Int, limits: ICSReader.Limits, hint: SplitHint? = nil, emit: @escaping (ICSCommand) throws -> Void) {
+        self.label = label
+        self.hint = hint
+        self.limits = limits
+        self.emit = emit
+        physicalLine = firstLine
+        logicalStart = firstLine
+        line.reserveCapacity(4096)
+    }
+
+    /// Feeds the next bytes of the input. Lines may be split anywhere, even inside a UTF-8 character.
+    func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if !checkedHeader {
+            headerBuffer.append(contentsOf: bytes)
+            if try !checkHeader(final: false) { return }
+            let buffered = headerBuffer
+            headerBuffer = []
+            try buffered.withUnsafeBufferPointer { try scan($0) }
+            return
+        }
+        try scan(bytes)
+    }
+
+    /// Ends the input: processes the last line and reports components that were never closed.
+    func finish() throws {
+        if !checkedHeader {
+            if try !checkHeader(final: true) { return }
+            let buffered = headerBuffer
+            headerBuffer = []
+            try buffered.withUnsafeBufferPointer { try scan($0) }
+        }
+        if haveLine {
+            if line.last == 0x0D { line.removeLast() }
+            try processLine()
+            haveLine = false
+        }
+        // Unclosed components.
+        if !skipping.isEmpty, skippingCounts {
+            try emit(.warn("\(label):\(skippingLine): BEGIN:\(skipping[0]) has no END:\(skipping[0])"))
+            skipping = []
+        }
+        while let frame = stack.popLast() {
+            switch frame.kind {
+            case .event:
+                try emit(.reject(line: frame.beginLine, reason: "BEGIN:VEVENT at line \(frame.beginLine) has no END:VEVENT"))
+            case .calendar:
+                try emit(.flushPending)
+            default:
+                if let event = stack.lastIndex(where: { $0.kind == .event }) { stack[event].fail(line: frame.beginLine, "BEGIN:\(frame.name) at line \(frame.beginLine) has no END:\(frame.name)") }
+            }
+        }
+        try emit(.flushPending)
+    }
+
+    // MARK: - Header check
+
+    /// Returns true once enough bytes were seen to know the input is iCalendar; throws when it is not.
+    private func checkHeader(final: Bool) throws -> Bool {
+        var start = 0
+        let b = headerBuffer
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { start = 3 }
+        while start < b.count, b[start] == 0x20 || b[start] == 0x09 || b[start] == 0x0D || b[start] == 0x0A { start += 1 }
+        let expected = Array("BEGIN:VCALENDAR".utf8)
+        let available = b.count - start
+        if available < expected.count && !final && b.count < 4096 { return false }
+        if available == 0 {
+            checkedHeader = true
+            try emit(.warn("\(label): empty input, no VCALENDAR"))
+            return false
+        }
+        var matches = available >= expected.count
+        if matches {
+            for k in 0..<expected.count {
+                let c = b[start + k]
+                if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != expected[k] { matches = false; break }
+            }
+        }
+        if matches {
+            checkedHeader = true
+            if start == 3 || (start > 0 && b[0] == 0xEF) { headerBuffer.removeFirst(3) }
+            return true
+        }
+        let head = b[start..<min(b.count, start + 200)]
+        if head.contains(0) || head.filter({ $0 < 0x09 || ($0 > 0x0D && $0 < 0x20) }).count > 2 {
+            throw ICSError(label: label, message: "not an iCalendar file (binary data; expected BEGIN:VCALENDAR)")
+        }
+        var firstLine = String(decoding: head.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+        if firstLine.count > 40 { firstLine = String(firstLine.prefix(40)) + "..." }
+        throw ICSError(label: label, message: "not an iCalendar file (expected BEGIN:VCALENDAR, found \"\(firstLine)\")")
+    }
+
+    // MARK: - Line assembly
+
+    private func scan(_ buffer: UnsafeBufferPointer<UInt8>) throws {
+        guard let base = buffer.baseAddress else { return }
+        let n = buffer.count
+        var i = 0
+        while i < n {
+            if atLineStart {
+                let c = base[i]
+                atLineStart = false
+                if haveLine, c == 0x20 || c == 0x09 {
+                    i += 1  // folded continuation: drop the leading white space
+                    continue
+                }
+                if haveLine { try processLine() }
+                haveLine = true
+                logicalStart = physicalLine
+                continue
+            }
+            let end: Int
+            let foundLF: Bool
+            if let p = memchr(base + i, 0x0A, n - i) {
+                end = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                foundLF = true
+            } else {
+                end = n
+                foundLF = false
+            }
+            // A whole line in this chunk, not folded (the next one starts with no blank): handled where it is.
+            if foundLF, line.isEmpty, !lineOverlong, end + 1 < n, base[end + 1] != 0x20, base[end + 1] != 0x09,
+               end - i <= limits.maxLineBytes {
+                let stop = end > i && base[end - 1] == 0x0D ? end - 1 : end
+                try handle(UnsafeBufferPointer(start: base + i, count: stop - i), number: logicalStart)
+                haveLine = false
+                physicalLine += 1
+                atLineStart = true
+                i = end + 1
+                continue
+            }
+            if end > i {
+                if line.count + (end - i) > limits.maxLineBytes {
+                    lineOverlong = true
+                } else {
+                    line.append(contentsOf: UnsafeBufferPointer(start: base + i, count: end - i))
+                }
+            }
+            if foundLF {
+                if line.last == 0x0D { line.removeLast() }
+                physicalLine += 1
+                atLineStart = true
+                i = end + 1
+            } else {
+                i = n
+            }
+        }
+    }
+
+    /// Handles the completed logical line in `line`, then clears it.
+    private func processLine() throws {
+        defer {
+            line.removeAll(keepingCapacity: true)
+            if line.capacity > 1 << 16 { line = []; line.reserveCapacity(4096) }
+            lineOverlong = false
+        }
+        let number = logicalStart
+        if lineOverlong {
+            try lineError(number, "line is longer than \(limits.maxLineBytes) bytes")
+            return
+        }
+        try line.withUnsafeBufferPointer { try handle($0, number: number) }
+    }
+
+    /// Handles one complete logical line (not overlong).
+    private func handle(_ b: UnsafeBufferPointer<UInt8>, number: Int) throws {
+        if b.isEmpty || (b[0] == 0x20 && !b.contains { $0 != 0x20 && $0 != 0x09 }) { return }
+        if !skipping.isEmpty {
+            if let name = Self.keyword(b, "BEGIN:") {
+                skipping.append(name)
+            } else if let name = Self.keyword(b, "END:") {
+                if name == skipping.last { skipping.removeLast() }
+                if skipping.isEmpty, skippingCounts { try emit(.skip(name)) }
+            }
+            return
+        }
+        if let name = Self.keyword(b, "BEGIN:") {
+            try begin(name, line: number, text: b)
+        } else if let name = Self.keyword(b, "END:") {
+            try end(name, line: number, text: b)
+        } else {
+            try property(b, line: number)
+        }
+    }
+
+    /// "BEGIN:VEVENT" -> "VEVENT" (upper-cased, trailing blanks removed) when the line starts with `prefix`.
+    private static func keyword(_ b: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> String? {
+        let p = prefix.utf8Start
+        let count = prefix.utf8CodeUnitCount
+        guard b.count > count else { return nil }
+        for k in 0..<count {
+            let c = b[k]
+            if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != p[k] { return nil }
+        }
+        var end = b.count
+        while end > count, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+        return String(unsafeUninitializedCapacity: end - count) { out in
+            for k in count..<end {
+                let c = b[k]
+                out[k - count] = (c >= 0x61 && c <= 0x7A) ? c - 32 : c
+            }
+            return end - count
+        }
+    }
+
+    // MARK: - Components
+
+    private var eventIndex: Int? { stack.lastIndex { $0.kind == .event } }
+
+    private func appendText(_ b: UnsafeBufferPointer<UInt8>) {
+        guard let e = eventIndex else { return }
+        stack[e].text.append(contentsOf: b)
+        stack[e].text.append(0x0D)
+        stack[e].text.append(0x0A)
+    }
+
+    /// A problem with one line: rejects the enclosing event, or the line itself outside of events.
+    private func lineError(_ number: Int, _ reason: String) throws {
+        if let e = eventIndex {
+            stack[e].fail(line: number, reason)
+        } else {
+            try emit(.reject(line: number, reason: reason))
+        }
+    }
+
+    private func begin(_ name: String, line number: Int, text: UnsafeBufferPointer<UInt8>) throws {
+        if stack.count >= limits.maxDepth {
+            try lineError(number, "components nested deeper than \(limits.maxDepth) levels")
+            skip(name, line: number, counted: false)
+            return
+        }
+        guard let top = stack.last else {
+            if name == "VCALENDAR" {
+                stack.append(ICSFrame(kind: .calendar, name: name, beginLine: number))
+                try emit(.calendarBegin)
+            } else {
+                try emit(.reject(line: number, reason: "BEGIN:\(name) outside of a VCALENDAR"))
+                skip(name, line: number, counted: false)
+            }
+            return
+        }
+        switch top.kind {
+        case .calendar:
+            switch name {
+            case "VEVENT":
+                let frame = ICSFrame(kind: .event, name: name, beginLine: number)
+                frame.text.reserveCapacity(960)
+                frame.properties.reserveCapacity(16)
+                stack.append(frame)
+                appendText(text)
+            case "VTIMEZONE":
+                stack.append(ICSFrame(kind: .timezone, name: name, beginLine: number))
+            default:
+                // VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, x-components: skipped and counted.
+                skip(name, line: number, counted: true)
+            }
+        case .event where name == "VEVENT":
+            // A VEVENT that never ended: reject it and start the new one.
+            let open = stack.removeLast()
+            try emit(.reject(line: open.beginLine, reason: "BEGIN:VEVENT at line \(open.beginLine) has no END:VEVENT"))
+            try begin(name, line: number, text: text)
+        case .event, .nested, .timezone:
+            stack.append(ICSFrame(kind: .nested, name: name, beginLine: number))
+            appendText(text)
+        }
+    }
+
+    private func skip(_ name: String, line number: Int, counted: Bool) {
+        skipping = [name]
+        skippingLine = number
+        skippingCounts = counted
+    }
+
+    private func end(_ name: String, line number: Int, text: UnsafeBufferPointer<UInt8>) throws {
+        guard let top = stack.last else {
+            try emit(.reject(line: number, reason: "END:\(name) without a matching BEGIN"))
+            return
+        }
+        if name != top.name {
+            if let match = stack.lastIndex(where: { $0.name == name }) {
+                // Close the components that were never ended, then the matching one.
+                while stack.count - 1 > match {
+                    let open = stack[stack.count - 1]
+                    let reason = "BEGIN:\(open.name) at line \(open.beginLine) has no END:\(open.name)"
+                    if open.kind == .event {
+                        stack.removeLast()
+                        try emit(.reject(line: open.beginLine, reason: reason))
+                    } else {
+                        try lineError(open.beginLine, reason)
+                        try closeTop(line: number)
+                    }
+                }
+            } else {
+                try lineError(number, "END:\(name) does not match BEGIN:\(top.name) at line \(top.beginLine)")
+                if top.kind == .calendar { return }
+            }
+        }
+        appendText(text)
+        try closeTop(line: number)
+    }
+
+    private func closeTop(line number: Int) throws {
+        let frame = stack.removeLast()
+        switch frame.kind {
+        case .calendar:
+            try emit(.calendarEnd)
+        case .event:
+            if frame.failure == nil, let hint, hint.makesSourceText {
+                // Made here when the builder's thread is the busier one (else the builder makes it).
+                frame.sourceText = String(decoding: frame.text, as: UTF8.self)
+                // The bytes are needed only for the made-up UID of an event without one.
+                if let uid = frame.properties.first(where: { $0.name == "UID" }), !uid.value.isEmpty { frame.text = [] }
+            }
+            try emit(.event(frame))
+        case .timezone:
+            try emit(.timezone(frame))
+        case .nested:
+            stack[stack.count - 1].children.append(frame.rawComponent)
+        }
+    }
+
+    private func property(_ b: UnsafeBufferPointer<UInt8>, line number: Int) throws {
+        guard let top = stack.last else {
+            try emit(.reject(line: number, reason: "content outside of a VCALENDAR"))
+            return
+        }
+        if top.kind == .calendar {
+            // Calendar properties: only X-WR-TIMEZONE matters; don't build strings for the others.
+            guard Self.hasPrefix(b, "X-WR-TIMEZONE") else {
+                if !b.contains(0x3A) { try lineError(number, ICSContentLine.SyntaxError.noColon.reason) }
+                return
+            }
+            if let parsed = try? ICSContentLine.parse(b, line: number, decodeValue: decode), parsed.name == "X-WR-TIMEZONE" {
+                try emit(.calendarTimeZone(name: parsed.value.trimmingCharacters(in: .whitespaces), line: number))
+            }
+            return
+        }
+        if top.kind == .event {
+            top.text.append(contentsOf: b)
+            top.text.append(0x0D)
+            top.text.append(0x0A)
+        } else {
+            appendText(b)
+        }
+        do {
+            if top.kind == .event, ICSContentLine.isAttendee(b) {
+                let (parsed, attendee) = try ICSContentLine.parseAttendee(b, line: number, decodeValue: decode)
+                top.properties.append(consume parsed)
+                top.attendees.append(consume attendee)
+                return
+            }
+            let parsed = try ICSContentLine.parse(b, line: number, decodeValue: decode)
+            top.properties.append(consume parsed)
+        } catch {
+            try lineError(number, error.reason)
+        }
+    }
+
+    private static func hasPrefix(_ b: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        let p = prefix.utf8Start
+        let count = prefix.utf8CodeUnitCount
+        guard b.count >= count else { return false }
+        for k in 0..<count {
+            let c = b[k]
+            if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != p[k] { return false }
+        }
+        return true
+    }
+
+    /// UTF-8 values as they are; anything else is read as Latin-1 (with one warning per input).
+    private func decode(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        let decoded = String(decoding: b, as: UTF8.self)
+        // Decoding replaces each invalid sequence with U+FFFD, so the bytes come out unchanged exactly when
+        // they were valid UTF-8. (One fast pass instead of the generic `String(validating:)`.)
+        var check = decoded
+        let valid = check.withUTF8 { u in
+            u.count == b.count && (u.isEmpty || memcmp(u.baseAddress!, b.baseAddress!, u.count) == 0)
+        }
+        if valid { return decoded }
+        if !sawLatin1Warning {
+            sawLatin1Warning = true
+            try? emit(.warn("\(label):\(logicalStart): text is not valid UTF-8, read as Latin-1"))
+        }
+        return String(b.map { Character(Unicode.Scalar($0)) })
+    }
+}

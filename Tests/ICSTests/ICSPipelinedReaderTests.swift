@@ -1,0 +1,137 @@
+import Foundation
+import XCTest
+@testable import Importers
+import Pipeline
+
+/// The two-thread reader (`ICSPipelinedReader`, used by the `ics` source) must make exactly the handler calls
+/// the one-thread `ICSReader` makes: same events, same rejections with the same lines, same warnings and skips,
+/// in the same order, and the same error for input that is not iCalendar.
+final class ICSPipelinedReaderTests: XCTestCase {
+    private func readPipelined(_ bytes: [UInt8], label: String, stopAfter: Int? = nil) throws -> ReadResult {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("calpipe-pipelined-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).ics").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var result = ReadResult()
+        try ICSPipelinedReader.read(
+            try ChunkReader(path: path, label: label), label: label, zones: testZones, fallbackZone: .utc,
+            handlers: .init(
+                event: {
+                    result.events.append($0)
+                    if let stopAfter, result.events.count == stopAfter { throw Stop() }
+                },
+                reject: { result.rejections.append("\($0): \($1)") },
+                warn: { result.warnings.append($0) },
+                skip: { result.skipped.append($0) }))
+        return result
+    }
+
+    private struct Stop: Error {}
+
+    private func assertSame(_ bytes: [UInt8], label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let sequential = Result { try readICS(bytes, label: label, chunk: 4096) }
+        let pipelined = Result { try readPipelined(bytes, label: label) }
+        switch (sequential, pipelined) {
+        case (.success(let s), .success(let p)):
+            XCTAssertEqual(p.events, s.events, "\(label): events", file: file, line: line)
+            XCTAssertEqual(p.rejections, s.rejections, "\(label): rejections", file: file, line: line)
+            XCTAssertEqual(p.warnings, s.warnings, "\(label): warnings", file: file, line: line)
+            XCTAssertEqual(p.skipped, s.skipped, "\(label): skipped", file: file, line: line)
+        case (.failure(let s), .failure(let p)):
+            XCTAssertEqual("\(p)", "\(s)", "\(label): error", file: file, line: line)
+        default:
+            XCTFail("\(label): sequential \(sequential), pipelined \(pipelined)", file: file, line: line)
+        }
+    }
+
+    func testEveryFixtureReadsTheSameOnTwoThreads() throws {
+        var count = 0
+        for folder in ["corpus", "broken"] {
+            for name in try Fixtures.files(in: folder) {
+                try assertSame(try Fixtures.bytes(folder + "/" + name), label: name)
+                count += 1
+            }
+        }
+        XCTAssertEqual(count, 35)
+    }
+
+    /// A calendar of 3,000 events (far more than the queue holds, so the worker waits for the builder) with
+    /// problems spread over it: bad dates, lines without a colon, END mismatches, a zone defined by a VTIMEZONE
+    /// after the events that use it, an unknown zone, floating times under X-WR-TIMEZONE, VALARMs, VTODOs,
+    /// events without UID, a Latin-1 byte, bare LF lines, folded lines, and an unclosed event at the end.
+    static func mixedCalendar(events: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        func line(_ s: String, lf: Bool = false) { out += Array(s.utf8); out += lf ? [0x0A] : [0x0D, 0x0A] }
+        line("BEGIN:VCALENDAR")
+        line("VERSION:2.0")
+        line("PRODID:-//calpipe//pipelined test//EN")
+        line("X-WR-TIMEZONE:Europe/Berlin")
+        for i in 0..<events {
+            if i % 200 == 50 {
+                line("BEGIN:VTODO"); line("UID:todo-\(i)"); line("END:VTODO")
+            }
+            line("BEGIN:VEVENT")
+            if i % 173 != 4 { line("UID:event-\(i)@example.com") }
+            line("DTSTAMP:20260101T120000Z", lf: i % 7 == 0)
+            if i % 101 == 7 {
+                line("DTSTART:20260231T100000Z")
+            } else if i % 97 == 5 {
+                line("DTSTART;TZID=Custom/Zone:20260310T090000")
+            } else if i % 157 == 6 {
+                line("DTSTART;TZID=Nowhere/Unknown:20260310T090000")
+            } else if i % 89 == 0 {
+                line("DTSTART:20260310T090000")
+            } else {
+                line("DTSTART;TZID=America/New_York:202603\(10 + i % 18)T\(10 + i % 12)0000")
+            }
+            line("DURATION:PT\(1 + i % 5)H")
+            if i % 131 == 3 { line("THIS LINE HAS NO COLON") }
+            if i % 211 == 0 {
+                out += Array("SUMMARY:Caf".utf8) + [0xE9] + [0x0D, 0x0A]  // Latin-1 é
+            } else {
+                line("SUMMARY:Meeting \(i) Grüße 会議 with a long folded title that goes on and on past seventy-")
+                line(" five bytes so that it is folded")
+            }
+            line("ATTENDEE;CN=\"Doe, Jane\";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:jane\(i)@example.com")
+            if i % 113 == 9 {
+                line("BEGIN:VALARM"); line("ACTION:DISPLAY"); line("TRIGGER:-PT15M"); line("END:VALARM")
+            }
+            // A mismatched END rejects the event and still closes it.
+            line(i % 149 == 1 ? "END:VTODO" : "END:VEVENT")
+        }
+        line("BEGIN:VTIMEZONE")
+        line("TZID:Custom/Zone")
+        line("BEGIN:STANDARD"); line("DTSTART:19700101T000000"); line("TZOFFSETFROM:+0300"); line("TZOFFSETTO:+0300"); line("END:STANDARD")
+        line("END:VTIMEZONE")
+        line("END:VCALENDAR")
+        line("BEGIN:VCALENDAR")
+        line("BEGIN:VEVENT")
+        line("UID:unclosed@example.com")
+        line("DTSTART:20260101T000000Z")
+        return out
+    }
+
+    func testMixedCalendarWithErrorsReadsTheSameOnTwoThreads() throws {
+        let bytes = Self.mixedCalendar(events: 3000)
+        try assertSame(bytes, label: "mixed.ics")
+        let result = try readPipelined(bytes, label: "mixed.ics")
+        // The input really has what it claims (counted from the construction above).
+        let bad = (0..<3000).filter { $0 % 101 == 7 || $0 % 131 == 3 || $0 % 149 == 1 }.count
+        XCTAssertEqual(result.rejections.count, bad + 1, "bad events plus the unclosed one")
+        XCTAssertEqual(result.events.count, 3000 - bad)
+        XCTAssertEqual(result.skipped.count, 15)
+        XCTAssertEqual(result.rejections.last, "mixed.ics:\(bytes.split(separator: 0x0A).count - 2): BEGIN:VEVENT at line \(bytes.split(separator: 0x0A).count - 2) has no END:VEVENT")
+        XCTAssertTrue(result.warnings.contains { $0.hasSuffix("text is not valid UTF-8, read as Latin-1") })
+        XCTAssertTrue(result.warnings.contains { $0.contains("unknown time zone \"Nowhere/Unknown\"") })
+        // Events that waited for the VTIMEZONE at the end are read in it (+03:00), after the events around them.
+        let custom = result.events.first { $0.uid == "event-5@example.com" }
+        XCTAssertEqual(custom?.start.utcSeconds(in: .utc), CivilDateTime(date: CivilDate(year: 2026, month: 3, day: 10), hour: 6, minute: 0, second: 0).secondsSinceEpoch)
+    }
+
+    func testHandlerErrorStopsTheWorker() throws {
+        let bytes = Self.mixedCalendar(events: 3000)
+        XCTAssertThrowsError(try readPipelined(bytes, label: "mixed.ics", stopAfter: 700)) { error in
+            XCTAssertTrue(error is Stop, "\(error)")
+        }
+    }
+}
