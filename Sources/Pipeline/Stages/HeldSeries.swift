@@ -2,7 +2,7 @@ import Foundation
 
 /// The series masters and RECURRENCE-ID overrides the expand stage holds until the end of the input, by
 /// source and UID, with bounded memory: events stay in memory while their estimated size fits the budget,
-/// later ones go to a `SpillFile` in the binary codec (Event+BinaryCodec.swift) with only their place on
+/// later ones go to a `ScratchFile` in the binary codec (Event+BinaryCodec.swift) with only their place on
 /// file kept here. `drain` hands every series back in key order, with its overrides in arrival order,
 /// exactly as they were held, then frees the file.
 final class HeldSeries {
@@ -44,7 +44,7 @@ final class HeldSeries {
     private var inMemory: [Event?] = []
     /// Estimated bytes of the events in `inMemory`.
     private(set) var memoryBytes = 0
-    private var file: SpillFile?
+    private var file: ScratchFile?
     private let zones = ZoneTable()
     private var writer = ByteWriter(capacity: 4096)
 
@@ -156,7 +156,7 @@ final class HeldSeries {
             inMemory.append(event)
             return (-Int64(inMemory.count), 1)
         }
-        if file == nil { file = try SpillFile(directory: directory) }
+        if file == nil { file = try ScratchFile(directory: directory, prefix: "calpipe-spill") }
         writer.removeAll()
         event.encode(to: &writer, zones: zones)
         guard writer.count < Int(UInt32.max) else { throw RunFailure.failed("event \"\(event.uid)\" is too large to hold (\(writer.count) bytes)") }
