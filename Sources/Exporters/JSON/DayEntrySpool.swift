@@ -33,7 +33,7 @@ final class DayEntrySpool {
         var sequence = 0
     }
 
-    static let defaultRunBytes = 16 << 20
+    static let defaultRunBytes = 8 << 20
 
     private let runBytes: Int
     private var pending: [Entry] = []
@@ -192,7 +192,7 @@ final class DayEntrySpool {
         private mutating func need(_ count: Int) throws {
             if buffer.count - offset >= count { return }
             let keep = Array(buffer[offset...])
-            let want = Int(min(Int64(max(count - keep.count, 1 << 16)), end - position))
+            let want = Int(min(Int64(max(count - keep.count, 1 << 15)), end - position))
             guard keep.count + want >= count else {
                 throw RunFailure.failed("a temporary file of the json sink is shorter than expected")
             }
