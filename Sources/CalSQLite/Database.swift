@@ -36,8 +36,19 @@ public final class Database {
         }
     }
 
+    /// Library settings made once per process, before the first connection opens: SQLite's memory statistics
+    /// off (`sqlite3_status` memory figures then read 0; nothing in calpipe reads them). SQLITE_MISUSE means
+    /// the library was already initialised by other code in the process: it keeps its defaults, which is
+    /// only slower.
+    static let libraryConfigured: Int32 = {
+        let rc = calpipe_sqlite_disable_memstatus()
+        precondition(rc == SQLITE_OK || rc == SQLITE_MISUSE, "sqlite3_config(SQLITE_CONFIG_MEMSTATUS) returned \(rc)")
+        return rc
+    }()
+
     /// Opens (and by default creates) the database at `path`; ":memory:" opens a private in-memory database.
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        _ = Self.libraryConfigured
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX
         if configuration.readOnly {
