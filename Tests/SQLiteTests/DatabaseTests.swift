@@ -337,6 +337,13 @@ final class DatabaseTests: XCTestCase {
         try other.inTransaction(.exclusive) { try other.execute("INSERT INTO t VALUES (2)") }
         XCTAssertEqual(try other.rows("SELECT x FROM t"), [[2]])
     }
+
+    /// SQLite's memory statistics are turned off before the library initialises (they take a process-wide
+    /// mutex on every allocation): the call must come before the first open, or SQLite refuses it (21, MISUSE).
+    func testLibraryIsConfiguredBeforeItInitialises() throws {
+        _ = try Database(path: ":memory:")
+        XCTAssertEqual(Database.libraryConfigured, 0, "sqlite3_config came after sqlite3_initialize")
+    }
 }
 
 /// A value written by one thread and read by another.
@@ -345,11 +352,4 @@ final class Outcome: @unchecked Sendable {
     private var stored: String?
     var value: String? { lock.lock(); defer { lock.unlock() }; return stored }
     func set(_ v: String) { lock.lock(); stored = v; lock.unlock() }
-
-    /// SQLite's memory statistics are turned off before the library initialises (they take a process-wide
-    /// mutex on every allocation): the call must come before the first open, or SQLite refuses it (21, MISUSE).
-    func testLibraryIsConfiguredBeforeItInitialises() throws {
-        _ = try Database(path: ":memory:")
-        XCTAssertEqual(Database.libraryConfigured, 0, "sqlite3_config came after sqlite3_initialize")
-    }
 }
