@@ -18,6 +18,14 @@ struct SQLiteJSONText {
     /// The text as a String (for comparisons with stored values).
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Binds NULL when `empty`, else the text `write` makes (from a reset buffer) to parameter `index` of `s`.
+    mutating func bind(to s: Statement, at index: Int, nullIf empty: Bool, _ write: (inout SQLiteJSONText) -> Void) throws {
+        if empty { return try s.bindNull(at: index) }
+        reset()
+        write(&self)
+        try bind(to: s, at: index)
+    }
+
     /// Binds the text to parameter `index` of `s` (copied into the statement's own buffer for it).
     func bind(to s: Statement, at index: Int) throws {
         try bytes.withUnsafeBytes { source in

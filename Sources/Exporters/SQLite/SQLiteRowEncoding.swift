@@ -115,20 +115,9 @@ enum SQLiteRowEncoding {
         try s.bind(event.coordinate?.longitude, at: i + 5)
         try s.bind(event.organizer?.name, at: i + 6)
         try s.bind(event.organizer?.email, at: i + 7)
-        if let parameters = event.organizer?.otherParameters, !parameters.isEmpty {
-            json.reset()
-            json.parameters(parameters)
-            try json.bind(to: s, at: i + 8)
-        } else {
-            try s.bindNull(at: i + 8)
-        }
-        if event.categories.isEmpty {
-            try s.bindNull(at: i + 9)
-        } else {
-            json.reset()
-            json.strings(event.categories)
-            try json.bind(to: s, at: i + 9)
-        }
+        let organizerParameters = event.organizer?.otherParameters ?? []
+        try json.bind(to: s, at: i + 8, nullIf: organizerParameters.isEmpty) { $0.parameters(organizerParameters) }
+        try json.bind(to: s, at: i + 9, nullIf: event.categories.isEmpty) { $0.strings(event.categories) }
         try s.bind(event.color, at: i + 10)
         try s.bind(event.url, at: i + 11)
         try s.bind(event.status, at: i + 12)
@@ -151,34 +140,12 @@ enum SQLiteRowEncoding {
             try s.bind(recurrence.dates.isEmpty ? .null : lines(recurrence.dates.map(recurrenceDateText)), at: i + 24)
             try s.bind(recurrence.exceptionDates.isEmpty ? .null : lines(recurrence.exceptionDates.map(annotated)), at: i + 25)
         }
-        if event.otherProperties.isEmpty {
-            try s.bindNull(at: i + 26)
-        } else {
-            json.reset()
-            json.properties(event.otherProperties)
-            try json.bind(to: s, at: i + 26)
-        }
-        if event.components.isEmpty {
-            try s.bindNull(at: i + 27)
-        } else {
-            json.reset()
-            json.components(event.components)
-            try json.bind(to: s, at: i + 27)
-        }
-        if event.fieldParameters.isEmpty {
-            try s.bindNull(at: i + 28)
-        } else {
-            json.reset()
-            json.fieldParameters(event.fieldParameters)
-            try json.bind(to: s, at: i + 28)
-        }
-        if event.metadata.isEmpty || (event.metadata.count == 1 && event.metadata["source"] != nil) {
-            try s.bindNull(at: i + 29)
-        } else {
-            json.reset()
-            json.metadata(event.metadata)
-            try json.bind(to: s, at: i + 29)
-        }
+        try json.bind(to: s, at: i + 26, nullIf: event.otherProperties.isEmpty) { $0.properties(event.otherProperties) }
+        try json.bind(to: s, at: i + 27, nullIf: event.components.isEmpty) { $0.components(event.components) }
+        try json.bind(to: s, at: i + 28, nullIf: event.fieldParameters.isEmpty) { $0.fieldParameters(event.fieldParameters) }
+        // The source label alone is not stored: the row's `source` column says it.
+        let onlySource = event.metadata.isEmpty || (event.metadata.count == 1 && event.metadata["source"] != nil)
+        try json.bind(to: s, at: i + 29, nullIf: onlySource) { $0.metadata(event.metadata) }
         try s.bind(event.sourceText, at: i + 30)
         return 31
     }

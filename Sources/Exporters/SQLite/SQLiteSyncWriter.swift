@@ -427,13 +427,8 @@ final class SQLiteSyncWriter {
             try insert.bind(attendees[position].email, at: 4)
             try insert.bind(attendees[position].role, at: 5)
             try insert.bind(attendees[position].status, at: 6)
-            if attendees[position].otherParameters.isEmpty {
-                try insert.bindNull(at: 7)
-            } else {
-                json.reset()
-                json.parameters(attendees[position].otherParameters)
-                try json.bind(to: insert, at: 7)
-            }
+            let parameters = attendees[position].otherParameters
+            try json.bind(to: insert, at: 7, nullIf: parameters.isEmpty) { $0.parameters(parameters) }
             try insert.run()
         }
         counts.otherRowsChanged += attendees.count
