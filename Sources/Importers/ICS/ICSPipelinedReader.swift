@@ -75,14 +75,7 @@ enum ICSPipelinedReader {
             var failure: (any Error)?
             do {
                 // Read straight into one buffer that the scanner reads from (no copy per chunk).
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.defaultChunkSize, alignment: 16)
-                defer { buffer.deallocate() }
-                let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
-                while true {
-                    let count = try chunks.read(into: buffer)
-                    guard count > 0 else { break }
-                    try scanner.feed(UnsafeBufferPointer(rebasing: bytes[0..<count]))
-                }
+                try chunks.forEachChunk { try scanner.feed($0) }
                 try scanner.finish()
             } catch {
                 failure = error

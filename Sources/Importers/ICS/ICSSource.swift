@@ -69,14 +69,7 @@ public final class ICSSource: EventSource {
                                                 fallbackZone: context.zone, handlers: handlers)
                 } else {
                     let reader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone, handlers: handlers)
-                    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.defaultChunkSize, alignment: 16)
-                    defer { buffer.deallocate() }
-                    let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
-                    while true {
-                        let count = try chunks.read(into: buffer)
-                        guard count > 0 else { break }
-                        try reader.feed(UnsafeBufferPointer(rebasing: bytes[0..<count]))
-                    }
+                    try chunks.forEachChunk { try reader.feed($0) }
                     try reader.finish()
                 }
                 if !events.isEmpty { try emit(Batch(events: events)) }

@@ -45,15 +45,7 @@ public final class AtomicFile {
     }
 
     private func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RunFailure.failed("\(path): write failed (\(String(cString: strerror(errno))))")
-            }
-            offset += n
-        }
+        if let error = writeAll(buffer, to: descriptor) { throw RunFailure.failed("\(path): write failed (\(error))") }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -57,6 +57,19 @@ public final class ChunkReader {
         return n
     }
 
+    /// Hands the rest of the input to `body` chunk by chunk (up to `chunkSize` bytes each), read straight into
+    /// one buffer that `body` borrows: no copy per chunk. The bytes are valid only during the call.
+    public func forEachChunk(chunkSize: Int = ChunkReader.defaultChunkSize, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
+        defer { buffer.deallocate() }
+        let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
+        while true {
+            let count = try read(into: buffer)
+            guard count > 0 else { return }
+            try body(UnsafeBufferPointer(rebasing: bytes[0..<count]))
+        }
+    }
+
     /// Reads everything that is left (for small inputs and formats that need the whole document).
     public func readAll() throws -> [UInt8] {
         var all: [UInt8] = []
@@ -76,6 +89,21 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "\(label): \(message)" }
+}
+
+/// Writes all of `bytes` to `descriptor`, retrying after EINTR and short writes. Returns nil, or the text of
+/// the error that stopped it (for the caller's message).
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + done, $0.count - done) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return systemErrorText()
+        }
+        done += n
+    }
+    return nil
 }
 
 /// The text of the current `errno`.

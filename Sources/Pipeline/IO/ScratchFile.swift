@@ -55,15 +55,7 @@ public final class ScratchFile {
 
     private func flush() throws {
         guard descriptor >= 0 else { throw RunFailure.failed("cannot write a temporary file (it is closed)") }
-        var done = 0
-        while done < pending.count {
-            let n = pending.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RunFailure.failed("cannot write a temporary file (\(systemErrorText()))")
-            }
-            done += n
-        }
+        if let error = writeAll(pending, to: descriptor) { throw RunFailure.failed("cannot write a temporary file (\(error))") }
         pending.removeAll(keepingCapacity: true)
     }
 
