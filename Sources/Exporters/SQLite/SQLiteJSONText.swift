@@ -78,26 +78,28 @@ struct SQLiteJSONText {
 
     /// `["a","b"]`
     mutating func strings(_ items: [String]) {
+        array(items) { $0.quoted($1) }
+    }
+
+    /// `[e0,e1,...]`, each element written by `element`.
+    private mutating func array<Element>(_ items: [Element], _ element: (inout SQLiteJSONText, Element) -> Void) {
         raw("[")
         for i in items.indices {
             if i > 0 { raw(",") }
-            quoted(items[i])
+            element(&self, items[i])
         }
         raw("]")
     }
 
     /// `[{"name":...,"values":[...]}]` (`SQLiteRowEncoding.parametersJSON`)
     mutating func parameters(_ parameters: [Parameter]) {
-        raw("[")
-        for i in parameters.indices {
-            if i > 0 { raw(",") }
-            raw("{\"name\":")
-            quoted(parameters[i].name)
-            raw(",\"values\":")
-            strings(parameters[i].values)
-            raw("}")
+        array(parameters) { json, parameter in
+            json.raw("{\"name\":")
+            json.quoted(parameter.name)
+            json.raw(",\"values\":")
+            json.strings(parameter.values)
+            json.raw("}")
         }
-        raw("]")
     }
 
     /// `{"name":...,"parameters":[...]?,"value":...}` (`SQLiteRowEncoding.propertyJSON`)
@@ -114,12 +116,7 @@ struct SQLiteJSONText {
     }
 
     mutating func properties(_ items: [RawProperty]) {
-        raw("[")
-        for i in items.indices {
-            if i > 0 { raw(",") }
-            property(items[i])
-        }
-        raw("]")
+        array(items) { $0.property($1) }
     }
 
     /// `{"name":...,"properties":[...],"components":[...]?}` (`SQLiteRowEncoding.componentJSON`)
@@ -136,12 +133,7 @@ struct SQLiteJSONText {
     }
 
     mutating func components(_ items: [RawComponent]) {
-        raw("[")
-        for i in items.indices {
-            if i > 0 { raw(",") }
-            component(items[i])
-        }
-        raw("]")
+        array(items) { $0.component($1) }
     }
 
     /// `{"SUMMARY":[parameters...]}`, keys sorted.
