@@ -13,10 +13,10 @@ final class ICSSourceTests: XCTestCase {
     }
 
     func testGlobReadsEveryFileReportsRejectionsAndCountsSkippedComponents() throws {
-        // On one thread (the default) and on two (`scan_thread: true`): the same.
-        for scanThread in [true, false] {
+        // On one thread and with worker threads: the same.
+        for workers in [0, 2] {
             let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/0[1-4]*.ics", written: "broken/0[1-4]*.ics")),
-                                   scanThread: scanThread)
+                                   workers: workers)
             let ctx = context()
             var batches: [Batch] = []
             try source.read(context: ctx) { batches.append($0) }
@@ -26,7 +26,7 @@ final class ICSSourceTests: XCTestCase {
                 "broken/02-bad-date.ics:7: DTSTART: \"20260231T100000\" is not a valid date or date-time",
                 "broken/03-begin-end-mismatch.ics:8: END:VTODO does not match BEGIN:VEVENT at line 4",
                 "broken/04-no-dtstart.ics:4: VEVENT has no DTSTART",
-            ], "scan_thread \(scanThread)")
+            ], "workers \(workers)")
         }
     }
 
@@ -48,9 +48,9 @@ final class ICSSourceTests: XCTestCase {
     }
 
     func testNotICalendarIsOneErrorForTheFile() throws {
-        for scanThread in [true, false] {
+        for workers in [0, 2] {
             let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/05-html-error-page.ics", written: "feed.ics")),
-                                   scanThread: scanThread)
+                                   workers: workers)
             XCTAssertThrowsError(try source.read(context: context()) { _ in }) { error in
                 XCTAssertEqual("\(error)", "feed.ics: not an iCalendar file (expected BEGIN:VCALENDAR, found \"<!DOCTYPE html>\")")
             }
@@ -59,7 +59,7 @@ final class ICSSourceTests: XCTestCase {
 
     func testDescriptorsAreRegistered() {
         XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
-        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "scan_thread"])
+        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "workers"])
         XCTAssertTrue(Exporters.all.contains { $0.type == "ics" })
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Threads that make the events of `ICSJob`s (`ICSParallelBuilder`). Jobs are taken in the order they were
+/// submitted, by whichever worker is free; each worker keeps its own `ICSEventMaker` (its builder's caches).
+/// The threads start with the first job and end at `stop()`, which waits for them.
+final class ICSWorkerPool: @unchecked Sendable {
+    // @unchecked: every field below is guarded by `condition`; a job's frames and outcomes are handed over
+    // under it (see `ICSParallelBuilder`).
+    private let condition = NSCondition()
+    private let workers: Int
+    private let makeMaker: () -> ICSEventMaker
+    private var queue: [ICSJob] = []
+    private var queueHead = 0
+    private var started = false
+    private var stopping = false
+    private var running = 0
+
+    init(workers: Int, makeMaker: @escaping () -> ICSEventMaker) {
+        self.workers = max(1, workers)
+        self.makeMaker = makeMaker
+    }
+
+    func submit(_ job: ICSJob) {
+        condition.lock()
+        if !started { start() }
+        queue.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Waits until a worker has made the job's events.
+    func wait(for job: ICSJob) {
+        condition.lock()
+        while !job.done { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Ends the workers (after the job each one is making) and waits for them. Jobs not yet taken are dropped.
+    func stop() {
+        condition.lock()
+        stopping = true
+        queue = []
+        queueHead = 0
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Called with the lock held.
+    private func start() {
+        started = true
+        for n in 0..<workers {
+            let maker = makeMaker()
+            running += 1
+            let thread = Thread { [self] in work(maker) }
+            thread.name = "calpipe ics worker \(n + 1)"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    private func work(_ maker: ICSEventMaker) {
+        condition.lock()
+        while true {
+            while queueHead == queue.count && !stopping { condition.wait() }
+            if stopping { break }
+            let job = queue[queueHead]
+            queue[queueHead] = ICSJob.none
+            queueHead += 1
+            if queueHead >= 64 {
+                queue.removeFirst(queueHead)
+                queueHead = 0
+            }
+            condition.unlock()
+            maker.make(job)
+            condition.lock()
+            job.done = true
+            condition.broadcast()
+        }
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}
