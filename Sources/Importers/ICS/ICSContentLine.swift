@@ -38,8 +38,10 @@ public struct ICSContentLine: Sendable, Hashable {
         }
     }
 
-    /// Splits one unfolded line. `decodeValue` turns the value bytes into a String (UTF-8, or Latin-1 fallback).
-    static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> ICSContentLine {
+    /// Splits one unfolded line. `decodeValue` turns the value bytes into a String (UTF-8, or Latin-1 fallback),
+    /// `decodeParameter` a parameter value's (UTF-8, invalid sequences replaced).
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String,
+                      decodeParameter: (UnsafeBufferPointer<UInt8>) -> String = repairing) throws(SyntaxError) -> ICSContentLine {
         var list = ParameterList()
         // One allocation for all parameters: one per ';' before the value (quoted ones may add a few).
         var i = 0
@@ -52,19 +54,32 @@ public struct ICSContentLine: Sendable, Hashable {
             }
             list.parameters.reserveCapacity(count)
         }
-        let (name, value) = try split(b, into: &list, decodeValue: decodeValue)
+        let (name, value) = try split(b, into: &list, decodeValue: decodeValue, decodeParameter: decodeParameter)
         return ICSContentLine(name: name, parameters: list.parameters, value: value, line: line)
     }
 
     /// Splits an ATTENDEE line straight into an `Attendee` (CN, ROLE and PARTSTAT need no parameter of their
-    /// own on the way); the content line that comes back keeps name, value and line, not the parameters.
-    static func parseAttendee(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (ICSContentLine, Attendee) {
+    /// own on the way, and the value is decoded only as far as the address in it).
+    static func parseAttendee(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String,
+                              decodeParameter: (UnsafeBufferPointer<UInt8>) -> String = repairing) throws(SyntaxError) -> Attendee {
         var sink = AttendeeParameters()
-        let (name, value) = try split(b, into: &sink, decodeValue: decodeValue)
+        var address: String?
+        // The address is the value without blanks around it and without "mailto:" (ASCII, so decoding only the
+        // address finds the same bytes that are not UTF-8 as decoding the whole value).
+        func decodeAddress(_ v: UnsafeBufferPointer<UInt8>) -> String {
+            var start = 0, end = v.count
+            while start < end, v[start] == 0x20 || v[start] == 0x09 { start += 1 }
+            while end > start, v[end - 1] == 0x20 || v[end - 1] == 0x09 { end -= 1 }
+            if start == end { return "" }
+            if end - start >= 7, same(v, start, "MAILTO:") { start += 7 }
+            address = decodeValue(UnsafeBufferPointer(rebasing: v[start..<end]))
+            return ""
+        }
+        _ = try split(b, into: &sink, decodeValue: decodeAddress, decodeParameter: decodeParameter)
         var attendee = sink.attendee
         attendee.otherParameters = sink.rest
-        attendee.email = email(value)
-        return (ICSContentLine(name: name, parameters: [], value: value, line: line), attendee)
+        attendee.email = address
+        return attendee
     }
 
     /// Whether the line is an ATTENDEE property (its name, in any case, then ';' or ':').
@@ -76,14 +91,19 @@ public struct ICSContentLine: Sendable, Hashable {
     /// (any case); nil when empty.
     static func email(_ value: String) -> String? {
         var value = value
-        return value.withUTF8 { b -> String? in
+        let range: Range<Int>? = value.withUTF8 { b in
             var start = 0, end = b.count
             while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
             while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
             if start == end { return nil }
             if end - start >= 7, same(b, start, "MAILTO:") { start += 7 }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+            return start..<end
         }
+        guard let range else { return nil }
+        if range.count == value.utf8.count { return value }
+        // Cut at ASCII bytes of valid text: a copy, no new validation.
+        let u = value.utf8
+        return String(Substring(u[u.index(u.startIndex, offsetBy: range.lowerBound)..<u.index(u.startIndex, offsetBy: range.upperBound)]))
     }
 
     /// Receives a line's parameters as they are split: a name, its values, the end of the parameter.
@@ -160,7 +180,8 @@ public struct ICSContentLine: Sendable, Hashable {
 
     /// Splits name, parameters (to `sink`) and value.
     private static func split<Sink: ParameterSink>(_ b: UnsafeBufferPointer<UInt8>, into sink: inout Sink,
-                                                   decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (name: String, value: String) {
+                                                   decodeValue: (UnsafeBufferPointer<UInt8>) -> String,
+                                                   decodeParameter: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (name: String, value: String) {
         let n = b.count
         var i = 0
         while i < n, b[i] != 0x3B, b[i] != 0x3A { i += 1 }  // ';' ':'
@@ -183,12 +204,12 @@ public struct ICSContentLine: Sendable, Hashable {
                     let start = i
                     while i < n, b[i] != 0x22 { i += 1 }
                     guard i < n else { throw .unterminatedQuote }
-                    sink.value(paramText(b, start, i))
+                    sink.value(paramText(b, start, i, decodeParameter))
                     i += 1
                 } else {
                     let start = i
                     while i < n, b[i] != 0x2C, b[i] != 0x3B, b[i] != 0x3A { i += 1 }
-                    sink.value(paramText(b, start, i))
+                    sink.value(paramText(b, start, i, decodeParameter))
                 }
                 if i < n, b[i] == 0x2C { i += 1; continue }  // ','
                 break
@@ -298,12 +319,15 @@ public struct ICSContentLine: Sendable, Hashable {
         }
     }
 
+    /// UTF-8 text with invalid sequences replaced (U+FFFD): parameter values.
+    static func repairing(_ b: UnsafeBufferPointer<UInt8>) -> String { String(decoding: b, as: UTF8.self) }
+
     /// A parameter value with RFC 6868 escapes decoded: ^n newline, ^' double quote, ^^ caret.
-    private static func paramText(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+    private static func paramText(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int,
+                                  _ decode: (UnsafeBufferPointer<UInt8>) -> String) -> String {
         var hasCaret = false
         for k in from..<to where b[k] == 0x5E { hasCaret = true; break }
-        let slice = UnsafeBufferPointer(rebasing: b[from..<to])
-        if !hasCaret { return String(decoding: slice, as: UTF8.self) }
+        if !hasCaret { return decode(UnsafeBufferPointer(rebasing: b[from..<to])) }
         var out: [UInt8] = []
         out.reserveCapacity(to - from)
         var k = from

@@ -1,17 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Pipeline
 
 extension ICSFrame {
-    /// Reads one property line into `properties` (an event's ATTENDEE lines also into `attendees`).
-    /// `decode` turns value bytes into text (UTF-8, or Latin-1 where they are not UTF-8).
-    func addProperty(_ b: UnsafeBufferPointer<UInt8>, line number: Int,
-                     decode: (UnsafeBufferPointer<UInt8>) -> String) throws(ICSContentLine.SyntaxError) {
+    /// Reads one property line into `properties` (an event's ATTENDEE lines into `attendees` instead).
+    /// `decode` turns value bytes into text (UTF-8, or Latin-1 where they are not UTF-8), `decodeParameter`
+    /// parameter values (UTF-8, invalid sequences replaced).
+    func addProperty(_ b: UnsafeBufferPointer<UInt8>, line number: Int, decode: (UnsafeBufferPointer<UInt8>) -> String,
+                     decodeParameter: (UnsafeBufferPointer<UInt8>) -> String = ICSContentLine.repairing) throws(ICSContentLine.SyntaxError) {
         if kind == .event, ICSContentLine.isAttendee(b) {
-            let (parsed, attendee) = try ICSContentLine.parseAttendee(b, line: number, decodeValue: decode)
-            properties.append(consume parsed)
-            attendees.append(consume attendee)
+            attendees.append(try ICSContentLine.parseAttendee(b, line: number, decodeValue: decode, decodeParameter: decodeParameter))
             return
         }
-        properties.append(try ICSContentLine.parse(b, line: number, decodeValue: decode))
+        properties.append(try ICSContentLine.parse(b, line: number, decodeValue: decode, decodeParameter: decodeParameter))
     }
 
     /// Parses the property lines the scanner left in `text` (`deferred`), in order, exactly as the scanner
@@ -34,12 +38,14 @@ extension ICSFrame {
             let n = t.count
             // `text` is BEGIN:VEVENT, the property lines, END:VEVENT, each followed by the CRLF the scanner
             // added (a logical line never holds an LF).
-            var i = 0
-            while i < n, t[i] != 0x0A { i += 1 }
-            i += 1
+            func lineEnd(from i: Int) -> Int {
+                guard i < n, let p = memchr(base + i, 0x0A, n - i) else { return n }
+                return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+            }
+            var i = lineEnd(from: 0) + 1
+            properties.reserveCapacity(numbers.count)
             for number in numbers {
-                var end = i
-                while end < n, t[end] != 0x0A { end += 1 }
+                let end = lineEnd(from: i)
                 guard end < n, end > i else { break }
                 current = number
                 do throws(ICSContentLine.SyntaxError) {

@@ -74,8 +74,7 @@ public final class ICSReader {
         if workers > 0 {
             let parallel = ICSParallelBuilder(builder: builder, workers: workers)
             self.parallel = parallel
-            scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, defersEventLines: true,
-                                 emit: { try parallel.perform($0) })
+            scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, emit: { try parallel.perform($0) })
         } else {
             parallel = nil
             scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, emit: { try builder.perform($0) })

@@ -5,17 +5,17 @@ import Pipeline
 /// It assembles unfolded lines on bytes, splits them into `ICSContentLine`s for the components that are kept
 /// (VEVENT, VALARM, VTIMEZONE), tracks nesting, skips VTODO and the like, and reports what it finds to `emit`
 /// as `ICSCommand`s in input order. It knows nothing about zones or events: that is `ICSEventBuilder`.
+///
+/// The property lines of a top-level VEVENT are only collected (`ICSFrame.deferred`: the unfolded text and
+/// each line's number); whoever makes the event parses them, on this thread or on a worker
+/// (`ICSParallelBuilder`). Anything unusual inside such an event (a nested component, a line error, an END
+/// that does not match, the end of the input) first parses the lines collected so far, so the event comes
+/// out exactly as if each line had been parsed when it was read.
 final class ICSScanner {
     let label: String
     let limits: ICSReader.Limits
     /// Receives the commands in input order; errors it throws stop reading and come out of `feed`/`finish`.
     let emit: (ICSCommand) throws -> Void
-    /// Whether the property lines of top-level VEVENTs are left unparsed in the frame (`ICSFrame.deferred`) for
-    /// the builder's worker threads (`ICSParallelBuilder`). Anything unusual inside such an event (a nested
-    /// component, a line error, an END that does not match, the end of the input) first parses the lines read
-    /// so far, so the event comes out exactly as if they had been parsed one by one.
-    let defersEventLines: Bool
-
     // Line assembly.
     @exclusivity(unchecked) private var line: [UInt8] = []
     @exclusivity(unchecked) private var lineOverlong = false
@@ -35,10 +35,8 @@ final class ICSScanner {
     /// Whether the skipped component is counted (VTODO, ...) or was already reported as an error.
     private var skippingCounts = false
 
-    init(label: String, firstLine: Int, limits: ICSReader.Limits, defersEventLines: Bool = false,
-         emit: @escaping (ICSCommand) throws -> Void) {
+    init(label: String, firstLine: Int, limits: ICSReader.Limits, emit: @escaping (ICSCommand) throws -> Void) {
         self.label = label
-        self.defersEventLines = defersEventLines
         self.limits = limits
         self.emit = emit
         physicalLine = firstLine
@@ -253,9 +251,9 @@ final class ICSScanner {
     }
 
     /// A problem with one line: rejects the enclosing event, or the line itself outside of events.
-    /// Parses the lines an open event left unparsed (`defersEventLines`), before anything else happens to it.
+    /// Parses the lines an open event left unparsed, before anything else happens to it (see the type's note).
     private func settleEvent() throws {
-        guard defersEventLines, let e = eventIndex, stack[e].deferred else { return }
+        guard let e = eventIndex, stack[e].deferred else { return }
         stack[e].parseDeferredLines { try? noteLatin1(line: $0) }
     }
 
@@ -291,12 +289,8 @@ final class ICSScanner {
             case "VEVENT":
                 let frame = ICSFrame(kind: .event, name: name, beginLine: number)
                 frame.text.reserveCapacity(960)
-                if defersEventLines {
-                    frame.deferred = true
-                    frame.lineNumbers.reserveCapacity(16)
-                } else {
-                    frame.properties.reserveCapacity(16)
-                }
+                frame.deferred = true
+                frame.lineNumbers.reserveCapacity(16)
                 stack.append(frame)
                 appendText(text)
             case "VTIMEZONE":
