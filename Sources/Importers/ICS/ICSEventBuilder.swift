@@ -34,6 +34,8 @@ final class ICSEventBuilder {
     private(set) var stateVersion = 0
     /// Whether the input's first line that is not UTF-8 was reported.
     var sawLatin1 = false
+    /// Parameter sections already parsed (this builder's thread only).
+    let parameterCaches = ICSParameterCaches()
 
     init(label: String, zones: ZoneDatabase, fallbackZone: Zone, handlers: ICSReader.Handlers, isWorker: Bool = false) {
         self.label = label
@@ -155,7 +157,9 @@ final class ICSEventBuilder {
     }
 
     func finishEvent(_ frame: ICSFrame, final: Bool) throws {
-        if frame.deferred { frame.parseDeferredLines { if frame.latin1Line == nil { frame.latin1Line = $0 } } }
+        if frame.deferred {
+            frame.parseDeferredLines(caches: parameterCaches) { if frame.latin1Line == nil { frame.latin1Line = $0 } }
+        }
         if let line = frame.latin1Line {
             frame.latin1Line = nil
             noteLatin1(line: line)

@@ -7,21 +7,21 @@ import Pipeline
 
 extension ICSFrame {
     /// Reads one property line into `properties` (an event's ATTENDEE lines into `attendees` instead).
-    /// `decode` turns value bytes into text (UTF-8, or Latin-1 where they are not UTF-8), `decodeParameter`
-    /// parameter values (UTF-8, invalid sequences replaced).
+    /// `decode` turns value bytes into text (UTF-8, or Latin-1 where they are not UTF-8); `caches` (the
+    /// builder's, on its thread) hold parameter sections parsed before.
     func addProperty(_ b: UnsafeBufferPointer<UInt8>, line number: Int, decode: (UnsafeBufferPointer<UInt8>) -> String,
-                     decodeParameter: (UnsafeBufferPointer<UInt8>) -> String = ICSContentLine.repairing) throws(ICSContentLine.SyntaxError) {
+                     caches: ICSParameterCaches? = nil) throws(ICSContentLine.SyntaxError) {
         if kind == .event, ICSContentLine.isAttendee(b) {
-            attendees.append(try ICSContentLine.parseAttendee(b, line: number, decodeValue: decode, decodeParameter: decodeParameter))
+            attendees.append(try ICSContentLine.parseAttendee(b, line: number, decodeValue: decode, cache: caches?.attendees))
             return
         }
-        properties.append(try ICSContentLine.parse(b, line: number, decodeValue: decode, decodeParameter: decodeParameter))
+        properties.append(try ICSContentLine.parse(b, line: number, decodeValue: decode, cache: caches?.parameters))
     }
 
     /// Parses the property lines the scanner left in `text` (`deferred`), in order, exactly as the scanner
     /// would have: the first malformed line fails the event, and `latin1` is told the number of each line
     /// that is not valid UTF-8. Does nothing for a frame that is not deferred.
-    func parseDeferredLines(latin1: (Int) -> Void) {
+    func parseDeferredLines(caches: ICSParameterCaches? = nil, latin1: (Int) -> Void) {
         guard deferred else { return }
         deferred = false
         let numbers = lineNumbers
@@ -49,7 +49,7 @@ extension ICSFrame {
                 guard end < n, end > i else { break }
                 current = number
                 do throws(ICSContentLine.SyntaxError) {
-                    try addProperty(UnsafeBufferPointer(start: base + i, count: end - 1 - i), line: number, decode: decode)
+                    try addProperty(UnsafeBufferPointer(start: base + i, count: end - 1 - i), line: number, decode: decode, caches: caches)
                 } catch {
                     fail(line: number, error.reason)
                 }

@@ -153,7 +153,7 @@ final class ICSEventMaker: @unchecked Sendable {
         outcomes.reserveCapacity(job.frames)
         for item in job.items {
             guard case .frame(let frame) = item else { continue }
-            frame.parseDeferredLines { if frame.latin1Line == nil { frame.latin1Line = $0 } }
+            frame.parseDeferredLines(caches: builder.parameterCaches) { if frame.latin1Line == nil { frame.latin1Line = $0 } }
             guard frame.failure == nil else {
                 outcomes.append(.toMain)
                 continue
