@@ -161,6 +161,21 @@ final class ICSParallelReaderTests: XCTestCase {
         XCTAssertEqual(result.events.last?.components.first?.properties.first?.value, "Ré")
     }
 
+    /// A worker's events come out in order, moved (the buffer grows past its first capacity), and the ones
+    /// never taken are released with the buffer.
+    func testMadeEventsComeOutInOrder() {
+        let made = ICSMadeEvents(capacity: 2)
+        for i in 0..<5 { made.append(Event(uid: "e\(i)", start: .date(CivilDate(year: 2026, month: 1, day: 1 + i)))) }
+        XCTAssertEqual(made.count, 5)
+        XCTAssertEqual(made.take()?.uid, "e0")
+        XCTAssertEqual(made.take()?.uid, "e1")
+        XCTAssertEqual(made.take()?.start, .date(CivilDate(year: 2026, month: 1, day: 3)))
+        let rest = ICSMadeEvents(capacity: 1)
+        rest.append(Event(uid: String(repeating: "x", count: 100), start: .utc(0)))
+        XCTAssertEqual(rest.take()?.uid.count, 100)
+        XCTAssertNil(rest.take())
+    }
+
     func testHandlerErrorStopsTheWorkers() throws {
         let bytes = Self.mixedCalendar(events: 3000)
         XCTAssertThrowsError(try readParallel(bytes, label: "mixed.ics", stopAfter: 700)) { error in

@@ -37,14 +37,22 @@ final class ICSSourceTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-ics-source-\(UUID().uuidString).ics").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let ctx = context()
-        var sizes: [Int] = []
-        try ICSSource(input: InputSpec(location: .path(path, written: "big.ics"))).read(context: ctx) { sizes.append($0.events.count) }
-        // 2,500 events in batches of 128: 19 full ones and the 68 left over.
-        XCTAssertEqual(ICSSource.batchSize, 128)
-        XCTAssertEqual(sizes, Array(repeating: 128, count: 19) + [68])
-        XCTAssertEqual(ctx.report.counter("skipped VTODO"), 1)
-        XCTAssertEqual(ctx.report.rejections, [])
+        // With workers, the batches the pipeline let go of are freed by the workers that made them.
+        for workers in [0, 1, 2] {
+            let ctx = context()
+            var sizes: [Int] = []
+            var uids: [String] = []
+            try ICSSource(input: InputSpec(location: .path(path, written: "big.ics")), workers: workers).read(context: ctx) {
+                sizes.append($0.events.count)
+                uids.append(contentsOf: $0.events.map(\.uid))
+            }
+            // 2,500 events in batches of 128: 19 full ones and the 68 left over.
+            XCTAssertEqual(ICSSource.batchSize, 128)
+            XCTAssertEqual(sizes, Array(repeating: 128, count: 19) + [68], "workers \(workers)")
+            XCTAssertEqual(uids, (0..<2500).map { "e\($0)" }, "workers \(workers)")
+            XCTAssertEqual(ctx.report.counter("skipped VTODO"), 1)
+            XCTAssertEqual(ctx.report.rejections, [])
+        }
     }
 
     func testNotICalendarIsOneErrorForTheFile() throws {

@@ -49,6 +49,8 @@ final class ICSFrame: @unchecked Sendable {
     @exclusivity(unchecked) var lineNumbers: [Int] = []
     /// The first line of a deferred event that was not valid UTF-8 (found when its lines were parsed).
     @exclusivity(unchecked) var latin1Line: Int?
+    /// Set by a worker that made the event and gave warnings (they travel in its job).
+    @exclusivity(unchecked) var hasWarnings = false
 
     init(kind: Kind, name: String, beginLine: Int) {
         self.kind = kind

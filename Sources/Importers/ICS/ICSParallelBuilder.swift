@@ -16,7 +16,7 @@ import Pipeline
 /// Ownership: a frame belongs to this thread until its job is sent, to one worker until the job is done, then
 /// to this thread again (the pool's lock orders the hand-overs). `finish()` or `stop()` ends the workers.
 final class ICSParallelBuilder {
-    static let jobEvents = 256
+    static let jobEvents = 128
 
     private let builder: ICSEventBuilder
     private let pool: ICSWorkerPool
@@ -25,6 +25,8 @@ final class ICSParallelBuilder {
     private var inFlightHead = 0
     private var current = ICSJob()
     private let maxInFlight: Int
+    /// The worker that made the job handed on last.
+    private var lastWorker = -1
 
     init(builder: ICSEventBuilder, workers: Int) {
         self.builder = builder
@@ -53,6 +55,12 @@ final class ICSParallelBuilder {
     func finish() throws {
         try drain()
         pool.stop()
+    }
+
+    /// Has a worker free events this thread is done with: the one that made the events handed on last
+    /// (a batch of the `ics` source holds about one job's events).
+    func dispose(_ events: consuming [Event]) {
+        pool.dispose(events, worker: lastWorker)
     }
 
     /// Ends the workers without handing on what they made (after an error).
@@ -86,18 +94,20 @@ final class ICSParallelBuilder {
             inFlightHead = 0
         }
         pool.wait(for: job)
-        var outcomes = job.outcomes.makeIterator()
+        if job.frames > 0 { lastWorker = job.worker }
+        let events = job.events
+        var made = job.made.makeIterator()
+        var warnings = job.warnings.makeIterator()
         for item in job.items {
             switch item {
             case .command(let command):
                 try builder.perform(command)
             case .frame(let frame):
-                switch outcomes.next() {
-                case .made(let event, let warnings)?:
-                    try builder.deliver(event, of: frame, warnings: warnings)
-                case .toMain?, nil:
+                guard made.next() == true, let event = events.take() else {
                     try builder.finishEvent(frame, final: false)
+                    continue
                 }
+                try builder.deliver(event, of: frame, warnings: frame.hasWarnings ? warnings.next() ?? [] : [])
             }
         }
     }
@@ -110,22 +120,23 @@ final class ICSJob: @unchecked Sendable {
         case command(ICSCommand)
     }
 
-    enum Outcome {
-        /// Made by the worker, with the warnings it gave (in order).
-        case made(Event, warnings: [String])
-        /// For the main builder to finish (`ICSEventBuilder.finishEvent`).
-        case toMain
-    }
 
     static let none = ICSJob()
 
     var items: [Item] = []
     var frames = 0
     var snapshot: ICSEventBuilder.Snapshot?
-    /// One per frame, in order; written by the worker before `done`.
-    var outcomes: [Outcome] = []
-    /// Guarded by the pool's lock.
+    // Written by the worker before `done`. Per frame, in order: whether the worker made its event (else the
+    // main builder finishes it, `ICSEventBuilder.finishEvent`).
+    var made: [Bool] = []
+    /// The events the worker made, in order.
+    var events = ICSMadeEvents(capacity: 0)
+    /// The warnings of each made event that gave some (`ICSFrame.hasWarnings`), in order.
+    var warnings: [[String]] = []
+    // Guarded by the pool's lock.
     var done = false
+    /// The worker that made the events.
+    var worker = -1
 }
 
 /// A worker's part: parses an event's deferred lines and makes the event with a builder of its own.
@@ -149,28 +160,34 @@ final class ICSEventMaker: @unchecked Sendable {
 
     func make(_ job: ICSJob) {
         if let snapshot = job.snapshot { builder.adopt(snapshot) }
-        var outcomes: [ICSJob.Outcome] = []
-        outcomes.reserveCapacity(job.frames)
+        var made: [Bool] = []
+        made.reserveCapacity(job.frames)
+        let events = ICSMadeEvents(capacity: job.frames)
         for item in job.items {
             guard case .frame(let frame) = item else { continue }
             frame.parseDeferredLines(caches: builder.parameterCaches) { if frame.latin1Line == nil { frame.latin1Line = $0 } }
             guard frame.failure == nil else {
-                outcomes.append(.toMain)
+                made.append(false)
                 continue
             }
             warnings.items.removeAll(keepingCapacity: true)
             do {
-                let event = try builder.makeEvent(frame, final: false)
-                outcomes.append(.made(event, warnings: warnings.items))
+                events.append(try builder.makeEvent(frame, final: false))
+                made.append(true)
+                if !warnings.items.isEmpty {
+                    frame.hasWarnings = true
+                    job.warnings.append(warnings.items)
+                }
                 // The main thread needs no more than the frame's latin-1 line: free the rest here.
                 frame.properties = []
                 frame.attendees = []
                 frame.text = []
                 frame.children = []
             } catch {
-                outcomes.append(.toMain)
+                made.append(false)
             }
         }
-        job.outcomes = outcomes
+        job.made = made
+        job.events = events
     }
 }

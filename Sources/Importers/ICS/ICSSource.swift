@@ -52,6 +52,7 @@ public final class ICSSource: EventSource {
             events.reserveCapacity(Self.batchSize)
             // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.
             let metadata = context.currentSourceLabel.map { ["source": $0] } ?? [:]
+            var reader: ICSReader?
             try withoutActuallyEscaping(emit) { emit in
                 let handlers = ICSReader.Handlers(
                     event: { (event: consuming Event) in
@@ -59,17 +60,23 @@ public final class ICSSource: EventSource {
                         events.append(consume event)
                         if events.count >= Self.batchSize {
                             try emit(Batch(events: events))
-                            events.removeAll(keepingCapacity: true)
+                            // What the pipeline did not keep is freed by the reader's workers.
+                            var spent: [Event] = []
+                            spent.reserveCapacity(Self.batchSize)
+                            swap(&spent, &events)
+                            if let reader { reader.dispose(spent) }
                         }
                     },
                     reject: { location, reason in context.report.reject(location, reason) },
                     warn: { context.warn($0) },
                     skip: { context.report.count("skipped " + $0) }
                 )
-                let reader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
-                                       workers: workers, handlers: handlers)
-                try chunks.forEachChunk { try reader.feed($0) }
-                try reader.finish()
+                let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
+                                           workers: workers, handlers: handlers)
+                reader = fileReader
+                defer { reader = nil }
+                try chunks.forEachChunk { try fileReader.feed($0) }
+                try fileReader.finish()
                 if !events.isEmpty { try emit(Batch(events: events)) }
             }
         }

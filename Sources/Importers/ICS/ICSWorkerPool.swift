@@ -1,8 +1,10 @@
 import Foundation
+import Pipeline
 
 /// Threads that make the events of `ICSJob`s (`ICSParallelBuilder`). Jobs are taken in the order they were
 /// submitted, by whichever worker is free; each worker keeps its own `ICSEventMaker` (its builder's caches).
-/// The threads start with the first job and end at `stop()`, which waits for them.
+/// The threads start with the first job and end at `stop()`, which waits for them. Workers also free the
+/// events the reading thread is done with (`dispose`), so that thread spends its time reading.
 final class ICSWorkerPool: @unchecked Sendable {
     // @unchecked: every field below is guarded by `condition`; a job's frames and outcomes are handed over
     // under it (see `ICSParallelBuilder`).
@@ -11,6 +13,8 @@ final class ICSWorkerPool: @unchecked Sendable {
     private let makeMaker: () -> ICSEventMaker
     private var queue: [ICSJob] = []
     private var queueHead = 0
+    /// Per worker: batches of events it made that the reading thread is done with.
+    private var disposals: [[[Event]]]
     private var started = false
     private var stopping = false
     private var running = 0
@@ -18,6 +22,7 @@ final class ICSWorkerPool: @unchecked Sendable {
     init(workers: Int, makeMaker: @escaping () -> ICSEventMaker) {
         self.workers = max(1, workers)
         self.makeMaker = makeMaker
+        disposals = Array(repeating: [], count: self.workers)
     }
 
     func submit(_ job: ICSJob) {
@@ -25,6 +30,19 @@ final class ICSWorkerPool: @unchecked Sendable {
         if !started { start() }
         queue.append(job)
         condition.signal()
+        condition.unlock()
+    }
+
+    /// Has the worker that made the events free them (`ICSJob.worker`): their memory and reference counts are
+    /// still in that core's cache, and go back to its allocator arena, where the next events come from.
+    func dispose(_ events: consuming [Event], worker: Int) {
+        condition.lock()
+        guard started, !stopping, disposals.indices.contains(worker) else {
+            condition.unlock()
+            return
+        }
+        disposals[worker].append(events)
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -43,6 +61,7 @@ final class ICSWorkerPool: @unchecked Sendable {
         queueHead = 0
         condition.broadcast()
         while running > 0 { condition.wait() }
+        disposals = Array(repeating: [], count: workers)
         condition.unlock()
     }
 
@@ -52,18 +71,27 @@ final class ICSWorkerPool: @unchecked Sendable {
         for n in 0..<workers {
             let maker = makeMaker()
             running += 1
-            let thread = Thread { [self] in work(maker) }
+            let thread = Thread { [self] in work(maker, index: n) }
             thread.name = "calpipe ics worker \(n + 1)"
             thread.stackSize = 8 << 20
             thread.start()
         }
     }
 
-    private func work(_ maker: ICSEventMaker) {
+    private func work(_ maker: ICSEventMaker, index: Int) {
         condition.lock()
         while true {
-            while queueHead == queue.count && !stopping { condition.wait() }
+            while queueHead == queue.count && disposals[index].isEmpty && !stopping { condition.wait() }
             if stopping { break }
+            if !disposals[index].isEmpty {
+                var spent: [[Event]] = []
+                swap(&spent, &disposals[index])
+                condition.unlock()
+                spent = []
+                _ = spent
+                condition.lock()
+                continue
+            }
             let job = queue[queueHead]
             queue[queueHead] = ICSJob.none
             queueHead += 1
@@ -71,6 +99,7 @@ final class ICSWorkerPool: @unchecked Sendable {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
+            job.worker = index
             condition.unlock()
             maker.make(job)
             condition.lock()
