@@ -14,7 +14,7 @@ public final class ICSSource: EventSource {
         make: { options in
             options.rejectUnknownKeys(ICSSource.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
-            let workers = options.integer("workers", default: ICSSource.defaultWorkers, range: 0...64)
+            let workers = options.contains("workers") ? options.integer("workers", default: 0, range: 0...64) : nil
             try options.finish()
             guard let spec else { throw OptionsRejected() }
             return ICSSource(input: spec, workers: workers)
@@ -24,23 +24,18 @@ public final class ICSSource: EventSource {
     public static let optionDocs = InputSpec.optionDocs + [
         OptionDoc("workers", "integer",
                   "threads that parse the events' lines and make the events while the file is read (0: all on one thread); the events, rejections and warnings are the same",
-                  default: "the number of cores, at most 4 (0 on one core)"),
+                  default: "the cores the run leaves idle: one per core (at most 4) when reading is the whole run (no stages, no sinks: a dry run), else 0"),
     ]
 
-    /// Worker threads unless asked: one per core, at most 4, none on a single core.
-    public static let defaultWorkers: Int = {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        return cores >= 2 ? min(cores, 4) : 0
-    }()
 
     public let input: InputSpec
-    /// Threads that make the events (`ICSReader`'s `workers`); the results are the same.
-    public let workers: Int
+    /// Threads that make the events (`ICSReader`'s `workers`; nil: `RunContext.idleCores`). The results are the same.
+    public let workers: Int?
     /// Events handed on per batch. Small enough that a batch's strings and arrays are still in the CPU cache
     /// when a dry run or a sink releases them (1,000 cost about 20% more CPU time on the benchmark feed).
     public static let batchSize = 128
 
-    public init(input: InputSpec, workers: Int = ICSSource.defaultWorkers) {
+    public init(input: InputSpec, workers: Int? = nil) {
         self.input = input
         self.workers = workers
     }
@@ -72,7 +67,7 @@ public final class ICSSource: EventSource {
                     skip: { context.report.count("skipped " + $0) }
                 )
                 let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
-                                           workers: workers, handlers: handlers)
+                                           workers: workers ?? context.idleCores, handlers: handlers)
                 reader = fileReader
                 defer { reader = nil }
                 try chunks.forEachChunk { try fileReader.feed($0) }
