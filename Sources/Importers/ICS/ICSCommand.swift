@@ -47,6 +47,8 @@ final class ICSFrame: @unchecked Sendable {
     /// makes the event parses them first (`ICSFrame.parseDeferredLines`).
     @exclusivity(unchecked) var deferred = false
     @exclusivity(unchecked) var lineNumbers: [Int] = []
+    /// How many of the deferred lines are ATTENDEE lines (room is made for them at once).
+    @exclusivity(unchecked) var attendeeLines = 0
     /// The first line of a deferred event that was not valid UTF-8 (found when its lines were parsed).
     @exclusivity(unchecked) var latin1Line: Int?
     /// Set by a worker that made the event and gave warnings (they travel in its job).

@@ -70,22 +70,22 @@ public struct ICSContentLine: Sendable, Hashable {
     /// Splits an ATTENDEE line straight into an `Attendee` (CN, ROLE and PARTSTAT need no parameter of their
     /// own on the way, and the value is decoded only as far as the address in it).
     static func parseAttendee(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String,
-                              cache: ICSSectionCache<ICSParameterCaches.AttendeeParts>? = nil) throws(SyntaxError) -> Attendee {
+                              cache: ICSSectionCache<Attendee>? = nil) throws(SyntaxError) -> Attendee {
         let (_, nameEnd) = try splitName(b)
-        var parts = ICSParameterCaches.AttendeeParts(rest: [])
+        // The attendee without its address, from the parameters (cached as such).
+        var attendee = Attendee()
         var colon = nameEnd
         if b[nameEnd] == 0x3B {
             if let hit = cache?.lookup(b, from: nameEnd) {
-                (parts, colon) = hit
+                (attendee, colon) = hit
             } else {
                 var sink = AttendeeParameters()
                 colon = try splitParameters(b, from: nameEnd, into: &sink)
-                parts = ICSParameterCaches.AttendeeParts(name: sink.attendee.name, role: sink.attendee.role,
-                                                         status: sink.attendee.status, rest: sink.rest)
-                cache?.store(b, from: nameEnd, colon: colon, parts)
+                attendee = sink.attendee
+                attendee.otherParameters = sink.rest
+                cache?.store(b, from: nameEnd, colon: colon, attendee)
             }
         }
-        var attendee = Attendee(name: parts.name, role: parts.role, status: parts.status, otherParameters: parts.rest)
         // The address is the value without blanks around it and without "mailto:" (ASCII, so decoding only the
         // address finds the same bytes that are not UTF-8 as decoding the whole value).
         var start = colon + 1, end = b.count

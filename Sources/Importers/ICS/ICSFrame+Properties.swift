@@ -43,7 +43,8 @@ extension ICSFrame {
                 return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
             }
             var i = lineEnd(from: 0) + 1
-            properties.reserveCapacity(numbers.count)
+            properties.reserveCapacity(numbers.count - attendeeLines)
+            if attendeeLines > 0 { attendees.reserveCapacity(attendeeLines) }
             for number in numbers {
                 let end = lineEnd(from: i)
                 guard end < n, end > i else { break }

@@ -381,6 +381,7 @@ final class ICSScanner {
             top.text.append(0x0A)
             if top.deferred {
                 top.lineNumbers.append(number)
+                if ICSContentLine.isAttendee(b) { top.attendeeLines += 1 }
                 return
             }
         } else {

@@ -67,17 +67,11 @@ final class ICSSectionCache<Value> {
     }
 }
 
-/// A builder's two section caches: plain parameter lists, and ATTENDEE sections read into attendee fields.
+/// A builder's two section caches: plain parameter lists, and ATTENDEE sections read into an attendee (all but
+/// the address, which is the value).
 final class ICSParameterCaches {
-    struct AttendeeParts {
-        var name: String?
-        var role: String?
-        var status: String?
-        var rest: [Parameter]
-    }
-
     let parameters: ICSSectionCache<[Parameter]>
-    let attendees: ICSSectionCache<AttendeeParts>
+    let attendees: ICSSectionCache<Attendee>
 
     init(slots: Int = 512) {
         parameters = ICSSectionCache(slots: slots)
