@@ -10,26 +10,8 @@ import Pipeline
 final class ICSParallelReaderTests: XCTestCase {
     private func readParallel(_ bytes: [UInt8], label: String, workers: Int = 2, chunk: Int = 1 << 16,
                               stopAfter: Int? = nil) throws -> ReadResult {
-        var result = ReadResult()
-        let reader = ICSReader(label: label, zones: testZones, fallbackZone: .utc, workers: workers, handlers: .init(
-            event: {
-                result.events.append($0)
-                if let stopAfter, result.events.count == stopAfter { throw Stop() }
-            },
-            reject: { result.rejections.append("\($0): \($1)") },
-            warn: { result.warnings.append($0) },
-            skip: { result.skipped.append($0) }))
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            try reader.feed(Array(bytes[start..<end]))
-            start = end
-        }
-        try reader.finish()
-        return result
+        try readICS(bytes, label: label, chunk: chunk, workers: workers, stopAfter: stopAfter)
     }
-
-    private struct Stop: Error {}
 
     private func assertSame(_ bytes: [UInt8], label: String, workers: Int = 2, chunk: Int = 1 << 16,
                             file: StaticString = #filePath, line: UInt = #line) throws {
@@ -179,7 +161,7 @@ final class ICSParallelReaderTests: XCTestCase {
     func testHandlerErrorStopsTheWorkers() throws {
         let bytes = Self.mixedCalendar(events: 3000)
         XCTAssertThrowsError(try readParallel(bytes, label: "mixed.ics", stopAfter: 700)) { error in
-            XCTAssertTrue(error is Stop, "\(error)")
+            XCTAssertTrue(error is StopReading, "\(error)")
         }
     }
 }

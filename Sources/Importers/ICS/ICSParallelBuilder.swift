@@ -21,8 +21,7 @@ final class ICSParallelBuilder {
     private let builder: ICSEventBuilder
     private let pool: ICSWorkerPool
     /// Sent jobs not yet handed on, oldest first.
-    private var inFlight: [ICSJob] = []
-    private var inFlightHead = 0
+    private var inFlight = ICSJobQueue()
     private var current = ICSJob()
     private let maxInFlight: Int
     /// The worker that made the job handed on last.
@@ -72,7 +71,7 @@ final class ICSParallelBuilder {
         let job = current
         current = ICSJob()
         guard !job.items.isEmpty else { return }
-        if inFlight.count - inFlightHead >= maxInFlight { try handOnOldest() }
+        if inFlight.count >= maxInFlight { try handOnOldest() }
         job.snapshot = builder.snapshot
         if job.frames == 0 { job.done = true } else { pool.submit(job) }
         inFlight.append(job)
@@ -80,19 +79,11 @@ final class ICSParallelBuilder {
 
     private func drain() throws {
         try send()
-        while inFlightHead < inFlight.count { try handOnOldest() }
-        inFlight.removeAll(keepingCapacity: true)
-        inFlightHead = 0
+        while !inFlight.isEmpty { try handOnOldest() }
     }
 
     private func handOnOldest() throws {
-        let job = inFlight[inFlightHead]
-        inFlight[inFlightHead] = ICSJob.none
-        inFlightHead += 1
-        if inFlightHead >= 64 {
-            inFlight.removeFirst(inFlightHead)
-            inFlightHead = 0
-        }
+        guard let job = inFlight.popFirst() else { return }
         pool.wait(for: job)
         if job.frames > 0 { lastWorker = job.worker }
         let events = job.events

@@ -11,8 +11,7 @@ final class ICSWorkerPool: @unchecked Sendable {
     private let condition = NSCondition()
     private let workers: Int
     private let makeMaker: () -> ICSEventMaker
-    private var queue: [ICSJob] = []
-    private var queueHead = 0
+    private var queue = ICSJobQueue()
     /// Per worker: batches of events it made that the reading thread is done with.
     private var disposals: [[[Event]]]
     private var started = false
@@ -57,8 +56,7 @@ final class ICSWorkerPool: @unchecked Sendable {
     func stop() {
         condition.lock()
         stopping = true
-        queue = []
-        queueHead = 0
+        queue.removeAll()
         condition.broadcast()
         while running > 0 { condition.wait() }
         disposals = Array(repeating: [], count: workers)
@@ -81,7 +79,7 @@ final class ICSWorkerPool: @unchecked Sendable {
     private func work(_ maker: ICSEventMaker, index: Int) {
         condition.lock()
         while true {
-            while queueHead == queue.count && disposals[index].isEmpty && !stopping { condition.wait() }
+            while queue.isEmpty && disposals[index].isEmpty && !stopping { condition.wait() }
             if stopping { break }
             if !disposals[index].isEmpty {
                 var spent: [[Event]] = []
@@ -92,13 +90,7 @@ final class ICSWorkerPool: @unchecked Sendable {
                 condition.lock()
                 continue
             }
-            let job = queue[queueHead]
-            queue[queueHead] = ICSJob.none
-            queueHead += 1
-            if queueHead >= 64 {
-                queue.removeFirst(queueHead)
-                queueHead = 0
-            }
+            guard let job = queue.popFirst() else { continue }
             job.worker = index
             condition.unlock()
             maker.make(job)
