@@ -210,9 +210,11 @@ final class ICSScanner {
             }
             return
         }
-        if let name = Self.keyword(b, "BEGIN:") {
+        // Most lines are properties: only a line starting with B or E can be BEGIN: or END:.
+        let first = b[0] | 0x20
+        if first == 0x62, let name = Self.keyword(b, "BEGIN:") {
             try begin(name, line: number, text: b)
-        } else if let name = Self.keyword(b, "END:") {
+        } else if first == 0x65, let name = Self.keyword(b, "END:") {
             try end(name, line: number, text: b)
         } else {
             try property(b, line: number)
