@@ -25,7 +25,6 @@ extension ICSFrame {
         guard deferred else { return }
         deferred = false
         let numbers = lineNumbers
-        lineNumbers = []
         var current = 0
         func decode(_ value: UnsafeBufferPointer<UInt8>) -> String {
             let (text, valid) = ICSText.decode(value)

@@ -169,11 +169,10 @@ final class ICSEventMaker: @unchecked Sendable {
                     frame.hasWarnings = true
                     job.warnings.append(warnings.items)
                 }
-                // The main thread needs no more than the frame's latin-1 line: free the rest here.
+                // The main thread needs no more than the frame's latin-1 line: free here what was made here
+                // (the text and line numbers go back with the frame to the thread that allocated them).
                 frame.properties = []
                 frame.attendees = []
-                frame.text = []
-                frame.children = []
             } catch {
                 made.append(false)
             }
