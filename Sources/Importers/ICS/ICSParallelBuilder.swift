@@ -112,8 +112,6 @@ final class ICSJob: @unchecked Sendable {
     }
 
 
-    static let none = ICSJob()
-
     var items: [Item] = []
     var frames = 0
     var snapshot: ICSEventBuilder.Snapshot?
