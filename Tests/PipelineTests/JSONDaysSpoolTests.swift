@@ -85,7 +85,7 @@ final class JSONDaysSpoolTests: XCTestCase {
         }
         XCTAssertGreaterThan(spool.spilledRuns, 3)
         var seen: [String] = []
-        try spool.drain { seen.append($0.text) }
+        try spool.drain { seen.append(String(decoding: $0.text, as: UTF8.self)) }
         let expected = (0..<50).sorted { a, b in
             let ka = (20_000 + (a * 7) % 5, a % 3 == 0 ? 0 : 1, a % 4), kb = (20_000 + (b * 7) % 5, b % 3 == 0 ? 0 : 1, b % 4)
             return ka != kb ? ka < kb : a < b

@@ -2,9 +2,10 @@ import Foundation
 import Pipeline
 
 /// Rendered day entries put into agenda order with bounded memory (an external merge sort), for the JSON
-/// sink's `days` shape: entries gather in memory until they hold `runBytes` of text, are then sorted and
-/// written to a scratch file as one sorted run; `drain` merges the runs. Memory holds one run plus one entry
-/// per run, whatever the size of the feed; a feed whose entries fit in one run never touches the disk.
+/// sink's `days` shape: entries gather in memory (their sort key and rendered bytes in one byte arena) until
+/// they hold `runBytes`, are then sorted and written to a scratch file as one sorted run; `drain` merges the
+/// runs. Memory holds one run plus a read buffer per run, whatever the size of the feed; a feed whose entries
+/// fit in one run never touches the disk.
 final class DayEntrySpool {
     /// The agenda order of `DayEntry.agendaOrder`: day, all-day first, start, title, UID, end.
     struct Key {
@@ -14,30 +15,65 @@ final class DayEntrySpool {
         var endUTC: Int64
         var title: String
         var uid: String
+    }
 
-        static func < (a: Key, b: Key) -> Bool {
+    /// One entry as `drain` hands it out: its key and rendered bytes, valid during the call only.
+    struct Entry {
+        var day: Int
+        var allDay: Bool
+        var startUTC: Int64
+        var endUTC: Int64
+        var title: UnsafeBufferPointer<UInt8>
+        var uid: UnsafeBufferPointer<UInt8>
+        var text: UnsafeBufferPointer<UInt8>
+        /// Whether title and UID compare as Swift Strings do when compared byte by byte (`isByteOrdered`).
+        var titleByteOrdered: Bool
+        var uidByteOrdered: Bool
+
+        /// `DayEntry.agendaOrder` (on the key; equal keys are neither before the other).
+        static func < (a: Entry, b: Entry) -> Bool {
             if a.day != b.day { return a.day < b.day }
             if a.allDay != b.allDay { return a.allDay }
             if a.startUTC != b.startUTC { return a.startUTC < b.startUTC }
-            if a.title != b.title { return a.title < b.title }
-            if a.uid != b.uid { return a.uid < b.uid }
+            let t = compareText(a.title, a.titleByteOrdered, b.title, b.titleByteOrdered)
+            if t != 0 { return t < 0 }
+            let u = compareText(a.uid, a.uidByteOrdered, b.uid, b.uidByteOrdered)
+            if u != 0 { return u < 0 }
             return a.endUTC < b.endUTC
         }
     }
 
-    struct Entry {
-        var key: Key
-        /// The entry's rendered JSON.
-        var text: String
-        /// Order of arrival within its run: equal keys keep it.
-        var sequence = 0
-    }
-
     static let defaultRunBytes = 8 << 20
 
+    /// An entry in memory: its key, and where its title, UID and text lie (one after the other) in `arena`.
+    private struct Record {
+        var day: Int
+        var startUTC: Int64
+        var endUTC: Int64
+        var offset: Int
+        var titleLength: Int32
+        var uidLength: Int32
+        var textLength: Int32
+        /// Bit 0: all day; bit 1: title byte-ordered; bit 2: UID byte-ordered.
+        var flags: UInt8
+        /// Order of arrival within its run: equal keys keep it.
+        var sequence: Int32
+
+        var size: Int { Int(titleLength) + Int(uidLength) + Int(textLength) }
+
+        func entry(in arena: UnsafePointer<UInt8>) -> Entry {
+            let title = arena + offset, uid = title + Int(titleLength), text = uid + Int(uidLength)
+            return Entry(day: day, allDay: flags & 1 != 0, startUTC: startUTC, endUTC: endUTC,
+                         title: UnsafeBufferPointer(start: title, count: Int(titleLength)),
+                         uid: UnsafeBufferPointer(start: uid, count: Int(uidLength)),
+                         text: UnsafeBufferPointer(start: text, count: Int(textLength)),
+                         titleByteOrdered: flags & 2 != 0, uidByteOrdered: flags & 4 != 0)
+        }
+    }
+
     private let runBytes: Int
-    private var pending: [Entry] = []
-    private var pendingBytes = 0
+    private var records: [Record] = []
+    private var arena: [UInt8] = []
     private var scratch: ScratchFile?
     /// Byte ranges of the sorted runs in `scratch`.
     private var runs: [Range<Int64>] = []
@@ -51,11 +87,25 @@ final class DayEntrySpool {
     /// Runs written to disk so far (for tests: a small `runBytes` must spill).
     var spilledRuns: Int { runs.count }
 
-    func add(_ key: Key, text: String) throws {
-        pending.append(Entry(key: key, text: text, sequence: pending.count))
-        pendingBytes += text.utf8.count + key.title.utf8.count + key.uid.utf8.count + 64
+    /// Adds an entry whose rendered JSON is `text`.
+    func add(_ key: Key, text: UnsafeBufferPointer<UInt8>) throws {
+        var title = key.title, uid = key.uid
+        let offset = arena.count
+        let (titleLength, titleOrdered) = title.withUTF8 { arena.append(contentsOf: $0); return ($0.count, Self.isByteOrdered($0)) }
+        let (uidLength, uidOrdered) = uid.withUTF8 { arena.append(contentsOf: $0); return ($0.count, Self.isByteOrdered($0)) }
+        arena.append(contentsOf: text)
+        let flags: UInt8 = (key.allDay ? 1 : 0) | (titleOrdered ? 2 : 0) | (uidOrdered ? 4 : 0)
+        records.append(Record(day: key.day, startUTC: key.startUTC, endUTC: key.endUTC, offset: offset,
+                              titleLength: Int32(titleLength), uidLength: Int32(uidLength), textLength: Int32(text.count),
+                              flags: flags, sequence: Int32(truncatingIfNeeded: records.count)))
         count += 1
-        if pendingBytes >= runBytes { try spill() }
+        if arena.count + records.count * MemoryLayout<Record>.stride >= runBytes { try spill() }
+    }
+
+    /// Adds an entry whose rendered JSON is `text`.
+    func add(_ key: Key, text: String) throws {
+        var text = text
+        try text.withUTF8 { try add(key, text: $0) }
     }
 
     /// Hands every entry to `body` in agenda order (entries with equal keys in the order they were added),
@@ -63,20 +113,25 @@ final class DayEntrySpool {
     func drain(_ body: (Entry) throws -> Void) throws {
         defer { reset() }
         if runs.isEmpty {
-            sortPending()
-            for entry in pending { try body(entry) }
+            sortRecords()
+            try arena.withUnsafeBufferPointer { arena in
+                guard let base = arena.baseAddress else { return }
+                for record in records { try body(record.entry(in: base)) }
+            }
             return
         }
         try spill()
         guard let scratch else { return }
-        var readers = runs.map { RunReader(scratch: scratch, range: $0) }
-        // A binary min-heap of (head entry, run index); the run index breaks ties, so the merge is stable.
-        var heap: [(entry: Entry, run: Int)] = []
+        let readers = runs.map { RunReader(scratch: scratch, range: $0) }
+        // A binary min-heap of run indexes, ordered by their head entries; the run index breaks ties, so the
+        // merge is stable.
+        var heap: [Int] = []
         heap.reserveCapacity(readers.count)
-        func before(_ a: (entry: Entry, run: Int), _ b: (entry: Entry, run: Int)) -> Bool {
-            if a.entry.key < b.entry.key { return true }
-            if b.entry.key < a.entry.key { return false }
-            return a.run < b.run
+        func before(_ a: Int, _ b: Int) -> Bool {
+            let ea = readers[a].head, eb = readers[b].head
+            if ea < eb { return true }
+            if eb < ea { return false }
+            return a < b
         }
         func siftUp(_ i: Int) {
             var child = i
@@ -99,17 +154,13 @@ final class DayEntrySpool {
                 parent = smallest
             }
         }
-        for i in readers.indices {
-            if let first = try readers[i].next() {
-                heap.append((first, i))
-                siftUp(heap.count - 1)
-            }
+        for i in readers.indices where try readers[i].advance() {
+            heap.append(i)
+            siftUp(heap.count - 1)
         }
         while let top = heap.first {
-            try body(top.entry)
-            if let next = try readers[top.run].next() {
-                heap[0] = (next, top.run)
-            } else {
+            try body(readers[top].head)
+            if try !readers[top].advance() {
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
             }
@@ -118,114 +169,167 @@ final class DayEntrySpool {
     }
 
     func reset() {
-        pending = []
-        pendingBytes = 0
+        records = []
+        arena = []
         runs = []
         scratch = nil
         count = 0
     }
 
-    private func sortPending() {
-        // In place, and stable: equal keys keep the order they came in.
-        pending.sort { a, b in
-            if a.key < b.key { return true }
-            if b.key < a.key { return false }
-            return a.sequence < b.sequence
+    private func sortRecords() {
+        // Stable: equal keys keep the order they came in.
+        arena.withUnsafeBufferPointer { arena in
+            guard let base = arena.baseAddress else { return }
+            records.sort { a, b in
+                let ea = a.entry(in: base), eb = b.entry(in: base)
+                if ea < eb { return true }
+                if eb < ea { return false }
+                return a.sequence < b.sequence
+            }
         }
     }
 
     private func spill() throws {
-        guard !pending.isEmpty else { return }
-        sortPending()
-        if scratch == nil { scratch = try ScratchFile() }
+        guard !records.isEmpty else { return }
+        sortRecords()
+        if scratch == nil { scratch = try ScratchFile(prefix: "calpipe-json-days") }
         guard let scratch else { return }
         let start = scratch.size
-        var record: [UInt8] = []
-        record.reserveCapacity(1 << 16)
-        for entry in pending {
-            Self.encode(entry, into: &record)
-            if record.count >= 1 << 16 {
-                try scratch.append(record)
-                record.removeAll(keepingCapacity: true)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
+        var index = 0
+        while index < records.count {
+            arena.withUnsafeBufferPointer { arena in
+                let base = arena.baseAddress!
+                while index < records.count, out.count < 1 << 16 {
+                    Self.encode(records[index], from: base, into: &out)
+                    index += 1
+                }
             }
+            try scratch.append(out)
+            out.removeAll(keepingCapacity: true)
         }
-        try scratch.append(record)
         runs.append(start..<scratch.size)
-        pending = []
-        pendingBytes = 0
+        records.removeAll(keepingCapacity: true)
+        arena.removeAll(keepingCapacity: true)
     }
 
-    // A record: day, start, end (8 bytes each, little-endian), all-day (1 byte), then the lengths of title,
-    // UID and text (4 bytes each) and their UTF-8 bytes.
+    // MARK: Run records
+
+    // A record: day, start, end (8 bytes each, little-endian), flags (1 byte: all day, title and UID
+    // byte-ordered), then the lengths of title, UID and text (4 bytes each) and their UTF-8 bytes.
     static let headerSize = 8 * 3 + 1 + 4 * 3
 
-    private static func encode(_ entry: Entry, into out: inout [UInt8]) {
+    private static func encode(_ record: Record, from arena: UnsafePointer<UInt8>, into out: inout [UInt8]) {
         func put64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        func put32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out.append(contentsOf: $0) } }
-        put64(Int64(entry.key.day))
-        put64(entry.key.startUTC)
-        put64(entry.key.endUTC)
-        out.append(entry.key.allDay ? 1 : 0)
-        put32(entry.key.title.utf8.count)
-        put32(entry.key.uid.utf8.count)
-        put32(entry.text.utf8.count)
-        out.append(contentsOf: entry.key.title.utf8)
-        out.append(contentsOf: entry.key.uid.utf8)
-        out.append(contentsOf: entry.text.utf8)
+        func put32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        put64(Int64(record.day))
+        put64(record.startUTC)
+        put64(record.endUTC)
+        out.append(record.flags)
+        put32(record.titleLength)
+        put32(record.uidLength)
+        put32(record.textLength)
+        out.append(contentsOf: UnsafeBufferPointer(start: arena + record.offset, count: record.size))
     }
 
-    /// Reads one run's records back in order, through a buffer of at least 64 KiB.
-    private struct RunReader {
+    /// Reads one run's records back in order, through a buffer of at least 64 KiB; `head` is the record
+    /// `advance` read last, valid until the next call.
+    private final class RunReader {
         let scratch: ScratchFile
         var position: Int64
         let end: Int64
-        var buffer: [UInt8] = []
-        var offset = 0
+        private var storage: UnsafeMutablePointer<UInt8>
+        private var capacity: Int
+        /// The unread bytes are `storage[low..<high]`.
+        private var low = 0
+        private var high = 0
+        private var chunk: [UInt8] = []
+        /// Bytes of the record in `head` (consumed by the next `advance`).
+        private var headSize = 0
+        private(set) var head = Entry(day: 0, allDay: false, startUTC: 0, endUTC: 0, title: UnsafeBufferPointer(start: nil, count: 0),
+                                      uid: UnsafeBufferPointer(start: nil, count: 0), text: UnsafeBufferPointer(start: nil, count: 0),
+                                      titleByteOrdered: true, uidByteOrdered: true)
+        private static let chunkSize = 1 << 16
 
         init(scratch: ScratchFile, range: Range<Int64>) {
             self.scratch = scratch
             position = range.lowerBound
             end = range.upperBound
+            capacity = Self.chunkSize
+            storage = .allocate(capacity: capacity)
         }
 
-        /// Makes `count` bytes available at `offset`.
-        private mutating func need(_ count: Int) throws {
-            if buffer.count - offset >= count { return }
-            let keep = Array(buffer[offset...])
-            let want = Int(min(Int64(max(count - keep.count, 1 << 15)), end - position))
-            guard keep.count + want >= count else {
+        deinit { storage.deallocate() }
+
+        /// Makes `count` bytes available at `low`.
+        private func need(_ count: Int) throws {
+            if high - low >= count { return }
+            let kept = high - low
+            if kept > 0, low > 0 { storage.update(from: storage + low, count: kept) }
+            low = 0
+            high = kept
+            if count > capacity {
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+                bigger.update(from: storage, count: kept)
+                storage.deallocate()
+                storage = bigger
+                capacity = count
+            }
+            let want = Int(min(Int64(capacity - kept), end - position))
+            guard kept + want >= count else {
                 throw RunFailure.failed("a temporary file of the json sink is shorter than expected")
             }
-            buffer = keep + (try scratch.read(at: position, count: want))
+            try scratch.read(at: position, count: want, into: &chunk)
+            chunk.withUnsafeBufferPointer { storage.advanced(by: kept).update(from: $0.baseAddress!, count: want) }
+            high += want
             position += Int64(want)
-            offset = 0
         }
 
-        mutating func next() throws -> Entry? {
-            if offset == buffer.count && position == end { return nil }
+        /// Reads the next record into `head`; false at the end of the run.
+        func advance() throws -> Bool {
+            low += headSize
+            headSize = 0
+            if low == high && position == end { return false }
             try need(DayEntrySpool.headerSize)
-            func int64(_ at: Int) -> Int64 {
-                var v: Int64 = 0
-                for k in 0..<8 { v |= Int64(buffer[offset + at + k]) << (8 * k) }
-                return v
-            }
-            func int32(_ at: Int) -> Int {
-                var v = 0
-                for k in 0..<4 { v |= Int(buffer[offset + at + k]) << (8 * k) }
-                return v
-            }
-            let day = Int(int64(0)), start = int64(8), endUTC = int64(16)
-            let allDay = buffer[offset + 24] == 1
-            let titleLength = int32(25), uidLength = int32(29), textLength = int32(33)
+            let h = UnsafeRawPointer(storage + low)
+            let day = Int(Int64(littleEndian: h.loadUnaligned(as: Int64.self)))
+            let start = Int64(littleEndian: h.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+            let endUTC = Int64(littleEndian: h.loadUnaligned(fromByteOffset: 16, as: Int64.self))
+            let flags = h.load(fromByteOffset: 24, as: UInt8.self)
+            let titleLength = Int(Int32(littleEndian: h.loadUnaligned(fromByteOffset: 25, as: Int32.self)))
+            let uidLength = Int(Int32(littleEndian: h.loadUnaligned(fromByteOffset: 29, as: Int32.self)))
+            let textLength = Int(Int32(littleEndian: h.loadUnaligned(fromByteOffset: 33, as: Int32.self)))
             try need(DayEntrySpool.headerSize + titleLength + uidLength + textLength)
-            var at = offset + DayEntrySpool.headerSize
-            let title = String(decoding: buffer[at..<(at + titleLength)], as: UTF8.self)
-            at += titleLength
-            let uid = String(decoding: buffer[at..<(at + uidLength)], as: UTF8.self)
-            at += uidLength
-            let text = String(decoding: buffer[at..<(at + textLength)], as: UTF8.self)
-            offset = at + textLength
-            return Entry(key: Key(day: day, allDay: allDay, startUTC: start, endUTC: endUTC, title: title, uid: uid), text: text)
+            let title = UnsafePointer(storage + low + DayEntrySpool.headerSize)
+            head = Entry(day: day, allDay: flags & 1 != 0, startUTC: start, endUTC: endUTC,
+                         title: UnsafeBufferPointer(start: title, count: titleLength),
+                         uid: UnsafeBufferPointer(start: title + titleLength, count: uidLength),
+                         text: UnsafeBufferPointer(start: title + titleLength + uidLength, count: textLength),
+                         titleByteOrdered: flags & 2 != 0, uidByteOrdered: flags & 4 != 0)
+            headSize = DayEntrySpool.headerSize + titleLength + uidLength + textLength
+            return true
         }
+    }
+
+    // MARK: Text order
+
+    /// Whether every scalar of the UTF-8 text is below U+0300 (no byte 0xCC or above). Such text is in NFC
+    /// and none of its scalars combines with another, so Swift's String comparison (on NFC scalars) orders
+    /// two such texts as their bytes.
+    static func isByteOrdered(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for u in utf8 where u >= 0xCC { return false }
+        return true
+    }
+
+    /// -1, 0 or 1 as the texts compare as Swift Strings (`<`, `==`): by bytes when both are byte-ordered,
+    /// else as Strings (canonically equivalent texts are equal, as `DayEntry.agendaOrder` sees them).
+    static func compareText(_ a: UnsafeBufferPointer<UInt8>, _ aOrdered: Bool, _ b: UnsafeBufferPointer<UInt8>, _ bOrdered: Bool) -> Int {
+        let n = min(a.count, b.count)
+        let c = n == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, n)
+        if c == 0, a.count == b.count { return 0 }
+        if aOrdered, bOrdered { return c != 0 ? (c < 0 ? -1 : 1) : (a.count < b.count ? -1 : 1) }
+        let sa = String(decoding: a, as: UTF8.self), sb = String(decoding: b, as: UTF8.self)
+        return sa < sb ? -1 : (sb < sa ? 1 : 0)
     }
 }

@@ -47,6 +47,11 @@ public final class JSONExporter: Sink {
     /// Bytes of rendered entries held in memory before a sorted run goes to disk (tests set it small).
     var spoolRunBytes = DayEntrySpool.defaultRunBytes
     private var forecastProviders = Set<String>()
+    /// The document's bytes not yet handed to the file (which gets them in chunks of `outputChunk`).
+    private var output = JSONBytes(pretty: false, capacity: 0)
+    /// One day entry's JSON, rendered before it goes to the spool.
+    private var entryText = JSONBytes(pretty: false, capacity: 0)
+    private static let outputChunk = 1 << 20
 
     /// `label`: the path as the user wrote it, for the summary.
     public init(path: String, shape: Shape = .days, ndjson: Bool = false, pretty: Bool = true, emptyDays: Bool = true, label: String? = nil) {
@@ -73,7 +78,9 @@ public final class JSONExporter: Sink {
         rows = 0
         forecastProviders = []
         spool = shape == .days ? DayEntrySpool(runBytes: spoolRunBytes) : nil
-        if shape != .days, !ndjson { try file?.write("[") }
+        output = JSONBytes(pretty: pretty && !ndjson, capacity: Self.outputChunk + (1 << 16))
+        entryText = JSONBytes(pretty: pretty && !ndjson)
+        if shape != .days, !ndjson { output.raw("[") }
     }
 
     public func write(_ batch: Batch, context: RunContext) throws {
@@ -81,16 +88,21 @@ public final class JSONExporter: Sink {
         switch shape {
         case .days:
             // Entries sit inside "days" -> day -> "entries": four levels deep in the pretty document.
-            let writer = JSONWriter(pretty: pretty && !ndjson)
+            let zone = context.zone
             for entry in batch.days {
-                var text = ""
-                writer.write(EventJSON.dayEntry(entry, zone: context.zone), into: &text, indent: 4)
+                entryText.removeAll()
+                entryText.dayEntry(entry, zone: zone, level: 4)
                 if case .forecast(let f, _)? = entry.forecast { forecastProviders.insert(f.provider) }
-                try spool?.add(DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
-                                                 endUTC: entry.endUTC, title: entry.event.title ?? "", uid: entry.event.uid), text: text)
+                let key = DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
+                                            endUTC: entry.endUTC, title: entry.occurrence.event.title ?? "", uid: entry.occurrence.event.uid)
+                try entryText.bytes.withUnsafeBufferPointer { try spool?.add(key, text: $0) }
             }
         case .events:
-            for event in batch.events { try writeRecord(EventJSON.event(event), to: file) }
+            for event in batch.events {
+                beginRecord()
+                output.event(event, level: ndjson ? 0 : 1)
+                try endRecord(to: file)
+            }
         case .occurrences:
             let zone = context.zone
             for occurrence in batch.effectiveOccurrences {
@@ -98,21 +110,31 @@ public final class JSONExporter: Sink {
                     let (s, e) = occurrence.interval(in: zone)
                     if !window.contains(start: s, end: e, in: zone) { continue }
                 }
-                try writeRecord(EventJSON.occurrence(occurrence, zone: zone), to: file)
+                beginRecord()
+                output.occurrence(occurrence, zone: zone, level: ndjson ? 0 : 1)
+                try endRecord(to: file)
             }
         }
     }
 
-    private func writeRecord(_ value: JSONValue, to file: AtomicFile) throws {
-        if ndjson {
-            try file.write(JSONWriter(pretty: false).string(value) + "\n")
-        } else {
-            var text = rows == 0 ? "" : ","
-            if pretty { text += "\n  " }
-            JSONWriter(pretty: pretty).write(value, into: &text, indent: 1)
-            try file.write(text)
-        }
+    /// Before a record of the events or occurrences shape: the separator (and indent) it follows.
+    private func beginRecord() {
+        if ndjson { return }
+        if rows > 0 { output.byte(0x2C) }
+        if pretty { output.raw("\n  ") }
+    }
+
+    private func endRecord(to file: AtomicFile) throws {
+        if ndjson { output.byte(0x0A) }
         rows += 1
+        try flushOutput(to: file, atLeast: Self.outputChunk)
+    }
+
+    /// Hands `output` to the file once it holds `atLeast` bytes.
+    private func flushOutput(to file: AtomicFile, atLeast: Int = 0) throws {
+        guard output.count >= atLeast, output.count > 0 else { return }
+        try file.write(bytes: output.bytes)
+        output.removeAll()
     }
 
     public func commit(context: RunContext) throws -> Int {
@@ -121,7 +143,8 @@ public final class JSONExporter: Sink {
         case .days:
             try writeDays(to: file, context: context)
         case .events, .occurrences:
-            if !ndjson { try file.write(pretty && rows > 0 ? "\n]\n" : "]\n") }
+            if !ndjson { output.append(pretty && rows > 0 ? "\n]\n" : "]\n") }
+            try flushOutput(to: file)
         }
         try file.commit()
         self.file = nil
@@ -132,6 +155,7 @@ public final class JSONExporter: Sink {
         file?.abort()
         file = nil
         spool = nil
+        output = JSONBytes(pretty: false, capacity: 0)
     }
 
     /// Streams the days from the spool's merge: a day's entries are written as they come, and with
@@ -162,18 +186,11 @@ public final class JSONExporter: Sink {
         var entriesInDay = 0
         var daysWritten = 0
         var nextDay = windowDays?.lowerBound ?? 0
-        var text = ""
-        func flushText() throws {
-            if text.utf8.count >= 1 << 16 {
-                try file.write(text)
-                text.removeAll(keepingCapacity: true)
-            }
-        }
         func beginDay(_ day: Int) {
             if ndjson {
-                text += dayHeader(day, indent: "", newline: "") + "["
+                output.append(dayHeader(day, indent: "", newline: "") + "[")
             } else {
-                text += (daysWritten == 0 ? "" : ",") + nl + pad(2) + dayHeader(day, indent: pad(3), newline: nl) + "["
+                output.append((daysWritten == 0 ? "" : ",") + nl + pad(2) + dayHeader(day, indent: pad(3), newline: nl) + "[")
             }
             openDay = day
             nextDay = day + 1
@@ -182,9 +199,9 @@ public final class JSONExporter: Sink {
         func closeDay() {
             guard openDay != nil else { return }
             if ndjson {
-                text += "]}\n"
+                output.raw("]}\n")
             } else {
-                text += (entriesInDay == 0 ? "" : nl + pad(3)) + "]" + nl + pad(2) + "}"
+                output.append((entriesInDay == 0 ? "" : nl + pad(3)) + "]" + nl + pad(2) + "}")
             }
             openDay = nil
             daysWritten += 1
@@ -215,32 +232,31 @@ public final class JSONExporter: Sink {
             let credits = Set(forecastProviders.compactMap(DailyForecast.attribution(forProvider:))).sorted()
             if !credits.isEmpty { member("attribution", .string(credits.joined(separator: "; "))) }
             head += pad(1) + "\"days\":" + sep + "["
-            text = head
+            output.append(head)
         }
         try spool.drain { entry in
-            let day = entry.key.day
+            let day = entry.day
             if let windowDays, !windowDays.contains(day) { return }
             if openDay != day {
                 closeDay()
                 writeEmptyDays(before: day)
                 beginDay(day)
             }
-            if ndjson {
-                text += (entriesInDay == 0 ? "" : ",") + entry.text
-            } else {
-                text += (entriesInDay == 0 ? "" : ",") + nl + pad(4) + entry.text
-            }
+            if entriesInDay > 0 { output.byte(0x2C) }
+            // Pretty (and not NDJSON): on its own line, four levels in.
+            output.newline(4)
+            output.bytes.append(contentsOf: entry.text)
             entriesInDay += 1
-            try flushText()
+            try flushOutput(to: file, atLeast: Self.outputChunk)
         }
         closeDay()
         if let windowDays { writeEmptyDays(before: windowDays.upperBound) }
         if !ndjson {
             // An empty list is written "[]" on one line.
-            text += daysWritten == 0 ? "]" : nl + pad(1) + "]"
-            text += nl + "}\n"
+            output.append(daysWritten == 0 ? "]" : nl + pad(1) + "]")
+            output.append(nl + "}\n")
         }
-        try file.write(text)
+        try flushOutput(to: file)
         self.spool = nil
     }
 }

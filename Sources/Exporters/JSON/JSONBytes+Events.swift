@@ -1,0 +1,393 @@
+import Pipeline
+
+/// calpipe's JSON forms of day entries, events and occurrences (`EventJSON`), written as bytes: the same
+/// members in the same order, the same text, for the JSON sink's hot loop. `EventJSON` stays the reference
+/// (and what the tests compare with).
+extension JSONBytes {
+    /// `EventJSON.dayEntry(d, zone:)` at indent `level`.
+    mutating func dayEntry(_ d: DayEntry, zone: Zone, level: Int) {
+        // `d.occurrence.event` is borrowed field by field (`d.event` would copy the whole event).
+        var first = true
+        raw("{")
+        key("uid", level: level, first: &first)
+        quoted(d.occurrence.event.uid)
+        key("title", level: level, first: &first)
+        string(d.occurrence.event.title)
+        key("location", level: level, first: &first)
+        string(d.occurrence.event.location)
+        if let c = d.occurrence.event.coordinate {
+            key("geo", level: level, first: &first)
+            coordinate(c, level: level + 1)
+        }
+        key("color", level: level, first: &first)
+        string(d.occurrence.event.color)
+        key("all_day", level: level, first: &first)
+        bool(d.allDay)
+        key("start", level: level, first: &first)
+        if d.allDay {
+            null()
+            key("end", level: level, first: &first)
+            null()
+        } else {
+            byte(0x22)
+            shortTime(d.start)
+            byte(0x22)
+            key("end", level: level, first: &first)
+            if d.end.date > d.day {
+                raw("\"24:00\"")
+            } else {
+                byte(0x22)
+                shortTime(d.end)
+                byte(0x22)
+            }
+        }
+        key("duration_minutes", level: level, first: &first)
+        integer(d.durationSeconds / 60)
+        let allDayOccurrence = d.occurrence.isAllDay
+        key("starts_at", level: level, first: &first)
+        byte(0x22)
+        if allDayOccurrence {
+            date(d.day)
+        } else {
+            dateTime(d.start)
+            offset(zone.offset(atUTC: d.startUTC))
+        }
+        byte(0x22)
+        key("ends_at", level: level, first: &first)
+        byte(0x22)
+        if allDayOccurrence {
+            date(d.day.adding(days: 1))
+        } else {
+            dateTime(d.end)
+            offset(zone.offset(atUTC: d.endUTC))
+        }
+        byte(0x22)
+        key("part", level: level, first: &first)
+        integer(Int64(d.part))
+        key("parts", level: level, first: &first)
+        integer(Int64(d.parts))
+        if let p = d.occurrence.event.organizer {
+            key("organizer", level: level, first: &first)
+            person(p, level: level + 1)
+        }
+        key("attendees", level: level, first: &first)
+        people(d.occurrence.event.attendees, level: level + 1)
+        if !d.occurrence.event.categories.isEmpty {
+            key("categories", level: level, first: &first)
+            strings(d.occurrence.event.categories, level: level + 1)
+        }
+        if let s = d.occurrence.event.status {
+            key("status", level: level, first: &first)
+            quotedLowercased(s)
+        }
+        if let r = d.occurrence.recurrenceID {
+            key("recurrence_id", level: level, first: &first)
+            eventTime(r)
+        }
+        if let f = d.forecast {
+            key("forecast", level: level, first: &first)
+            forecast(f, level: level + 1)
+        }
+        close("}", level: level, empty: first)
+    }
+
+    /// `EventJSON.event(e)` at indent `level`.
+    mutating func event(_ e: Event, level: Int) {
+        var first = true
+        raw("{")
+        descriptiveFields(e, level: level, first: &first)
+        times(start: e.start, end: e.endSpec, level: level, first: &first)
+        if !e.recurrence.rules.isEmpty {
+            key("rrule", level: level, first: &first)
+            list(e.recurrence.rules.map(\.text), level: level + 1)
+        }
+        if !e.recurrence.exceptionRules.isEmpty {
+            key("exrule", level: level, first: &first)
+            list(e.recurrence.exceptionRules.map(\.text), level: level + 1)
+        }
+        if !e.recurrence.dates.isEmpty {
+            key("rdate", level: level, first: &first)
+            eventTimes(e.recurrence.dates.map(\.start), level: level + 1)
+        }
+        if !e.recurrence.exceptionDates.isEmpty {
+            key("exdate", level: level, first: &first)
+            eventTimes(e.recurrence.exceptionDates, level: level + 1)
+        }
+        if let r = e.recurrenceID {
+            key("recurrence_id", level: level, first: &first)
+            eventTime(r.time)
+            if r.thisAndFuture {
+                key("recurrence_range", level: level, first: &first)
+                raw("\"THISANDFUTURE\"")
+            }
+        }
+        properties(e.otherProperties, level: level, first: &first)
+        close("}", level: level, empty: first)
+    }
+
+    /// `EventJSON.occurrence(occ, zone:)` at indent `level`: the event's descriptive fields and properties,
+    /// then this instance's times.
+    mutating func occurrence(_ occ: Occurrence, zone: Zone, level: Int) {
+        var first = true
+        raw("{")
+        descriptiveFields(occ.event, level: level, first: &first)
+        properties(occ.event.otherProperties, level: level, first: &first)
+        times(start: occ.start, end: .end(occ.end), level: level, first: &first)
+        if let r = occ.recurrenceID {
+            key("recurrence_id", level: level, first: &first)
+            eventTime(r)
+        }
+        let (s, e) = occ.interval(in: zone)
+        key("starts_at", level: level, first: &first)
+        instant(s, zone: zone, allDay: occ.isAllDay, date: occ.start)
+        key("ends_at", level: level, first: &first)
+        instant(e, zone: zone, allDay: occ.isAllDay, date: occ.end)
+        close("}", level: level, empty: first)
+    }
+
+    /// `EventJSON.forecast(f)` at indent `level`.
+    mutating func forecast(_ result: ForecastResult, level: Int) {
+        var first = true
+        raw("{")
+        switch result {
+        case .missing(let reason):
+            key("available", level: level, first: &first)
+            bool(false)
+            key("reason", level: level, first: &first)
+            quoted(reason)
+        case .forecast(let f, let place):
+            key("available", level: level, first: &first)
+            bool(true)
+            key("provider", level: level, first: &first)
+            quoted(f.provider)
+            key("units", level: level, first: &first)
+            quoted(f.units)
+            key("latitude", level: level, first: &first)
+            number(place.latitude)
+            key("longitude", level: level, first: &first)
+            number(place.longitude)
+            key("weather_code", level: level, first: &first)
+            if let v = f.weatherCode { integer(Int64(v)) } else { null() }
+            key("summary", level: level, first: &first)
+            string(f.summary)
+            key("temperature_max", level: level, first: &first)
+            number(f.temperatureMax)
+            key("temperature_min", level: level, first: &first)
+            number(f.temperatureMin)
+            key("precipitation_probability", level: level, first: &first)
+            number(f.precipitationProbability)
+            key("precipitation", level: level, first: &first)
+            number(f.precipitationAmount)
+            key("wind_speed_max", level: level, first: &first)
+            number(f.windSpeedMax)
+        }
+        close("}", level: level, empty: first)
+    }
+
+    // MARK: Parts
+
+    /// uid, title ... status: the members `EventJSON.event` writes before the times (absent ones left out).
+    private mutating func descriptiveFields(_ e: Event, level: Int, first: inout Bool) {
+        key("uid", level: level, first: &first)
+        quoted(e.uid)
+        if let v = e.title {
+            key("title", level: level, first: &first)
+            quoted(v)
+        }
+        if let v = e.description {
+            key("description", level: level, first: &first)
+            quoted(v)
+        }
+        if let v = e.location {
+            key("location", level: level, first: &first)
+            quoted(v)
+        }
+        if let c = e.coordinate {
+            key("geo", level: level, first: &first)
+            coordinate(c, level: level + 1)
+        }
+        if let p = e.organizer {
+            key("organizer", level: level, first: &first)
+            person(p, level: level + 1)
+        }
+        if !e.attendees.isEmpty {
+            key("attendees", level: level, first: &first)
+            people(e.attendees, level: level + 1)
+        }
+        if !e.categories.isEmpty {
+            key("categories", level: level, first: &first)
+            strings(e.categories, level: level + 1)
+        }
+        if let v = e.color {
+            key("color", level: level, first: &first)
+            quoted(v)
+        }
+        if let v = e.url {
+            key("url", level: level, first: &first)
+            quoted(v)
+        }
+        if let v = e.status {
+            key("status", level: level, first: &first)
+            quotedLowercased(v)
+        }
+    }
+
+    /// `EventJSON.writeTimes`: start, all_day, timezone, end or duration, end_timezone.
+    private mutating func times(start: EventTime, end: Event.EndSpec?, level: Int, first: inout Bool) {
+        key("start", level: level, first: &first)
+        eventTime(start)
+        if start.isDate {
+            key("all_day", level: level, first: &first)
+            bool(true)
+        }
+        if case .zoned(_, let z) = start {
+            key("timezone", level: level, first: &first)
+            quoted(z.identifier)
+        }
+        switch end {
+        case .end(let t):
+            key("end", level: level, first: &first)
+            eventTime(t)
+            if case .zoned(_, let ez) = t, ez.identifier != start.zone?.identifier {
+                key("end_timezone", level: level, first: &first)
+                quoted(ez.identifier)
+            }
+        case .duration(let d):
+            key("duration", level: level, first: &first)
+            quoted(d.iCalendarText)
+        case nil:
+            break
+        }
+    }
+
+    /// `"properties": [...]` when there are any (`EventJSON.property`).
+    private mutating func properties(_ items: [RawProperty], level: Int, first: inout Bool) {
+        guard !items.isEmpty else { return }
+        key("properties", level: level, first: &first)
+        raw("[")
+        var firstItem = true
+        for p in items {
+            element(level: level + 1, first: &firstItem)
+            property(p, level: level + 2)
+        }
+        close("]", level: level + 1, empty: firstItem)
+    }
+
+    private mutating func property(_ p: RawProperty, level: Int) {
+        var first = true
+        raw("{")
+        key("name", level: level, first: &first)
+        quoted(p.name)
+        if !p.parameters.isEmpty {
+            key("parameters", level: level, first: &first)
+            raw("{")
+            var firstParameter = true
+            for parameter in p.parameters {
+                key(parameter.name, level: level + 1, first: &firstParameter)
+                if parameter.values.count == 1 { quoted(parameter.values[0]) } else { strings(parameter.values, level: level + 2) }
+            }
+            close("}", level: level + 1, empty: firstParameter)
+        }
+        key("value", level: level, first: &first)
+        quoted(p.value)
+        close("}", level: level, empty: first)
+    }
+
+    /// The quoted text of `EventJSON.text(of:)`: "2026-11-23", "2026-11-23T08:00:00Z" or local
+    /// "2026-11-23T09:00:00".
+    mutating func eventTime(_ t: EventTime) {
+        byte(0x22)
+        switch t {
+        case .date(let d): date(d)
+        case .utc(let s):
+            dateTime(CivilDateTime(secondsSinceEpoch: s))
+            byte(0x5A)
+        case .zoned(let l, _), .floating(let l): dateTime(l)
+        }
+        byte(0x22)
+    }
+
+    /// The quoted text of `EventJSON.instant`.
+    private mutating func instant(_ utc: Int64, zone: Zone, allDay: Bool, date d: EventTime) {
+        byte(0x22)
+        if allDay, case .date(let day) = d {
+            date(day)
+        } else {
+            dateTime(zone.local(fromUTC: utc))
+            offset(zone.offset(atUTC: utc))
+        }
+        byte(0x22)
+    }
+
+    private mutating func eventTimes(_ items: [EventTime], level: Int) {
+        raw("[")
+        var first = true
+        for t in items {
+            element(level: level, first: &first)
+            eventTime(t)
+        }
+        close("]", level: level, empty: first)
+    }
+
+    /// One string as is, several as an array (`EventJSON.list`).
+    private mutating func list(_ items: [String], level: Int) {
+        if items.count == 1 { quoted(items[0]) } else { strings(items, level: level) }
+    }
+
+    mutating func strings(_ items: [String], level: Int) {
+        raw("[")
+        var first = true
+        for s in items {
+            element(level: level, first: &first)
+            quoted(s)
+        }
+        close("]", level: level, empty: first)
+    }
+
+    private mutating func number(_ n: Double?) {
+        if let n { number(n) } else { null() }
+    }
+
+    private mutating func coordinate(_ c: Coordinate, level: Int) {
+        var first = true
+        raw("{")
+        key("latitude", level: level, first: &first)
+        number(c.latitude)
+        key("longitude", level: level, first: &first)
+        number(c.longitude)
+        close("}", level: level, empty: first)
+    }
+
+    private mutating func people(_ items: [Attendee], level: Int) {
+        raw("[")
+        var first = true
+        for p in items {
+            element(level: level, first: &first)
+            person(p, level: level + 1)
+        }
+        close("]", level: level, empty: first)
+    }
+
+    /// `EventJSON.person`: name, email, role, status when present; `{}` when none is.
+    private mutating func person(_ p: Attendee, level: Int) {
+        var first = true
+        raw("{")
+        if let v = p.name {
+            key("name", level: level, first: &first)
+            quoted(v)
+        }
+        if let v = p.email {
+            key("email", level: level, first: &first)
+            quoted(v)
+        }
+        if let v = p.role {
+            key("role", level: level, first: &first)
+            quoted(v)
+        }
+        if let v = p.status {
+            key("status", level: level, first: &first)
+            quoted(v)
+        }
+        close("}", level: level, empty: first)
+    }
+}
