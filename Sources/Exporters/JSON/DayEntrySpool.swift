@@ -26,7 +26,8 @@ final class DayEntrySpool {
         var title: UnsafeBufferPointer<UInt8>
         var uid: UnsafeBufferPointer<UInt8>
         var text: UnsafeBufferPointer<UInt8>
-        /// Whether title and UID compare as Swift Strings do when compared byte by byte (`isByteOrdered`).
+        /// Whether title and UID compare as Swift Strings do when compared byte by byte (`isByteOrdered`);
+        /// texts that are not are compared as Strings.
         var titleByteOrdered: Bool
         var uidByteOrdered: Bool
 
@@ -74,6 +75,9 @@ final class DayEntrySpool {
     private let runBytes: Int
     private var records: [Record] = []
     private var arena: [UInt8] = []
+    /// The title of the entry added last, and whether it is byte-ordered.
+    private var lastTitle: [UInt8] = []
+    private var lastTitleOrdered = true
     private var scratch: ScratchFile?
     /// Byte ranges of the sorted runs in `scratch`.
     private var runs: [Range<Int64>] = []
@@ -91,10 +95,21 @@ final class DayEntrySpool {
     func add(_ key: Key, text: UnsafeBufferPointer<UInt8>) throws {
         var title = key.title, uid = key.uid
         let offset = arena.count
-        let (titleLength, titleOrdered) = title.withUTF8 { arena.append(contentsOf: $0); return ($0.count, Self.isByteOrdered($0)) }
-        let (uidLength, uidOrdered) = uid.withUTF8 { arena.append(contentsOf: $0); return ($0.count, Self.isByteOrdered($0)) }
+        let titleLength = title.withUTF8 { utf8 in
+            // Consecutive entries often share their event's title: its check is remembered.
+            let same = utf8.count == lastTitle.count
+                && (utf8.isEmpty || lastTitle.withUnsafeBufferPointer { memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 })
+            if !same {
+                lastTitle.removeAll(keepingCapacity: true)
+                lastTitle.append(contentsOf: utf8)
+                lastTitleOrdered = Self.isByteOrdered(key.title)
+            }
+            arena.append(contentsOf: utf8)
+            return utf8.count
+        }
+        let uidLength = uid.withUTF8 { arena.append(contentsOf: $0); return $0.count }
         arena.append(contentsOf: text)
-        let flags: UInt8 = (key.allDay ? 1 : 0) | (titleOrdered ? 2 : 0) | (uidOrdered ? 4 : 0)
+        let flags: UInt8 = (key.allDay ? 1 : 0) | (lastTitleOrdered ? 2 : 0) | (Self.isByteOrdered(key.uid) ? 4 : 0)
         records.append(Record(day: key.day, startUTC: key.startUTC, endUTC: key.endUTC, offset: offset,
                               titleLength: Int32(titleLength), uidLength: Int32(uidLength), textLength: Int32(text.count),
                               flags: flags, sequence: Int32(truncatingIfNeeded: records.count)))
@@ -123,48 +138,67 @@ final class DayEntrySpool {
         try spill()
         guard let scratch else { return }
         let readers = runs.map { RunReader(scratch: scratch, range: $0) }
-        // A binary min-heap of run indexes, ordered by their head entries; the run index breaks ties, so the
-        // merge is stable.
-        var heap: [Int] = []
-        heap.reserveCapacity(readers.count)
-        func before(_ a: Int, _ b: Int) -> Bool {
-            let ea = readers[a].head, eb = readers[b].head
-            if ea < eb { return true }
-            if eb < ea { return false }
+        var heap = MergeHeap()
+        for i in readers.indices {
+            if let head = try readers[i].next() { heap.insert(run: i, head: head) }
+        }
+        while let (run, head) = heap.first {
+            try body(head)
+            if let next = try readers[run].next() { heap.replaceFirst(next) } else { heap.removeFirst() }
+        }
+    }
+
+    /// A binary min-heap of runs, ordered by their head entries; the run index breaks ties, so the merge is
+    /// stable. The heads live in an array of plain values, so comparing touches no reference count.
+    private struct MergeHeap {
+        private var runs: [Int] = []
+        private var heads: [Entry] = []
+
+        var first: (run: Int, head: Entry)? { runs.first.map { ($0, heads[$0]) } }
+
+        private func before(_ a: Int, _ b: Int) -> Bool {
+            if heads[a] < heads[b] { return true }
+            if heads[b] < heads[a] { return false }
             return a < b
         }
-        func siftUp(_ i: Int) {
-            var child = i
+
+        mutating func insert(run: Int, head: Entry) {
+            while heads.count <= run { heads.append(head) }
+            heads[run] = head
+            runs.append(run)
+            var child = runs.count - 1
             while child > 0 {
                 let parent = (child - 1) / 2
-                guard before(heap[child], heap[parent]) else { return }
-                heap.swapAt(child, parent)
+                guard before(runs[child], runs[parent]) else { return }
+                runs.swapAt(child, parent)
                 child = parent
             }
         }
-        func siftDown(_ i: Int) {
-            var parent = i
+
+        /// The first run has a new head.
+        mutating func replaceFirst(_ head: Entry) {
+            heads[runs[0]] = head
+            siftDown()
+        }
+
+        /// The first run is exhausted.
+        mutating func removeFirst() {
+            runs[0] = runs[runs.count - 1]
+            runs.removeLast()
+            siftDown()
+        }
+
+        private mutating func siftDown() {
+            var parent = 0
             while true {
                 let l = 2 * parent + 1, r = l + 1
                 var smallest = parent
-                if l < heap.count, before(heap[l], heap[smallest]) { smallest = l }
-                if r < heap.count, before(heap[r], heap[smallest]) { smallest = r }
+                if l < runs.count, before(runs[l], runs[smallest]) { smallest = l }
+                if r < runs.count, before(runs[r], runs[smallest]) { smallest = r }
                 if smallest == parent { return }
-                heap.swapAt(parent, smallest)
+                runs.swapAt(parent, smallest)
                 parent = smallest
             }
-        }
-        for i in readers.indices where try readers[i].advance() {
-            heap.append(i)
-            siftUp(heap.count - 1)
-        }
-        while let top = heap.first {
-            try body(readers[top].head)
-            if try !readers[top].advance() {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            if !heap.isEmpty { siftDown(0) }
         }
     }
 
@@ -233,8 +267,8 @@ final class DayEntrySpool {
         out.append(contentsOf: UnsafeBufferPointer(start: arena + record.offset, count: record.size))
     }
 
-    /// Reads one run's records back in order, through a buffer of at least 64 KiB; `head` is the record
-    /// `advance` read last, valid until the next call.
+    /// Reads one run's records back in order, through a buffer of at least 64 KiB; an entry `next` returns
+    /// is valid until the next call.
     private final class RunReader {
         let scratch: ScratchFile
         var position: Int64
@@ -245,11 +279,8 @@ final class DayEntrySpool {
         private var low = 0
         private var high = 0
         private var chunk: [UInt8] = []
-        /// Bytes of the record in `head` (consumed by the next `advance`).
+        /// Bytes of the record `next` returned last (consumed by the next call).
         private var headSize = 0
-        private(set) var head = Entry(day: 0, allDay: false, startUTC: 0, endUTC: 0, title: UnsafeBufferPointer(start: nil, count: 0),
-                                      uid: UnsafeBufferPointer(start: nil, count: 0), text: UnsafeBufferPointer(start: nil, count: 0),
-                                      titleByteOrdered: true, uidByteOrdered: true)
         private static let chunkSize = 1 << 16
 
         init(scratch: ScratchFile, range: Range<Int64>) {
@@ -286,11 +317,11 @@ final class DayEntrySpool {
             position += Int64(want)
         }
 
-        /// Reads the next record into `head`; false at the end of the run.
-        func advance() throws -> Bool {
+        /// The next record; nil at the end of the run.
+        func next() throws -> Entry? {
             low += headSize
             headSize = 0
-            if low == high && position == end { return false }
+            if low == high && position == end { return nil }
             try need(DayEntrySpool.headerSize)
             let h = UnsafeRawPointer(storage + low)
             let day = Int(Int64(littleEndian: h.loadUnaligned(as: Int64.self)))
@@ -302,24 +333,33 @@ final class DayEntrySpool {
             let textLength = Int(Int32(littleEndian: h.loadUnaligned(fromByteOffset: 33, as: Int32.self)))
             try need(DayEntrySpool.headerSize + titleLength + uidLength + textLength)
             let title = UnsafePointer(storage + low + DayEntrySpool.headerSize)
-            head = Entry(day: day, allDay: flags & 1 != 0, startUTC: start, endUTC: endUTC,
-                         title: UnsafeBufferPointer(start: title, count: titleLength),
-                         uid: UnsafeBufferPointer(start: title + titleLength, count: uidLength),
-                         text: UnsafeBufferPointer(start: title + titleLength + uidLength, count: textLength),
-                         titleByteOrdered: flags & 2 != 0, uidByteOrdered: flags & 4 != 0)
+            let entry = Entry(day: day, allDay: flags & 1 != 0, startUTC: start, endUTC: endUTC,
+                              title: UnsafeBufferPointer(start: title, count: titleLength),
+                              uid: UnsafeBufferPointer(start: title + titleLength, count: uidLength),
+                              text: UnsafeBufferPointer(start: title + titleLength + uidLength, count: textLength),
+                              titleByteOrdered: flags & 2 != 0, uidByteOrdered: flags & 4 != 0)
             headSize = DayEntrySpool.headerSize + titleLength + uidLength + textLength
-            return true
+            return entry
         }
     }
 
     // MARK: Text order
 
-    /// Whether every scalar of the UTF-8 text is below U+0300 (no byte 0xCC or above). Such text is in NFC
-    /// and none of its scalars combines with another, so Swift's String comparison (on NFC scalars) orders
-    /// two such texts as their bytes.
-    static func isByteOrdered(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        for u in utf8 where u >= 0xCC { return false }
-        return true
+    /// Whether Swift's String comparison orders the text as its UTF-8 bytes: true when it is in NFC (ASCII
+    /// is). Swift compares Strings by their NFC scalars (canonically equivalent Strings are equal), and UTF-8
+    /// keeps the order of scalars, so two NFC texts compare as their bytes.
+    static func isByteOrdered(_ text: String) -> Bool {
+        var text = text
+        let ascii = text.withUTF8 { utf8 in
+            for u in utf8 where u >= 0x80 { return false }
+            return true
+        }
+        if ascii { return true }
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            var span = text.utf8Span
+            return span.checkForNFC(quickCheck: false)
+        }
+        return false
     }
 
     /// -1, 0 or 1 as the texts compare as Swift Strings (`<`, `==`): by bytes when both are byte-ordered,

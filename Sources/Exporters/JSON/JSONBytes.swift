@@ -7,149 +7,221 @@ import Pipeline
 /// Containers are written by hand: `raw("{")`, then `key(_:level:first:)` before each member (it writes the
 /// comma and, when pretty, the newline and indent), then `close(_:level:empty:)`. `level` is the indent
 /// level of the container itself, as `JSONWriter.write(_:into:indent:)` takes it.
-struct JSONBytes {
-    var bytes: [UInt8] = []
+///
+/// A class owning its buffer (not an Array): the JSON sink writes a few hundred small pieces per day entry,
+/// and an Array's uniqueness and capacity checks on each append cost more than the bytes.
+final class JSONBytes {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
     let pretty: Bool
 
     init(pretty: Bool, capacity: Int = 1 << 12) {
         self.pretty = pretty
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
-    var count: Int { bytes.count }
+    deinit { base.deallocate() }
 
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+    /// The bytes written so far, valid until the next write.
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// A copy of the bytes written so far.
+    var bytes: [UInt8] { Array(buffer) }
+
+    func removeAll() {
+        count = 0
+    }
+
+    /// Room for `extra` more bytes.
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(extra) }
+    }
+
+    private func grow(_ extra: Int) {
+        let bigger = max(capacity * 2, count + extra)
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        storage.update(from: base, count: count)
+        base.deallocate()
+        base = storage
+        capacity = bigger
     }
 
     // MARK: Structure
 
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    func raw(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
     }
 
-    mutating func byte(_ b: UInt8) {
-        bytes.append(b)
+    @inline(__always)
+    func byte(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 
     /// The UTF-8 of `text`, as is (no quotes, no escaping).
-    mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+    func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
     }
 
     /// When pretty: a newline and `level` two-space indents.
-    mutating func newline(_ level: Int) {
+    func newline(_ level: Int) {
         guard pretty else { return }
-        bytes.append(0x0A)
-        if level > 0 { bytes.append(contentsOf: repeatElement(0x20, count: 2 * level)) }
+        reserve(1 + 2 * level)
+        base[count] = 0x0A
+        (base + count + 1).update(repeating: 0x20, count: 2 * level)
+        count += 1 + 2 * level
     }
 
     /// Before a member of the object at indent `level`: a comma unless it is the first, the newline and
     /// indent, the quoted key and the colon. `key` must need no escaping (plain ASCII letters and `_`).
-    mutating func key(_ key: StaticString, level: Int, first: inout Bool) {
-        if !first { bytes.append(0x2C) }
+    func key(_ key: StaticString, level: Int, first: inout Bool) {
+        if !first { byte(0x2C) }
         first = false
         newline(level + 1)
-        bytes.append(0x22)
-        raw(key)
-        bytes.append(0x22)
-        bytes.append(0x3A)
-        if pretty { bytes.append(0x20) }
+        key.withUTF8Buffer { name in
+            let n = name.count
+            reserve(n + 4)
+            base[count] = 0x22
+            if let source = name.baseAddress { (base + count + 1).update(from: source, count: n) }
+            base[count + n + 1] = 0x22
+            base[count + n + 2] = 0x3A
+            count += n + 3
+        }
+        if pretty { byte(0x20) }
     }
 
     /// As `key(_:level:first:)` for a key only known at run time (escaped).
-    mutating func key(_ key: String, level: Int, first: inout Bool) {
-        if !first { bytes.append(0x2C) }
+    func key(_ key: String, level: Int, first: inout Bool) {
+        if !first { byte(0x2C) }
         first = false
         newline(level + 1)
         quoted(key)
-        bytes.append(0x3A)
-        if pretty { bytes.append(0x20) }
+        byte(0x3A)
+        if pretty { byte(0x20) }
     }
 
     /// Before an element of the array at indent `level`.
-    mutating func element(level: Int, first: inout Bool) {
-        if !first { bytes.append(0x2C) }
+    func element(level: Int, first: inout Bool) {
+        if !first { byte(0x2C) }
         first = false
         newline(level + 1)
     }
 
     /// Closes the container at indent `level` with `bracket` ("}" or "]"); an empty one stays on its line.
-    mutating func close(_ bracket: StaticString, level: Int, empty: Bool) {
+    func close(_ bracket: StaticString, level: Int, empty: Bool) {
         if !empty { newline(level) }
         raw(bracket)
     }
 
     // MARK: Values
 
-    mutating func null() { raw("null") }
+    func null() { raw("null") }
 
-    mutating func bool(_ b: Bool) {
+    func bool(_ b: Bool) {
         if b { raw("true") } else { raw("false") }
     }
 
     /// The string quoted, or `null`.
-    mutating func string(_ text: String?) {
+    func string(_ text: String?) {
         if let text { quoted(text) } else { null() }
     }
 
     /// A JSON string, escaped as `JSONWriter.appendQuoted` does: `"` `\` and control characters (`\n`, `\r`,
     /// `\t`, else `\u00xx`); everything else, non-ASCII included, as is. (Byte by byte gives the same as
     /// scalar by scalar: no byte of a multi-byte UTF-8 sequence is below 0x80.)
-    mutating func quoted(_ text: String) {
-        bytes.append(0x22)
+    func quoted(_ text: String) {
         var text = text
-        text.withUTF8 { appendEscaped($0) }
-        bytes.append(0x22)
+        text.withUTF8 { quoted($0) }
     }
 
-    /// `text` lowercased as `String.lowercased()` does, quoted.
-    mutating func quotedLowercased(_ text: String) {
-        var text = text
-        let ascii = text.withUTF8 { utf8 in
-            for u in utf8 where u >= 0x80 { return false }
-            return true
+    /// The UTF-8 text quoted and escaped as `quoted(_: String)` does.
+    func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Room for the worst case (every byte a \u00xx escape), so the loop needs no checks.
+        reserve(utf8.count * 6 + 2)
+        var out = base + count
+        out.pointee = 0x22
+        out += 1
+        var plain = true
+        for u in utf8 where u < 0x20 || u == 0x22 || u == 0x5C {
+            plain = false
+            break
         }
-        guard ascii else { return quoted(text.lowercased()) }
-        bytes.append(0x22)
-        text.withUTF8 { utf8 in
+        if plain {
+            if let source = utf8.baseAddress { out.update(from: source, count: utf8.count) }
+            out += utf8.count
+        } else {
             for u in utf8 {
-                switch u {
-                case 0x41...0x5A: bytes.append(u | 0x20)
-                case 0x22, 0x5C, 0..<0x20: escape(u)
-                default: bytes.append(u)
+                if u < 0x20 || u == 0x22 || u == 0x5C {
+                    out = Self.escape(u, at: out)
+                } else {
+                    out.pointee = u
+                    out += 1
                 }
             }
         }
-        bytes.append(0x22)
+        out.pointee = 0x22
+        count = out + 1 - base
     }
 
-    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        var start = 0
-        for i in 0..<utf8.count {
-            let u = utf8[i]
-            guard u < 0x20 || u == 0x22 || u == 0x5C else { continue }
-            if start < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i])) }
-            start = i + 1
-            escape(u)
+    /// `text` lowercased as `String.lowercased()` does, quoted.
+    func quotedLowercased(_ text: String) {
+        var text = text
+        let lowered: Bool = text.withUTF8 { utf8 in
+            for u in utf8 where u >= 0x80 { return false }
+            // ASCII: only A-Z change.
+            reserve(utf8.count * 6 + 2)
+            var out = base + count
+            out.pointee = 0x22
+            out += 1
+            for u in utf8 {
+                switch u {
+                case 0x41...0x5A:
+                    out.pointee = u | 0x20
+                    out += 1
+                case 0x22, 0x5C, 0..<0x20:
+                    out = Self.escape(u, at: out)
+                default:
+                    out.pointee = u
+                    out += 1
+                }
+            }
+            out.pointee = 0x22
+            count = out + 1 - base
+            return true
         }
-        if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+        if !lowered { quoted(text.lowercased()) }
     }
 
-    /// The escape sequence of `"`, `\` or a control character.
-    private mutating func escape(_ u: UInt8) {
-        bytes.append(0x5C)
+    /// Writes the escape sequence of `"`, `\` or a control character at `out`; returns the position after it.
+    private static func escape(_ u: UInt8, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        out[0] = 0x5C
         switch u {
-        case 0x22: bytes.append(0x22)
-        case 0x5C: bytes.append(0x5C)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x22: out[1] = 0x22
+        case 0x5C: out[1] = 0x5C
+        case 0x0A: out[1] = UInt8(ascii: "n")
+        case 0x0D: out[1] = UInt8(ascii: "r")
+        case 0x09: out[1] = UInt8(ascii: "t")
         default:
-            raw("u00")
-            bytes.append(Self.hexDigit(u >> 4))
-            bytes.append(Self.hexDigit(u & 15))
+            out[1] = UInt8(ascii: "u")
+            out[2] = 0x30
+            out[3] = 0x30
+            out[4] = hexDigit(u >> 4)
+            out[5] = hexDigit(u & 15)
+            return out + 6
         }
+        return out + 2
     }
 
     private static func hexDigit(_ v: UInt8) -> UInt8 {
@@ -157,74 +229,89 @@ struct JSONBytes {
     }
 
     /// An integer as `JSONWriter.numberText(Double(value))` writes it.
-    mutating func integer(_ value: Int64) {
+    func integer(_ value: Int64) {
         guard value > -1_000_000_000_000_000, value < 1_000_000_000_000_000 else { return append(JSONWriter.numberText(Double(value))) }
-        if value < 0 { bytes.append(0x2D) }
+        if value < 0 { byte(0x2D) }
         digits(value.magnitude, width: 1)
     }
 
     /// A number as `JSONWriter.numberText` writes it.
-    mutating func number(_ n: Double) {
+    func number(_ n: Double) {
         if n == n.rounded(), abs(n) < 1e15 { return integer(Int64(n)) }
         append(JSONWriter.numberText(n))
     }
 
     /// The decimal digits of `value`, zero-padded to `width`.
-    mutating func digits(_ value: UInt64, width: Int) {
-        var v = value
-        var n = 0
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            repeat {
-                n += 1
-                buffer[24 - n] = 0x30 + UInt8(v % 10)
-                v /= 10
-            } while v > 0 || n < width
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(24 - n)...]))
+    func digits(_ value: UInt64, width: Int) {
+        var n = 1
+        var rest = value / 10
+        while rest > 0 {
+            n += 1
+            rest /= 10
         }
+        n = max(n, width)
+        reserve(n)
+        var v = value
+        var at = base + count + n
+        for _ in 0..<n {
+            at -= 1
+            at.pointee = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+        }
+        count += n
+    }
+
+    /// Two digits of a value below 100.
+    @inline(__always)
+    private func twoDigits(_ v: Int) {
+        reserve(2)
+        base[count] = 0x30 + UInt8(truncatingIfNeeded: v / 10)
+        base[count + 1] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+        count += 2
     }
 
     // MARK: Dates and times (the text of CivilDate.iso8601, CivilDateTime.iso8601, Zone.offsetText)
 
     /// "YYYY-MM-DD", unquoted.
-    mutating func date(_ d: CivilDate) {
+    func date(_ d: CivilDate) {
         let (y, m, day) = d.components
         guard y >= 0 else { return append(d.iso8601) }
         digits(UInt64(y), width: 4)
-        bytes.append(0x2D)
-        digits(UInt64(m), width: 2)
-        bytes.append(0x2D)
-        digits(UInt64(day), width: 2)
+        byte(0x2D)
+        twoDigits(m)
+        byte(0x2D)
+        twoDigits(day)
     }
 
     /// "YYYY-MM-DDTHH:MM:SS", unquoted.
-    mutating func dateTime(_ t: CivilDateTime) {
+    func dateTime(_ t: CivilDateTime) {
         date(t.date)
-        bytes.append(0x54)
+        byte(0x54)
         let s = t.secondOfDay
-        digits(UInt64(s / 3600), width: 2)
-        bytes.append(0x3A)
-        digits(UInt64(s / 60 % 60), width: 2)
-        bytes.append(0x3A)
-        digits(UInt64(s % 60), width: 2)
+        twoDigits(s / 3600)
+        byte(0x3A)
+        twoDigits(s / 60 % 60)
+        byte(0x3A)
+        twoDigits(s % 60)
     }
 
     /// "HH:MM", unquoted.
-    mutating func shortTime(_ t: CivilDateTime) {
+    func shortTime(_ t: CivilDateTime) {
         let s = t.secondOfDay
-        digits(UInt64(s / 3600), width: 2)
-        bytes.append(0x3A)
-        digits(UInt64(s / 60 % 60), width: 2)
+        twoDigits(s / 3600)
+        byte(0x3A)
+        twoDigits(s / 60 % 60)
     }
 
     /// "+01:00" (`Zone.offsetText`), unquoted.
-    mutating func offset(_ seconds: Int) {
-        bytes.append(seconds < 0 ? 0x2D : 0x2B)
+    func offset(_ seconds: Int) {
+        byte(seconds < 0 ? 0x2D : 0x2B)
         let magnitude = UInt64(seconds.magnitude)
         digits(magnitude / 3600, width: 2)
-        bytes.append(0x3A)
+        byte(0x3A)
         digits(magnitude / 60 % 60, width: 2)
         if magnitude % 60 != 0 {
-            bytes.append(0x3A)
+            byte(0x3A)
             digits(magnitude % 60, width: 2)
         }
     }

@@ -89,13 +89,17 @@ public final class JSONExporter: Sink {
         case .days:
             // Entries sit inside "days" -> day -> "entries": four levels deep in the pretty document.
             let zone = context.zone
+            guard let spool else { return }
             for entry in batch.days {
-                entryText.removeAll()
-                entryText.dayEntry(entry, zone: zone, level: 4)
                 if case .forecast(let f, _)? = entry.forecast { forecastProviders.insert(f.provider) }
-                let key = DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
-                                            endUTC: entry.endUTC, title: entry.occurrence.event.title ?? "", uid: entry.occurrence.event.uid)
-                try entryText.bytes.withUnsafeBufferPointer { try spool?.add(key, text: $0) }
+                // The event borrowed, not copied (`Occurrence.withEvent`).
+                try entry.occurrence.withEvent { event in
+                    entryText.removeAll()
+                    entryText.dayEntry(entry, event: event, zone: zone, level: 4)
+                    let key = DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
+                                                endUTC: entry.endUTC, title: event.title ?? "", uid: event.uid)
+                    try spool.add(key, text: entryText.buffer)
+                }
             }
         case .events:
             for event in batch.events {
@@ -245,7 +249,7 @@ public final class JSONExporter: Sink {
             if entriesInDay > 0 { output.byte(0x2C) }
             // Pretty (and not NDJSON): on its own line, four levels in.
             output.newline(4)
-            output.bytes.append(contentsOf: entry.text)
+            output.append(entry.text)
             entriesInDay += 1
             try flushOutput(to: file, atLeast: Self.outputChunk)
         }

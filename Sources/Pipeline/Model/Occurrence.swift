@@ -11,6 +11,13 @@ public struct Occurrence: Hashable, Sendable {
         set { storage = EventStorage(newValue) }
     }
 
+    /// Calls `body` with the event borrowed where it is stored. From another module, `occurrence.event` as a
+    /// function argument (or each `occurrence.event.field`) can copy the whole event, retaining every field;
+    /// hot loops (the JSON sink) read it through this instead.
+    public func withEvent<Result>(_ body: (borrowing Event) throws -> Result) rethrows -> Result {
+        try body(storage.event)
+    }
+
     public var start: EventTime
     public var end: EventTime
     /// The instance's identity in its series (the start the rule produced); nil for a non-recurring event.
