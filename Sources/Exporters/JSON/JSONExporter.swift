@@ -238,29 +238,44 @@ public final class JSONExporter: Sink {
             head += pad(1) + "\"days\":" + sep + "["
             output.append(head)
         }
-        try spool.drain { entry in
-            let day = entry.day
-            if let windowDays, !windowDays.contains(day) { return }
-            if openDay != day {
-                closeDay()
-                writeEmptyDays(before: day)
-                beginDay(day)
+        // The merge makes 1 MiB chunks; a thread of their own writes them meanwhile.
+        let writer = BackgroundFileWriter(file: file)
+        func send(atLeast: Int) throws {
+            guard output.count >= atLeast, output.count > 0 else { return }
+            var chunk = writer.emptyBuffer()
+            chunk.append(contentsOf: output.buffer)
+            output.removeAll()
+            try writer.send(chunk)
+        }
+        do {
+            try spool.drain { entry in
+                let day = entry.day
+                if let windowDays, !windowDays.contains(day) { return }
+                if openDay != day {
+                    closeDay()
+                    writeEmptyDays(before: day)
+                    beginDay(day)
+                }
+                if entriesInDay > 0 { output.byte(0x2C) }
+                // Pretty (and not NDJSON): on its own line, four levels in.
+                output.newline(4)
+                output.append(entry.text)
+                entriesInDay += 1
+                try send(atLeast: Self.outputChunk)
             }
-            if entriesInDay > 0 { output.byte(0x2C) }
-            // Pretty (and not NDJSON): on its own line, four levels in.
-            output.newline(4)
-            output.append(entry.text)
-            entriesInDay += 1
-            try flushOutput(to: file, atLeast: Self.outputChunk)
+            closeDay()
+            if let windowDays { writeEmptyDays(before: windowDays.upperBound) }
+            if !ndjson {
+                // An empty list is written "[]" on one line.
+                output.append(daysWritten == 0 ? "]" : nl + pad(1) + "]")
+                output.append(nl + "}\n")
+            }
+            try send(atLeast: 0)
+            try writer.finish()
+        } catch {
+            writer.cancel()
+            throw error
         }
-        closeDay()
-        if let windowDays { writeEmptyDays(before: windowDays.upperBound) }
-        if !ndjson {
-            // An empty list is written "[]" on one line.
-            output.append(daysWritten == 0 ? "]" : nl + pad(1) + "]")
-            output.append(nl + "}\n")
-        }
-        try flushOutput(to: file)
         self.spool = nil
     }
 }
