@@ -192,6 +192,35 @@ final class JSONBytesTests: XCTestCase {
         XCTAssertFalse(DayEntrySpool.isByteOrdered("e\u{301}"))
     }
 
+    /// The spool's fast NFC check (inert starters learnt per scalar) answers as the standard library's full
+    /// check: every scalar alone, starters followed by the characters that compose with them or reorder, the
+    /// corpus's titles.
+    func testFastNFCCheckAgreesWithTheStandardLibrary() throws {
+        let table = NFCStarterTable()
+        var texts: [String] = []
+        for v in UInt32(0)..<0x3_0000 {
+            if let s = Unicode.Scalar(v) { texts.append(String(s)) }
+        }
+        let starters = ["e", "A", "o", "\u{1100}", "\u{AC00}", "か", "\u{0B47}", "\u{0CC6}", "\u{0DD9}", "\u{1025}", "α", "ω", "и", "会", "📅"]
+        var seconds = (0x300...0x36F).map { String(Unicode.Scalar(UInt32($0))!) }
+        seconds += ["\u{0B3E}", "\u{0B57}", "\u{0CD5}", "\u{0CC2}", "\u{0DCA}", "\u{0DCF}", "\u{102E}", "\u{1161}", "\u{1175}", "\u{11A8}",
+                    "\u{11C2}", "\u{3099}", "\u{309A}", "\u{0345}", "\u{0591}", "\u{05B0}", "a", "é"]
+        for a in starters {
+            for b in seconds {
+                texts.append(a + b)
+                for c in ["\u{301}", "\u{327}", "\u{11A8}", "x"] { texts.append(a + b + c) }
+            }
+        }
+        texts += try corpus(zone: "UTC", expand: false).events.compactMap(\.title)
+        var nonNFC = 0
+        for t in texts {
+            let expected = NFCStarterTable.fullCheck(t)
+            if !expected { nonNFC += 1 }
+            XCTAssertEqual(table.isNFC(t), expected, "\(t.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        XCTAssertGreaterThan(nonNFC, 1_000)
+    }
+
     /// The events and occurrences documents: records joined as the sink did with JSONWriter (a comma, and
     /// when pretty a newline and two spaces, before each; "\n]\n" at the end), and NDJSON lines.
     func testEventAndOccurrenceDocumentsFrameTheRecords() throws {
