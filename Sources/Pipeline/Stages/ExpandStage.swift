@@ -69,7 +69,7 @@ public final class ExpandStage: Stage {
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         let expander = expander(context: context)
         var out = batch
-        var occurrences: [Occurrence] = []
+        var singles = OccurrenceBatch()
         // By index: binding each event to a name would copy it (retaining all its fields) once more.
         let events = batch.events
         for i in events.indices {
@@ -86,9 +86,11 @@ public final class ExpandStage: Stage {
             if !includeCancelled && events[i].isCancelled { continue }
             let single = Occurrence(single: events[i])
             let (s, e) = single.interval(in: context.zone)
-            if expander.span.contains(start: s, end: e) { occurrences.append(single) }
+            if expander.span.contains(start: s, end: e) {
+                singles.append(single, start: s, original: single.recurrenceID?.utcSeconds(in: context.zone) ?? s)
+            }
         }
-        occurrences = SeriesExpander.sorted(occurrences, zone: context.zone)
+        let occurrences = singles.takeSorted()
         out.occurrences = batch.expanded ? batch.occurrences + occurrences : occurrences
         out.expanded = true
         return out
@@ -100,34 +102,36 @@ public final class ExpandStage: Stage {
 
     public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
         let expander = expander(context: context)
-        var occurrences: [Occurrence] = []
+        // One chunk of occurrences with their sort keys; handed on sorted once it holds `finishBatchSize`.
+        var pending = OccurrenceBatch()
         func flush() throws {
-            guard !occurrences.isEmpty else { return }
-            try emit(Batch(occurrences: SeriesExpander.sorted(occurrences, zone: context.zone), expanded: true))
-            occurrences.removeAll(keepingCapacity: true)
+            guard !pending.isEmpty else { return }
+            try emit(Batch(occurrences: pending.takeSorted(), expanded: true))
         }
         guard let series = held else { return }
         held = nil
         spilledEvents = series.spilledEvents
-        try series.drain { master, overrides in
+        try series.drainRanked { master, overrides, uidRank in
+            pending.uidRank = uidRank
             guard let master else {
                 // Overrides without their series: each still shows up at its own time.
                 for o in overrides where includeCancelled || !o.isCancelled {
                     let single = Occurrence(single: o)
                     let (s, e) = single.interval(in: context.zone)
-                    if expander.span.contains(start: s, end: e) { occurrences.append(single) }
+                    if expander.span.contains(start: s, end: e) {
+                        pending.append(single, start: s, original: single.recurrenceID?.utcSeconds(in: context.zone) ?? s)
+                    }
                 }
                 return
             }
-            let result = expander.expand(master, overrides: overrides)
+            let result = expander.expand(master, overrides: overrides, into: &pending)
             if result.truncated {
                 context.warn("event \"\(master.uid)\"\(Self.place(master)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }
-            if result.workBudgetExhausted {
+            if result.exhausted {
                 context.warn("event \"\(master.uid)\"\(Self.place(master)) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
             }
-            occurrences.append(contentsOf: result.occurrences)
-            if occurrences.count >= Self.finishBatchSize { try flush() }
+            if pending.count >= Self.finishBatchSize { try flush() }
         }
         try flush()
     }

@@ -187,6 +187,13 @@ final class HeldSeries {
     /// came) and its overrides in the order they arrived. Empties the store and frees the spill file, also
     /// when `body` or a read throws.
     func drain(_ body: (_ master: Event?, _ overrides: [Event]) throws -> Void) throws {
+        try drainRanked { master, overrides, _ in try body(master, overrides) }
+    }
+
+    /// `drain`, also handing over the rank of each series' UID in Swift's string order among all the UIDs
+    /// held, whatever their source (series of two sources with the same UID share a rank): sorting
+    /// occurrences by that rank orders them as comparing their UIDs would.
+    func drainRanked(_ body: (_ master: Event?, _ overrides: [Event], _ uidRank: Int32) throws -> Void) throws {
         defer { removeAll() }
         // Source labels in string order, then UIDs by their key bytes: the order Swift's `<` gives.
         var rank = [Int32](repeating: 0, count: sourceLabels.count)
@@ -206,6 +213,29 @@ final class HeldSeries {
                 return x.uidLength < y.uidLength
             }
         }
+        // UID ranks: the position in `order` when there is one source; else the UIDs alone ordered again.
+        var uidRank = [Int32](repeating: 0, count: all.count)
+        if sourceLabels.count <= 1 {
+            for (r, n) in order.enumerated() { uidRank[Int(n)] = Int32(r) }
+        } else {
+            uidBytes.withUnsafeBufferPointer { arena in
+                let base = arena.baseAddress
+                func compare(_ x: Series, _ y: Series) -> Int32 {
+                    let n = Int(min(x.uidLength, y.uidLength))
+                    if n > 0 {
+                        let c = memcmp(base! + x.uidStart, base! + y.uidStart, n)
+                        if c != 0 { return c }
+                    }
+                    return x.uidLength == y.uidLength ? 0 : (x.uidLength < y.uidLength ? -1 : 1)
+                }
+                let byUID = order.sorted { compare(all[Int($0)], all[Int($1)]) < 0 }
+                var rank: Int32 = -1
+                for (k, n) in byUID.enumerated() {
+                    if k == 0 || compare(all[Int(byUID[k - 1])], all[Int(n)]) != 0 { rank += 1 }
+                    uidRank[Int(n)] = rank
+                }
+            }
+        }
         var buffer: [UInt8] = []
         var held: [Event] = []
         for n in order {
@@ -218,7 +248,7 @@ final class HeldSeries {
                 held.append(try take(o.place, o.length, buffer: &buffer))
                 link = o.next
             }
-            try body(master, held)
+            try body(master, held, uidRank[Int(n)])
         }
     }
 
