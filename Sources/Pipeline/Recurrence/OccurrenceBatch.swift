@@ -23,6 +23,11 @@ struct OccurrenceBatch {
     /// Wall-clock instance starts, reused from series to series by `SeriesExpander` (scratch, not output).
     var scratchStarts: [Int64] = []
 
+    init(capacity: Int = 0) {
+        occurrences.reserveCapacity(capacity)
+        keys.reserveCapacity(capacity)
+    }
+
     var count: Int { occurrences.count }
     var isEmpty: Bool { occurrences.isEmpty }
 
@@ -44,8 +49,9 @@ struct OccurrenceBatch {
         return true
     }
 
-    /// Hands back the occurrences in order and leaves the batch empty (its scratch kept).
-    mutating func takeSorted() -> [Occurrence] {
+    /// Hands back the occurrences in order and leaves the batch empty (its scratch kept). With
+    /// `reservingAgain`, the batch makes room for as many occurrences again (for the next chunk).
+    mutating func takeSorted(reservingAgain: Bool = false) -> [Occurrence] {
         let ranked = keys.first.map { $0.uidRank >= 0 } ?? true
         if ranked {
             keys.sort { a, b in
@@ -66,6 +72,7 @@ struct OccurrenceBatch {
         }
         var sorted = occurrences
         occurrences = []
+        if reservingAgain { occurrences.reserveCapacity(sorted.count) }
         Self.permute(&sorted, by: keys)
         keys.removeAll(keepingCapacity: true)
         return sorted
@@ -87,7 +94,7 @@ struct OccurrenceBatch {
             let moved = UnsafeMutablePointer<Occurrence>.allocate(capacity: n)
             defer { moved.deallocate() }
             for i in 0..<n {
-                (moved + i).moveInitialize(from: base + Int(keys[i].index), count: 1)
+                (moved + i).initialize(to: (base + Int(keys[i].index)).move())
             }
             base.moveInitialize(from: moved, count: n)
         }

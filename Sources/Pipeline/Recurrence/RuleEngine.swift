@@ -136,7 +136,12 @@ struct RuleEngine {
         monthDayNegative = mdn
         hasMonthDay = !byMonthDay.isEmpty
 
-        var ydp = [Bool](repeating: false, count: 367), ydn = [Bool](repeating: false, count: 367)
+        // Only a rule with BYYEARDAY reads these (`hasYearDay`).
+        var ydp: [Bool] = [], ydn: [Bool] = []
+        if !rule.byYearDay.isEmpty {
+            ydp = [Bool](repeating: false, count: 367)
+            ydn = [Bool](repeating: false, count: 367)
+        }
         for d in rule.byYearDay {
             if d > 0 && d <= 366 { ydp[d] = true } else if d < 0 && d >= -366 { ydn[-d] = true }
         }

@@ -201,7 +201,7 @@ public struct SeriesExpander {
             if hasExclusions && (excluded.contains(s) || excludedDays.contains(Int(floorDiv(s, 86_400)))) { continue }
             if kept >= maxOccurrences { truncated = true; break }
             kept += 1
-            if !exact.isEmpty && exact[s] != nil { continue }  // the override stands in for it, at its own time (below)
+            if !exact.isEmpty && exact.index(forKey: s) != nil { continue }  // the override stands in for it, at its own time (below)
             while futureIndex + 1 < futures.count && futures[futureIndex + 1].from <= s { futureIndex += 1 }
             if futureIndex < 0 {
                 if !includeCancelled && masterCancelled { continue }

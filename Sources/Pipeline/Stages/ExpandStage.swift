@@ -69,7 +69,7 @@ public final class ExpandStage: Stage {
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         let expander = expander(context: context)
         var out = batch
-        var singles = OccurrenceBatch()
+        var singles = OccurrenceBatch(capacity: batch.events.count)
         // By index: binding each event to a name would copy it (retaining all its fields) once more.
         let events = batch.events
         for i in events.indices {
@@ -83,7 +83,8 @@ public final class ExpandStage: Stage {
                 }
                 continue
             }
-            if !includeCancelled && events[i].isCancelled { continue }
+            // The status alone: `events[i].isCancelled` would copy the whole event out of the array first.
+            if !includeCancelled, let status = events[i].status, Event.isCancelled(status: status) { continue }
             let single = Occurrence(single: events[i])
             let (s, e) = single.interval(in: context.zone)
             if expander.span.contains(start: s, end: e) {
@@ -106,7 +107,7 @@ public final class ExpandStage: Stage {
         var pending = OccurrenceBatch()
         func flush() throws {
             guard !pending.isEmpty else { return }
-            try emit(Batch(occurrences: pending.takeSorted(), expanded: true))
+            try emit(Batch(occurrences: pending.takeSorted(reservingAgain: true), expanded: true))
         }
         guard let series = held else { return }
         held = nil
