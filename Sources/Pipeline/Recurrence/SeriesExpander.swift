@@ -189,8 +189,8 @@ public struct SeriesExpander {
         }
         var kept = 0
         let masterCancelled = master.isCancelled
-        // Every instance of the master shares one stored copy of it.
-        let masterTemplate = Occurrence(single: master)
+        // Every instance of the master shares one stored copy of it (this one's own times are never used).
+        let masterTemplate = Occurrence(event: master, start: master.start, end: master.start)
         let hasExclusions = !excluded.isEmpty || !excludedDays.isEmpty
         var futureIndex = -1
         // The common case, a zoned series whose duration has no days, converts each instance once.

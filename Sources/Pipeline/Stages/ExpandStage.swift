@@ -70,6 +70,9 @@ public final class ExpandStage: Stage {
         let expander = expander(context: context)
         var out = batch
         var singles = OccurrenceBatch(capacity: batch.events.count)
+        // Instants as `EventTime.utcSeconds(in: context.zone)` gives them, from the stretch between zone
+        // transitions the previous event was in.
+        var instants = ZoneCursor.Instants(pipelineZone: context.zone)
         // By index: binding each event to a name would copy it (retaining all its fields) once more.
         let events = batch.events
         for i in events.indices {
@@ -85,10 +88,14 @@ public final class ExpandStage: Stage {
             }
             // The status alone: `events[i].isCancelled` would copy the whole event out of the array first.
             if !includeCancelled, let status = events[i].status, Event.isCancelled(status: status) { continue }
-            let single = Occurrence(single: events[i])
-            let (s, e) = single.interval(in: context.zone)
+            // As `Occurrence(single:)` and its `interval(in:)`, copying the event only when it is in the span
+            // (it has no RECURRENCE-ID: those were held above).
+            let start = events[i].start
+            let end = events[i].end
+            let s = instants.utcSeconds(start)
+            let e = max(s, instants.utcSeconds(end))
             if expander.span.contains(start: s, end: e) {
-                singles.append(single, start: s, original: single.recurrenceID?.utcSeconds(in: context.zone) ?? s)
+                singles.append(Occurrence(event: events[i], start: start, end: end), start: s, original: s)
             }
         }
         let occurrences = singles.takeSorted()
