@@ -81,17 +81,19 @@ public struct SeriesExpander {
 
     /// Expands `master` with its `overrides` (events with the same UID and a RECURRENCE-ID).
     public func expand(_ master: Event, overrides: [Event] = []) -> Result {
-        var batch = OccurrenceBatch()
-        let (truncated, exhausted) = expand(master, overrides: overrides, into: &batch)
+        let batch = OccurrenceBatch()
+        let (truncated, exhausted) = expand(master, overrides: overrides, into: batch)
         // Usually already in order (strictly increasing starts); otherwise sort with the full key.
-        let occurrences = batch.startsIncrease(from: 0) ? batch.occurrences : Self.sorted(batch.occurrences, zone: zone)
+        let inOrder = batch.startsIncrease(from: 0)
+        let made = batch.takeInArrivalOrder()
+        let occurrences = inOrder ? made : Self.sorted(made, zone: zone)
         return Result(occurrences: occurrences, truncated: truncated, workBudgetExhausted: exhausted)
     }
 
     /// Expands `master` with its `overrides` and appends the occurrences that touch the span to `batch`, with
     /// their sort keys, in the order they are made (not sorted). Returns whether `maxOccurrences` cut the
     /// series short and whether a rule ran out of its work budget.
-    func expand(_ master: Event, overrides: [Event], into batch: inout OccurrenceBatch) -> (truncated: Bool, exhausted: Bool) {
+    func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool) {
         let clock = clockZone(of: master.start)
         let startLocal = master.start.localTime
         let duration = master.occurrenceDuration(in: zone)

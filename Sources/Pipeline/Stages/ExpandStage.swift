@@ -69,7 +69,7 @@ public final class ExpandStage: Stage {
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         let expander = expander(context: context)
         var out = batch
-        var singles = OccurrenceBatch(capacity: batch.events.count)
+        let singles = OccurrenceBatch(capacity: batch.events.count)
         // Instants as `EventTime.utcSeconds(in: context.zone)` gives them, from the stretch between zone
         // transitions the previous event was in.
         var instants = ZoneCursor.Instants(pipelineZone: context.zone)
@@ -111,10 +111,10 @@ public final class ExpandStage: Stage {
     public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
         let expander = expander(context: context)
         // One chunk of occurrences with their sort keys; handed on sorted once it holds `finishBatchSize`.
-        var pending = OccurrenceBatch()
+        let pending = OccurrenceBatch(capacity: 2 * Self.finishBatchSize)
         func flush() throws {
             guard !pending.isEmpty else { return }
-            try emit(Batch(occurrences: pending.takeSorted(reservingAgain: true), expanded: true))
+            try emit(Batch(occurrences: pending.takeSorted(), expanded: true))
         }
         guard let series = held else { return }
         held = nil
@@ -132,7 +132,7 @@ public final class ExpandStage: Stage {
                 }
                 return
             }
-            let result = expander.expand(master, overrides: overrides, into: &pending)
+            let result = expander.expand(master, overrides: overrides, into: pending)
             if result.truncated {
                 context.warn("event \"\(master.uid)\"\(Self.place(master)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }
