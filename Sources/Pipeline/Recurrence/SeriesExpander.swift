@@ -137,9 +137,9 @@ public struct SeriesExpander {
             if startLocal >= from && startLocal < to { starts.append(startLocal.secondsSinceEpoch) }
         }
         var exhausted = false
-        for rule in master.recurrence.rules {
+        for r in master.recurrence.rules.indices {
             var made = 0
-            var engine = RuleEngine(rule: rule, start: startLocal.secondsSinceEpoch, zone: clock)
+            var engine = RuleEngine(rule: master.recurrence.rules[r], start: startLocal.secondsSinceEpoch, zone: clock)
             let cut = engine.run(from: from.secondsSinceEpoch, to: to.secondsSinceEpoch, includeStart: true,
                                  limit: maxOccurrences + 1) { starts.append($0); made += 1 }
             if cut && made <= maxOccurrences { exhausted = true }  // stopped by the work budget, not by the count
