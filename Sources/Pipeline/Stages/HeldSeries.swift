@@ -259,29 +259,70 @@ final class HeldSeries {
             }
         }
         var buffer: [UInt8] = []
+        // Events on the spill file are read back and decoded a few series ahead on another thread.
+        var prefetch: SpillPrefetch? = nil
+        var spilledOf: [Bool] = []
+        if let file, spilledEvents > 0 {
+            var jobs: [[SpillPrefetch.Place]] = []
+            jobs.reserveCapacity(order.count)
+            for n in order {
+                let s = all[Int(n)]
+                var job: [SpillPrefetch.Place] = []
+                if s.masterLength != 0 && s.masterPlace >= 0 { job.append(.init(offset: s.masterPlace, length: s.masterLength)) }
+                var link = s.firstOverride
+                while link >= 0 {
+                    let o = overrides[Int(link)]
+                    if o.place >= 0 { job.append(.init(offset: o.place, length: o.length)) }
+                    link = o.next
+                }
+                jobs.append(job)
+                spilledOf.append(!job.isEmpty)
+            }
+            try file.read(at: 0, count: 0, into: &buffer)  // writes out what is still buffered
+            prefetch = SpillPrefetch(jobs: jobs, file: file, zones: zones)
+            prefetch!.start()
+        }
+        // Runs before `removeAll` closes the file.
+        defer { prefetch?.stop() }
         var held: [Event] = []
-        for n in order {
+        var decoded: [Event] = []
+        for (k, n) in order.enumerated() {
             let s = all[Int(n)]
-            let master = s.masterLength == 0 ? nil : try take(s.masterPlace, s.masterLength, buffer: &buffer)
+            decoded = []
+            if let prefetch, spilledOf[k] { decoded = try prefetch.take(k) }
+            var next = 0
+            let master = s.masterLength == 0 ? nil : try take(s.masterPlace, s.masterLength, decoded: decoded, next: &next, buffer: &buffer)
             held.removeAll(keepingCapacity: true)
             var link = s.firstOverride
             while link >= 0 {
                 let o = overrides[Int(link)]
-                held.append(try take(o.place, o.length, buffer: &buffer))
+                held.append(try take(o.place, o.length, decoded: decoded, next: &next, buffer: &buffer))
                 link = o.next
             }
+            decoded = []
             try body(master, held, uidRank[Int(n)])
         }
     }
 
-    private func take(_ place: Int64, _ length: UInt32, buffer: inout [UInt8]) throws -> Event {
+    /// A held event: from memory, from the events read ahead for its series (`decoded`, in order), or read
+    /// from the file here.
+    private func take(_ place: Int64, _ length: UInt32, decoded: [Event], next: inout Int, buffer: inout [UInt8]) throws -> Event {
         if place < 0 {
             let i = Int(-place - 1)
             guard let event = inMemory[i] else { throw RunFailure.failed("internal error: a held event was taken twice") }
             inMemory[i] = nil
             return event
         }
+        if next < decoded.count {
+            next += 1
+            return decoded[next - 1]
+        }
         guard let file else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
+        return try Self.decode(file: file, zones: zones, at: place, length: length, buffer: &buffer)
+    }
+
+    /// Reads one held event back from the spill file.
+    static func decode(file: ScratchFile, zones: ZoneTable, at place: Int64, length: UInt32, buffer: inout [UInt8]) throws -> Event {
         try file.read(at: place, count: Int(length), into: &buffer)
         return try buffer.withUnsafeBytes { bytes in
             var reader = ByteReader(bytes)
