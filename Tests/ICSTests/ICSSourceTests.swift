@@ -13,10 +13,10 @@ final class ICSSourceTests: XCTestCase {
     }
 
     func testGlobReadsEveryFileReportsRejectionsAndCountsSkippedComponents() throws {
-        // On one thread (the default) and on two (`scan_thread: true`): the same.
-        for scanThread in [true, false] {
+        // On one thread and with worker threads: the same.
+        for workers in [0, 2] {
             let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/0[1-4]*.ics", written: "broken/0[1-4]*.ics")),
-                                   scanThread: scanThread)
+                                   workers: workers)
             let ctx = context()
             var batches: [Batch] = []
             try source.read(context: ctx) { batches.append($0) }
@@ -26,7 +26,7 @@ final class ICSSourceTests: XCTestCase {
                 "broken/02-bad-date.ics:7: DTSTART: \"20260231T100000\" is not a valid date or date-time",
                 "broken/03-begin-end-mismatch.ics:8: END:VTODO does not match BEGIN:VEVENT at line 4",
                 "broken/04-no-dtstart.ics:4: VEVENT has no DTSTART",
-            ], "scan_thread \(scanThread)")
+            ], "workers \(workers)")
         }
     }
 
@@ -37,20 +37,28 @@ final class ICSSourceTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-ics-source-\(UUID().uuidString).ics").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let ctx = context()
-        var sizes: [Int] = []
-        try ICSSource(input: InputSpec(location: .path(path, written: "big.ics"))).read(context: ctx) { sizes.append($0.events.count) }
-        // 2,500 events in batches of 128: 19 full ones and the 68 left over.
-        XCTAssertEqual(ICSSource.batchSize, 128)
-        XCTAssertEqual(sizes, Array(repeating: 128, count: 19) + [68])
-        XCTAssertEqual(ctx.report.counter("skipped VTODO"), 1)
-        XCTAssertEqual(ctx.report.rejections, [])
+        // With workers, the batches the pipeline let go of are freed by the workers that made them.
+        for workers in [0, 1, 2] {
+            let ctx = context()
+            var sizes: [Int] = []
+            var uids: [String] = []
+            try ICSSource(input: InputSpec(location: .path(path, written: "big.ics")), workers: workers).read(context: ctx) {
+                sizes.append($0.events.count)
+                uids.append(contentsOf: $0.events.map(\.uid))
+            }
+            // 2,500 events in batches of 128: 19 full ones and the 68 left over.
+            XCTAssertEqual(ICSSource.batchSize, 128)
+            XCTAssertEqual(sizes, Array(repeating: 128, count: 19) + [68], "workers \(workers)")
+            XCTAssertEqual(uids, (0..<2500).map { "e\($0)" }, "workers \(workers)")
+            XCTAssertEqual(ctx.report.counter("skipped VTODO"), 1)
+            XCTAssertEqual(ctx.report.rejections, [])
+        }
     }
 
     func testNotICalendarIsOneErrorForTheFile() throws {
-        for scanThread in [true, false] {
+        for workers in [0, 2] {
             let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/05-html-error-page.ics", written: "feed.ics")),
-                                   scanThread: scanThread)
+                                   workers: workers)
             XCTAssertThrowsError(try source.read(context: context()) { _ in }) { error in
                 XCTAssertEqual("\(error)", "feed.ics: not an iCalendar file (expected BEGIN:VCALENDAR, found \"<!DOCTYPE html>\")")
             }
@@ -59,7 +67,7 @@ final class ICSSourceTests: XCTestCase {
 
     func testDescriptorsAreRegistered() {
         XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
-        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "scan_thread"])
+        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "workers"])
         XCTAssertTrue(Exporters.all.contains { $0.type == "ics" })
     }
 }

@@ -24,14 +24,21 @@ struct ReadResult {
     var skipped: [String] = []
 }
 
+struct StopReading: Error {}
+
 /// One zone database for all tests (it only caches immutable zones).
 let testZones = ZoneDatabase()
 
-/// Reads `bytes` fed in chunks of `chunk` bytes (to exercise lines split across chunks).
-func readICS(_ bytes: [UInt8], label: String = "test.ics", chunk: Int = 1 << 20, fallback: Zone = .utc, firstLine: Int = 1) throws -> ReadResult {
+/// Reads `bytes` fed in chunks of `chunk` bytes (to exercise lines split across chunks), with `workers`
+/// worker threads; the event handler throws `StopReading` after `stopAfter` events.
+func readICS(_ bytes: [UInt8], label: String = "test.ics", chunk: Int = 1 << 20, fallback: Zone = .utc, firstLine: Int = 1,
+             workers: Int = 0, stopAfter: Int? = nil) throws -> ReadResult {
     var result = ReadResult()
-    let reader = ICSReader(label: label, zones: testZones, fallbackZone: fallback, firstLine: firstLine, handlers: .init(
-        event: { result.events.append($0) },
+    let reader = ICSReader(label: label, zones: testZones, fallbackZone: fallback, firstLine: firstLine, workers: workers, handlers: .init(
+        event: {
+            result.events.append($0)
+            if let stopAfter, result.events.count == stopAfter { throw StopReading() }
+        },
         reject: { result.rejections.append("\($0): \($1)") },
         warn: { result.warnings.append($0) },
         skip: { result.skipped.append($0) }))

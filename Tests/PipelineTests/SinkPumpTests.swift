@@ -133,3 +133,36 @@ final class SinkPumpTests: XCTestCase {
         XCTAssertEqual(sink.alive, [], "batches still held after they were written")
     }
 }
+
+/// The cores a run leaves idle for a source's own threads (`RunContext.idleCores`): all of them (at most 4) only
+/// when reading is the whole run, none when stages or sinks take the events.
+final class IdleCoresTests: XCTestCase {
+    final class CoreRecordingSource: EventSource {
+        var seen: Int?
+        func read(context: RunContext, emit: (Batch) throws -> Void) throws { seen = context.idleCores }
+    }
+
+    final class PassStage: Stage {
+        func process(_ batch: Batch, context: RunContext) throws -> Batch { batch }
+        func finish(context: RunContext, emit: (Batch) throws -> Void) throws {}
+        var produces: BatchContent { [.events] }
+    }
+
+    private func idleCores(stages: [any Stage], sinks: [any Sink], dryRun: Bool) throws -> Int? {
+        let context = TestSupport.context()
+        let source = CoreRecordingSource()
+        let pipeline = PipelineDefinition(environment: context.environment, sources: [source], stages: stages, sinks: sinks)
+        try Runner(dryRun: dryRun).run(pipeline, context: context)
+        return source.seen
+    }
+
+    func testOnlyAReadingOnlyRunLeavesCoresIdle() throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let all = cores > 1 ? min(cores, 4) : 0
+        let sink = SinkPumpTests.RecordingSink()
+        XCTAssertEqual(try idleCores(stages: [], sinks: [sink], dryRun: true), all)
+        XCTAssertEqual(try idleCores(stages: [], sinks: [], dryRun: false), all)
+        XCTAssertEqual(try idleCores(stages: [], sinks: [sink], dryRun: false), 0)
+        XCTAssertEqual(try idleCores(stages: [PassStage()], sinks: [], dryRun: true), 0)
+    }
+}

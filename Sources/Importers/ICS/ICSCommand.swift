@@ -2,8 +2,7 @@ import Pipeline
 
 /// What the scanner (`ICSScanner`, bytes to components) tells the builder (`ICSEventBuilder`, components to
 /// events), in input order. The builder performs them in that order, so the handlers see exactly the same
-/// calls whether both halves run one after the other on one thread (`ICSReader`) or on two threads
-/// (`ICSPipelinedReader`).
+/// calls whether the builder makes every event itself or worker threads make them (`ICSParallelBuilder`).
 enum ICSCommand: Sendable {
     /// A closed VEVENT (possibly already failed: it is then rejected).
     case event(ICSFrame)
@@ -20,6 +19,9 @@ enum ICSCommand: Sendable {
     case reject(line: Int, reason: String)
     case warn(String)
     case skip(String)
+    /// A line that is not valid UTF-8 (read as Latin-1): the builder warns once per input, at the first such
+    /// line in input order.
+    case latin1(line: Int)
 }
 
 /// A component being read (by the scanner) or finished (handed to the builder). A class: handing a frame on
@@ -36,13 +38,21 @@ final class ICSFrame: @unchecked Sendable {
     @exclusivity(unchecked) var children: [RawComponent] = []
     /// An event's ATTENDEE lines read as attendees (in `properties` they keep name, value and line only).
     @exclusivity(unchecked) var attendees: [Attendee] = []
-    /// The unfolded text of an event, CRLF after each line (see `sourceText`).
+    /// The unfolded text of an event, CRLF after each line (the event's `sourceText`).
     @exclusivity(unchecked) var text: [UInt8] = []
-    /// The text of a closed event as a String (the scanner makes it); `text` is then emptied when the event
-    /// has a UID.
-    @exclusivity(unchecked) var sourceText: String?
     /// The first problem found inside an event: it is rejected at its END.
     @exclusivity(unchecked) var failure: (line: Int, reason: String)?
+    /// Set when the scanner left the event's property lines unparsed (`ICSScanner.defersEventLines`): `text`
+    /// then holds BEGIN, the property lines and END, and `lineNumbers` the property lines' numbers. Whoever
+    /// makes the event parses them first (`ICSFrame.parseDeferredLines`).
+    @exclusivity(unchecked) var deferred = false
+    @exclusivity(unchecked) var lineNumbers: [Int] = []
+    /// How many of the deferred lines are ATTENDEE lines (room is made for them at once).
+    @exclusivity(unchecked) var attendeeLines = 0
+    /// The first line of a deferred event that was not valid UTF-8 (found when its lines were parsed).
+    @exclusivity(unchecked) var latin1Line: Int?
+    /// Set by a worker that made the event and gave warnings (they travel in its job).
+    @exclusivity(unchecked) var hasWarnings = false
 
     init(kind: Kind, name: String, beginLine: Int) {
         self.kind = kind

@@ -38,33 +38,64 @@ public struct ICSContentLine: Sendable, Hashable {
         }
     }
 
-    /// Splits one unfolded line. `decodeValue` turns the value bytes into a String (UTF-8, or Latin-1 fallback).
-    static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> ICSContentLine {
-        var list = ParameterList()
-        // One allocation for all parameters: one per ';' before the value (quoted ones may add a few).
-        var i = 0
-        while i < b.count, b[i] != 0x3B, b[i] != 0x3A { i += 1 }
-        if i < b.count, b[i] == 0x3B {
-            var count = 0
-            while i < b.count, b[i] != 0x3A {
-                if b[i] == 0x3B { count += 1 }
-                i += 1
+    /// Splits one unfolded line. `decodeValue` turns the value bytes into a String (UTF-8, or Latin-1 fallback);
+    /// parameter values are UTF-8 with invalid sequences replaced. `cache` holds parameter sections seen before.
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String,
+                      cache: ICSSectionCache<[Parameter]>? = nil) throws(SyntaxError) -> ICSContentLine {
+        let (name, nameEnd) = try splitName(b)
+        var parameters: [Parameter] = []
+        var colon = nameEnd
+        if b[nameEnd] == 0x3B {
+            if let hit = cache?.lookup(b, from: nameEnd) {
+                (parameters, colon) = hit
+            } else {
+                var list = ParameterList()
+                // One allocation for all parameters: one per ';' before the value (quoted ones may add a few).
+                var count = 0
+                var i = nameEnd
+                while i < b.count, b[i] != 0x3A {
+                    if b[i] == 0x3B { count += 1 }
+                    i += 1
+                }
+                list.parameters.reserveCapacity(count)
+                colon = try splitParameters(b, from: nameEnd, into: &list)
+                parameters = list.parameters
+                cache?.store(b, from: nameEnd, colon: colon, parameters)
             }
-            list.parameters.reserveCapacity(count)
         }
-        let (name, value) = try split(b, into: &list, decodeValue: decodeValue)
-        return ICSContentLine(name: name, parameters: list.parameters, value: value, line: line)
+        let value = decodeValue(UnsafeBufferPointer(rebasing: b[(colon + 1)...]))
+        return ICSContentLine(name: name, parameters: parameters, value: value, line: line)
     }
 
     /// Splits an ATTENDEE line straight into an `Attendee` (CN, ROLE and PARTSTAT need no parameter of their
-    /// own on the way); the content line that comes back keeps name, value and line, not the parameters.
-    static func parseAttendee(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (ICSContentLine, Attendee) {
-        var sink = AttendeeParameters()
-        let (name, value) = try split(b, into: &sink, decodeValue: decodeValue)
-        var attendee = sink.attendee
-        attendee.otherParameters = sink.rest
-        attendee.email = email(value)
-        return (ICSContentLine(name: name, parameters: [], value: value, line: line), attendee)
+    /// own on the way, and the value is decoded only as far as the address in it).
+    static func parseAttendee(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String,
+                              cache: ICSSectionCache<Attendee>? = nil) throws(SyntaxError) -> Attendee {
+        let (_, nameEnd) = try splitName(b)
+        // The attendee without its address, from the parameters (cached as such).
+        var attendee = Attendee()
+        var colon = nameEnd
+        if b[nameEnd] == 0x3B {
+            if let hit = cache?.lookup(b, from: nameEnd) {
+                (attendee, colon) = hit
+            } else {
+                var sink = AttendeeParameters()
+                colon = try splitParameters(b, from: nameEnd, into: &sink)
+                attendee = sink.attendee
+                attendee.otherParameters = sink.rest
+                cache?.store(b, from: nameEnd, colon: colon, attendee)
+            }
+        }
+        // The address is the value without blanks around it and without "mailto:" (ASCII, so decoding only the
+        // address finds the same bytes that are not UTF-8 as decoding the whole value).
+        var start = colon + 1, end = b.count
+        while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+        while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+        if start < end {
+            if end - start >= 7, same(b, start, "MAILTO:") { start += 7 }
+            attendee.email = decodeValue(UnsafeBufferPointer(rebasing: b[start..<end]))
+        }
+        return attendee
     }
 
     /// Whether the line is an ATTENDEE property (its name, in any case, then ';' or ':').
@@ -76,14 +107,19 @@ public struct ICSContentLine: Sendable, Hashable {
     /// (any case); nil when empty.
     static func email(_ value: String) -> String? {
         var value = value
-        return value.withUTF8 { b -> String? in
+        let range: Range<Int>? = value.withUTF8 { b in
             var start = 0, end = b.count
             while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
             while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
             if start == end { return nil }
             if end - start >= 7, same(b, start, "MAILTO:") { start += 7 }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+            return start..<end
         }
+        guard let range else { return nil }
+        if range.count == value.utf8.count { return value }
+        // Cut at ASCII bytes of valid text: a copy, no new validation.
+        let u = value.utf8
+        return String(Substring(u[u.index(u.startIndex, offsetBy: range.lowerBound)..<u.index(u.startIndex, offsetBy: range.upperBound)]))
     }
 
     /// Receives a line's parameters as they are split: a name, its values, the end of the parameter.
@@ -159,14 +195,20 @@ public struct ICSContentLine: Sendable, Hashable {
     }
 
     /// Splits name, parameters (to `sink`) and value.
-    private static func split<Sink: ParameterSink>(_ b: UnsafeBufferPointer<UInt8>, into sink: inout Sink,
-                                                   decodeValue: (UnsafeBufferPointer<UInt8>) -> String) throws(SyntaxError) -> (name: String, value: String) {
+    /// The property name (upper case) and the index of the ';' or ':' after it.
+    private static func splitName(_ b: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> (name: String, end: Int) {
         let n = b.count
         var i = 0
         while i < n, b[i] != 0x3B, b[i] != 0x3A { i += 1 }  // ';' ':'
         guard i < n else { throw .noColon }
         guard i > 0 else { throw .emptyName }
-        let name = knownName(b, 0, i) ?? upperASCII(b, 0, i)
+        return (knownName(b, 0, i) ?? upperASCII(b, 0, i), i)
+    }
+
+    /// Reads the parameters from the ';' at `start` into `sink`; returns the index of the ':' before the value.
+    private static func splitParameters<Sink: ParameterSink>(_ b: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout Sink) throws(SyntaxError) -> Int {
+        let n = b.count
+        var i = start
         while i < n, b[i] == 0x3B {
             i += 1
             let nameStart = i
@@ -196,7 +238,7 @@ public struct ICSContentLine: Sendable, Hashable {
             sink.end()
         }
         guard i < n, b[i] == 0x3A else { throw .noColon }
-        return (name, decodeValue(UnsafeBufferPointer(rebasing: b[(i + 1)...])))
+        return i
     }
 
     /// The upper-cased name when it is one that feeds use all the time: returned as a constant, which costs
@@ -302,8 +344,7 @@ public struct ICSContentLine: Sendable, Hashable {
     private static func paramText(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
         var hasCaret = false
         for k in from..<to where b[k] == 0x5E { hasCaret = true; break }
-        let slice = UnsafeBufferPointer(rebasing: b[from..<to])
-        if !hasCaret { return String(decoding: slice, as: UTF8.self) }
+        if !hasCaret { return String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(to - from)
         var k = from

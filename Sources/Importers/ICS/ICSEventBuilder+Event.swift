@@ -6,6 +6,8 @@ extension ICSEventBuilder {
     enum Failure: Error {
         case rejected(line: Int, reason: String)
         case waitForZone
+        /// A worker's builder (`isWorker`) met what only the main builder may do: build a VTIMEZONE.
+        case needsMain
     }
 
     /// Properties whose first occurrence becomes a field. Later duplicates are kept raw.
@@ -153,7 +155,7 @@ extension ICSEventBuilder {
             endSpec = .duration(d)
         }
 
-        let text = frame.sourceText ?? String(decoding: frame.text, as: UTF8.self)
+        let text = String(decoding: frame.text, as: UTF8.self)
         let uid: String
         if fields.uid >= 0, !props[fields.uid].value.isEmpty {
             uid = props[fields.uid].value
@@ -245,7 +247,10 @@ extension ICSEventBuilder {
             return hit
         }
         let tzid = ICSText.trimmed(rawTZID)
-        if let z = zones.zone(named: tzid) ?? fileZone(rawTZID) ?? fileZone(tzid) {
+        var found = zones.zone(named: tzid)
+        if found == nil { found = try definedZone(rawTZID) }
+        if found == nil { found = try definedZone(tzid) }
+        if let z = found {
             zoneCache[rawTZID] = z
             recentZones = ((rawTZID, z), recentZones.last)
             return z
@@ -254,6 +259,14 @@ extension ICSEventBuilder {
         if !final && !deferralDisabled { throw .waitForZone }
         handlers.warn("\(label):\(line): unknown time zone \"\(tzid)\" (no VTIMEZONE defines it), read in \(fallbackZone.identifier)")
         return fallbackZone
+    }
+
+    /// The zone a VTIMEZONE of the input defines. A worker's builder uses only the ones already built.
+    private func definedZone(_ tzid: String) throws(Failure) -> Zone? {
+        guard isWorker else { return fileZone(tzid) }
+        if let built = fileZones[tzid] { return built }
+        if fileZoneDefinitions[tzid] != nil { throw .needsMain }
+        return nil
     }
 
     private func recurrenceDates(_ p: ICSContentLine, final: Bool) throws(Failure) -> [RecurrenceDate] {

@@ -9,30 +9,69 @@ final class ICSEventBuilder {
     let fallbackZone: Zone
     let handlers: ICSReader.Handlers
 
+    /// A worker's builder (`ICSParallelBuilder`) makes events from a snapshot of the main builder's state and
+    /// never changes that state: where it would (build a VTIMEZONE), it gives the event back to the main one.
+    let isWorker: Bool
+
     /// Zones defined by VTIMEZONE components of this input, by TZID.
-    var fileZones: [String: Zone] = [:]
+    var fileZones: [String: Zone] = [:] { didSet { stateVersion &+= 1 } }
     /// VTIMEZONE components of this input not yet built, by TZID, with their line.
-    var fileZoneDefinitions: [String: (RawComponent, Int)] = [:]
+    var fileZoneDefinitions: [String: (RawComponent, Int)] = [:] { didSet { stateVersion &+= 1 } }
     var zoneCache: [String: Zone] = [:]
     /// The two TZIDs resolved last (feeds alternate between a few zones): checked before hashing into `zoneCache`.
     var recentZones: (last: (tzid: String, zone: Zone)?, previous: (tzid: String, zone: Zone)?) = (nil, nil)
     /// Parsed RRULE/EXRULE values by text.
     var ruleCache: [String: RecurrenceRule] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
-    var calendarZone: Zone?
+    var calendarZone: Zone? { didSet { stateVersion &+= 1 } }
     /// Events waiting for a VTIMEZONE that may come later in the VCALENDAR.
     var pending: [ICSFrame] = []
     /// At most this many events wait for a later VTIMEZONE; then waiting stops for the rest of the VCALENDAR.
     static let maxPending = 1000
     /// Set once `maxPending` was reached in the current VCALENDAR: unknown TZIDs fall back at once.
-    var deferralDisabled = false
+    var deferralDisabled = false { didSet { stateVersion &+= 1 } }
+    /// Changes with every change of the state above, which workers copy (`Snapshot`).
+    private(set) var stateVersion = 0
+    /// Whether the input's first line that is not UTF-8 was reported.
+    var sawLatin1 = false
+    /// Parameter sections already parsed (this builder's thread only).
+    let parameterCaches = ICSParameterCaches()
 
-    init(label: String, zones: ZoneDatabase, fallbackZone: Zone, handlers: ICSReader.Handlers) {
+    init(label: String, zones: ZoneDatabase, fallbackZone: Zone, handlers: ICSReader.Handlers, isWorker: Bool = false) {
         self.label = label
         self.zones = zones
         self.fallbackZone = fallbackZone
         self.handlers = handlers
+        self.isWorker = isWorker
     }
+
+    /// What a worker's builder needs of this one's state to make events exactly as this one would.
+    struct Snapshot: @unchecked Sendable {
+        var version: Int
+        var fileZones: [String: Zone]
+        var fileZoneDefinitions: [String: (RawComponent, Int)]
+        var calendarZone: Zone?
+        var deferralDisabled: Bool
+    }
+
+    var snapshot: Snapshot {
+        Snapshot(version: stateVersion, fileZones: fileZones, fileZoneDefinitions: fileZoneDefinitions,
+                 calendarZone: calendarZone, deferralDisabled: deferralDisabled)
+    }
+
+    /// A worker's builder takes the main builder's state; its caches stay while that state does not change.
+    func adopt(_ snapshot: Snapshot) {
+        guard snapshot.version != adoptedVersion else { return }
+        adoptedVersion = snapshot.version
+        fileZones = snapshot.fileZones
+        fileZoneDefinitions = snapshot.fileZoneDefinitions
+        calendarZone = snapshot.calendarZone
+        deferralDisabled = snapshot.deferralDisabled
+        zoneCache = [:]
+        recentZones = (nil, nil)
+    }
+
+    private var adoptedVersion = -1
 
     /// Performs one command of the scanner.
     func perform(_ command: consuming ICSCommand) throws {
@@ -61,6 +100,8 @@ final class ICSEventBuilder {
             handlers.warn(message)
         case .skip(let name):
             handlers.skip(name)
+        case .latin1(let line):
+            noteLatin1(line: line)
         }
     }
 
@@ -102,7 +143,27 @@ final class ICSEventBuilder {
 
     // MARK: - Events
 
-    private func finishEvent(_ frame: ICSFrame, final: Bool) throws {
+    func noteLatin1(line: Int) {
+        guard !sawLatin1 else { return }
+        sawLatin1 = true
+        handlers.warn("\(label):\(line): text is not valid UTF-8, read as Latin-1")
+    }
+
+    /// Hands on an event a worker made (`ICSParallelBuilder`), with the warnings it gave, as `finishEvent` would.
+    func deliver(_ event: consuming Event, of frame: ICSFrame, warnings: [String]) throws {
+        if let line = frame.latin1Line { noteLatin1(line: line) }
+        for warning in warnings { handlers.warn(warning) }
+        try handlers.event(consume event)
+    }
+
+    func finishEvent(_ frame: ICSFrame, final: Bool) throws {
+        if frame.deferred {
+            frame.parseDeferredLines(caches: parameterCaches) { if frame.latin1Line == nil { frame.latin1Line = $0 } }
+        }
+        if let line = frame.latin1Line {
+            frame.latin1Line = nil
+            noteLatin1(line: line)
+        }
         if let failure = frame.failure {
             try handlers.reject(SourceLocation(file: label, line: failure.line), failure.reason)
             return

@@ -56,16 +56,37 @@ public final class ICSReader {
     /// The file label used in every location and message.
     public let label: String
     private let scanner: ICSScanner
+    /// Set when events are made on worker threads.
+    private let parallel: ICSParallelBuilder?
 
     /// - Parameters:
     ///   - label: the file name (or URL) for messages.
     ///   - zones: the run's zone database (IANA names, prefixes, Windows names).
     ///   - fallbackZone: the zone for a TZID nothing defines (with a warning), usually the pipeline's zone.
     ///   - firstLine: the line number of the first byte fed, for text embedded in another document.
-    public init(label: String, zones: ZoneDatabase, fallbackZone: Zone, firstLine: Int = 1, limits: Limits = Limits(), handlers: Handlers) {
+    ///   - workers: threads that parse the events' lines and make the events while this one reads (0: all on
+    ///     this thread). The handlers are still called on this thread, with exactly the same calls in the same
+    ///     order.
+    public init(label: String, zones: ZoneDatabase, fallbackZone: Zone, firstLine: Int = 1, limits: Limits = Limits(),
+                workers: Int = 0, handlers: Handlers) {
         self.label = label
         let builder = ICSEventBuilder(label: label, zones: zones, fallbackZone: fallbackZone, handlers: handlers)
-        scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, emit: { try builder.perform($0) })
+        if workers > 0 {
+            let parallel = ICSParallelBuilder(builder: builder, workers: workers)
+            self.parallel = parallel
+            scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, emit: { try parallel.perform($0) })
+        } else {
+            parallel = nil
+            scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, emit: { try builder.perform($0) })
+        }
+    }
+
+    deinit { parallel?.stop() }
+
+    /// Hands over events the caller is done with: with workers, one of them frees them (the memory is theirs),
+    /// so this thread keeps reading. Without workers they are simply released here.
+    public func dispose(_ events: consuming [Event]) {
+        if let parallel { parallel.dispose(events) }
     }
 
     /// Reads a whole buffer (feed + finish).
@@ -80,17 +101,28 @@ public final class ICSReader {
     }
 
     public func feed(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBufferPointer { try scanner.feed($0) }
+        try bytes.withUnsafeBufferPointer { try feed($0) }
     }
 
     /// Feeds the next bytes of the input. Lines may be split anywhere, even inside a UTF-8 character.
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        try scanner.feed(bytes)
+        do {
+            try scanner.feed(bytes)
+        } catch {
+            parallel?.stop()
+            throw error
+        }
     }
 
     /// Ends the input: processes the last line and reports components that were never closed.
     public func finish() throws {
-        try scanner.finish()
+        do {
+            try scanner.finish()
+            try parallel?.finish()
+        } catch {
+            parallel?.stop()
+            throw error
+        }
     }
 }
 

@@ -5,19 +5,17 @@ import Pipeline
 /// It assembles unfolded lines on bytes, splits them into `ICSContentLine`s for the components that are kept
 /// (VEVENT, VALARM, VTIMEZONE), tracks nesting, skips VTODO and the like, and reports what it finds to `emit`
 /// as `ICSCommand`s in input order. It knows nothing about zones or events: that is `ICSEventBuilder`.
+///
+/// The property lines of a top-level VEVENT are only collected (`ICSFrame.deferred`: the unfolded text and
+/// each line's number); whoever makes the event parses them, on this thread or on a worker
+/// (`ICSParallelBuilder`). Anything unusual inside such an event (a nested component, a line error, an END
+/// that does not match, the end of the input) first parses the lines collected so far, so the event comes
+/// out exactly as if each line had been parsed when it was read.
 final class ICSScanner {
     let label: String
     let limits: ICSReader.Limits
     /// Receives the commands in input order; errors it throws stop reading and come out of `feed`/`finish`.
     let emit: (ICSCommand) throws -> Void
-    let hint: SplitHint?
-
-    /// Set by the two-thread reader: whether closed events carry their text as a String (`ICSFrame.sourceText`)
-    /// already. The result is the same either way, only the thread that makes it differs.
-    final class SplitHint {
-        var makesSourceText = false
-    }
-
     // Line assembly.
     @exclusivity(unchecked) private var line: [UInt8] = []
     @exclusivity(unchecked) private var lineOverlong = false
@@ -27,7 +25,7 @@ final class ICSScanner {
     @exclusivity(unchecked) private var logicalStart: Int
     private var checkedHeader = false
     private var headerBuffer: [UInt8] = []
-    private var sawLatin1Warning = false
+    private var sawLatin1 = false
 
     // Component state.
     @exclusivity(unchecked) private var stack: [ICSFrame] = []
@@ -37,9 +35,8 @@ final class ICSScanner {
     /// Whether the skipped component is counted (VTODO, ...) or was already reported as an error.
     private var skippingCounts = false
 
-    init(label: String, firstLine: Int, limits: ICSReader.Limits, hint: SplitHint? = nil, emit: @escaping (ICSCommand) throws -> Void) {
+    init(label: String, firstLine: Int, limits: ICSReader.Limits, emit: @escaping (ICSCommand) throws -> Void) {
         self.label = label
-        self.hint = hint
         self.limits = limits
         self.emit = emit
         physicalLine = firstLine
@@ -73,6 +70,7 @@ final class ICSScanner {
             try processLine()
             haveLine = false
         }
+        try settleEvent()
         // Unclosed components.
         if !skipping.isEmpty, skippingCounts {
             try emit(.warn("\(label):\(skippingLine): BEGIN:\(skipping[0]) has no END:\(skipping[0])"))
@@ -212,9 +210,11 @@ final class ICSScanner {
             }
             return
         }
-        if let name = Self.keyword(b, "BEGIN:") {
+        // Most lines are properties: only a line starting with B or E can be BEGIN: or END:.
+        let first = b[0] | 0x20
+        if first == 0x62, let name = Self.keyword(b, "BEGIN:") {
             try begin(name, line: number, text: b)
-        } else if let name = Self.keyword(b, "END:") {
+        } else if first == 0x65, let name = Self.keyword(b, "END:") {
             try end(name, line: number, text: b)
         } else {
             try property(b, line: number)
@@ -253,7 +253,14 @@ final class ICSScanner {
     }
 
     /// A problem with one line: rejects the enclosing event, or the line itself outside of events.
+    /// Parses the lines an open event left unparsed, before anything else happens to it (see the type's note).
+    private func settleEvent() throws {
+        guard let e = eventIndex, stack[e].deferred else { return }
+        stack[e].parseDeferredLines { try? noteLatin1(line: $0) }
+    }
+
     private func lineError(_ number: Int, _ reason: String) throws {
+        try settleEvent()
         if let e = eventIndex {
             stack[e].fail(line: number, reason)
         } else {
@@ -262,6 +269,7 @@ final class ICSScanner {
     }
 
     private func begin(_ name: String, line number: Int, text: UnsafeBufferPointer<UInt8>) throws {
+        if stack.last?.kind == .event { try settleEvent() }
         if stack.count >= limits.maxDepth {
             try lineError(number, "components nested deeper than \(limits.maxDepth) levels")
             skip(name, line: number, counted: false)
@@ -283,7 +291,8 @@ final class ICSScanner {
             case "VEVENT":
                 let frame = ICSFrame(kind: .event, name: name, beginLine: number)
                 frame.text.reserveCapacity(960)
-                frame.properties.reserveCapacity(16)
+                frame.deferred = true
+                frame.lineNumbers.reserveCapacity(16)
                 stack.append(frame)
                 appendText(text)
             case "VTIMEZONE":
@@ -315,6 +324,7 @@ final class ICSScanner {
             return
         }
         if name != top.name {
+            try settleEvent()
             if let match = stack.lastIndex(where: { $0.name == name }) {
                 // Close the components that were never ended, then the matching one.
                 while stack.count - 1 > match {
@@ -343,12 +353,6 @@ final class ICSScanner {
         case .calendar:
             try emit(.calendarEnd)
         case .event:
-            if frame.failure == nil, let hint, hint.makesSourceText {
-                // Made here when the builder's thread is the busier one (else the builder makes it).
-                frame.sourceText = String(decoding: frame.text, as: UTF8.self)
-                // The bytes are needed only for the made-up UID of an event without one.
-                if let uid = frame.properties.first(where: { $0.name == "UID" }), !uid.value.isEmpty { frame.text = [] }
-            }
             try emit(.event(frame))
         case .timezone:
             try emit(.timezone(frame))
@@ -377,18 +381,16 @@ final class ICSScanner {
             top.text.append(contentsOf: b)
             top.text.append(0x0D)
             top.text.append(0x0A)
+            if top.deferred {
+                top.lineNumbers.append(number)
+                if ICSContentLine.isAttendee(b) { top.attendeeLines += 1 }
+                return
+            }
         } else {
             appendText(b)
         }
         do {
-            if top.kind == .event, ICSContentLine.isAttendee(b) {
-                let (parsed, attendee) = try ICSContentLine.parseAttendee(b, line: number, decodeValue: decode)
-                top.properties.append(consume parsed)
-                top.attendees.append(consume attendee)
-                return
-            }
-            let parsed = try ICSContentLine.parse(b, line: number, decodeValue: decode)
-            top.properties.append(consume parsed)
+            try top.addProperty(b, line: number, decode: decode)
         } catch {
             try lineError(number, error.reason)
         }
@@ -405,20 +407,18 @@ final class ICSScanner {
         return true
     }
 
-    /// UTF-8 values as they are; anything else is read as Latin-1 (with one warning per input).
+    /// UTF-8 values as they are; anything else is read as Latin-1 (the builder warns once per input).
     private func decode(_ b: UnsafeBufferPointer<UInt8>) -> String {
-        let decoded = String(decoding: b, as: UTF8.self)
-        // Decoding replaces each invalid sequence with U+FFFD, so the bytes come out unchanged exactly when
-        // they were valid UTF-8. (One fast pass instead of the generic `String(validating:)`.)
-        var check = decoded
-        let valid = check.withUTF8 { u in
-            u.count == b.count && (u.isEmpty || memcmp(u.baseAddress!, b.baseAddress!, u.count) == 0)
-        }
-        if valid { return decoded }
-        if !sawLatin1Warning {
-            sawLatin1Warning = true
-            try? emit(.warn("\(label):\(logicalStart): text is not valid UTF-8, read as Latin-1"))
-        }
-        return String(b.map { Character(Unicode.Scalar($0)) })
+        let (text, valid) = ICSText.decode(b)
+        if !valid { try? noteLatin1(line: logicalStart) }
+        return text
+    }
+
+    /// Reports a line that is not UTF-8. The builder keeps the first in input order; this spares it the repeats
+    /// from the lines read here (events left to the workers report theirs themselves).
+    private func noteLatin1(line: Int) throws {
+        guard !sawLatin1 else { return }
+        sawLatin1 = true
+        try emit(.latin1(line: line))
     }
 }

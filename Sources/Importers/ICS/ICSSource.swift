@@ -1,3 +1,4 @@
+import Foundation
 import Pipeline
 
 /// `type: ics`: reads iCalendar (RFC 5545) files, globs, stdin or URLs with the streaming `ICSReader`.
@@ -13,33 +14,30 @@ public final class ICSSource: EventSource {
         make: { options in
             options.rejectUnknownKeys(ICSSource.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
-            let scanThread = options.bool("scan_thread", default: ICSSource.defaultScanThread)
+            let workers = options.contains("workers") ? options.integer("workers", default: 0, range: 0...64) : nil
             try options.finish()
             guard let spec else { throw OptionsRejected() }
-            return ICSSource(input: spec, scanThread: scanThread)
+            return ICSSource(input: spec, workers: workers)
         }
     )
 
     public static let optionDocs = InputSpec.optionDocs + [
-        OptionDoc("scan_thread", "boolean",
-                  "read and split the text on a second thread while events are built on the first: faster when a second core is really free, slower when it is not (the two threads' allocations then contend)",
-                  default: "false"),
+        OptionDoc("workers", "integer",
+                  "threads that parse the events' lines and make the events while the file is read (0: all on one thread); the events, rejections and warnings are the same",
+                  default: "the cores the run leaves idle: one per core (at most 4) when reading is the whole run (no stages, no sinks: a dry run), else 0"),
     ]
 
-    /// One thread unless asked: on the shared 2-core benchmark machine the two-thread reader was faster in its
-    /// best runs (0.60 s against 0.73 s for the 74 MB feed) but slower in the median (0.89 s against 0.76 s).
-    public static let defaultScanThread = false
 
     public let input: InputSpec
-    /// Whether files are scanned on a second thread (`ICSPipelinedReader`); the results are the same.
-    public let scanThread: Bool
+    /// Threads that make the events (`ICSReader`'s `workers`; nil: `RunContext.idleCores`). The results are the same.
+    public let workers: Int?
     /// Events handed on per batch. Small enough that a batch's strings and arrays are still in the CPU cache
     /// when a dry run or a sink releases them (1,000 cost about 20% more CPU time on the benchmark feed).
     public static let batchSize = 128
 
-    public init(input: InputSpec, scanThread: Bool = ICSSource.defaultScanThread) {
+    public init(input: InputSpec, workers: Int? = nil) {
         self.input = input
-        self.scanThread = scanThread
+        self.workers = workers
     }
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
@@ -49,6 +47,7 @@ public final class ICSSource: EventSource {
             events.reserveCapacity(Self.batchSize)
             // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.
             let metadata = context.currentSourceLabel.map { ["source": $0] } ?? [:]
+            var reader: ICSReader?
             try withoutActuallyEscaping(emit) { emit in
                 let handlers = ICSReader.Handlers(
                     event: { (event: consuming Event) in
@@ -56,22 +55,23 @@ public final class ICSSource: EventSource {
                         events.append(consume event)
                         if events.count >= Self.batchSize {
                             try emit(Batch(events: events))
-                            events.removeAll(keepingCapacity: true)
+                            // What the pipeline did not keep is freed by the reader's workers.
+                            var spent: [Event] = []
+                            spent.reserveCapacity(Self.batchSize)
+                            swap(&spent, &events)
+                            if let reader { reader.dispose(spent) }
                         }
                     },
                     reject: { location, reason in context.report.reject(location, reason) },
                     warn: { context.warn($0) },
                     skip: { context.report.count("skipped " + $0) }
                 )
-                if scanThread {
-                    // Scanning runs on a second thread, events are built and handed on here.
-                    try ICSPipelinedReader.read(chunks, label: file.label, zones: context.environment.zones,
-                                                fallbackZone: context.zone, handlers: handlers)
-                } else {
-                    let reader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone, handlers: handlers)
-                    try chunks.forEachChunk { try reader.feed($0) }
-                    try reader.finish()
-                }
+                let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
+                                           workers: workers ?? context.idleCores, handlers: handlers)
+                reader = fileReader
+                defer { reader = nil }
+                try chunks.forEachChunk { try fileReader.feed($0) }
+                try fileReader.finish()
                 if !events.isEmpty { try emit(Batch(events: events)) }
             }
         }

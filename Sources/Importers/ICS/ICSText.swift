@@ -71,6 +71,19 @@ public enum ICSText {
     }
 
     /// The text without leading and trailing spaces and tabs; the same string when there are none (no copy).
+    /// UTF-8 text as it is; anything else read as Latin-1 (`valid` false). Decoding replaces each invalid
+    /// sequence with U+FFFD, so the bytes come out unchanged exactly when they were valid UTF-8 (one fast pass
+    /// instead of the generic `String(validating:)`).
+    static func decode(_ b: UnsafeBufferPointer<UInt8>) -> (text: String, valid: Bool) {
+        let decoded = String(decoding: b, as: UTF8.self)
+        var check = decoded
+        let valid = check.withUTF8 { u in
+            u.count == b.count && (u.isEmpty || memcmp(u.baseAddress!, b.baseAddress!, u.count) == 0)
+        }
+        if valid { return (decoded, true) }
+        return (String(b.map { Character(Unicode.Scalar($0)) }), false)
+    }
+
     public static func trimmed(_ text: String) -> String {
         let u = text.utf8
         guard let first = u.first, let last = u.last else { return text }

@@ -56,19 +56,47 @@ public struct RecurrenceRule: Hashable, Sendable {
         }
     }
 
+    /// The ';'-separated parts of a rule (or ','-separated items of a value), empty ones left out. Rules are ASCII in practice: those are cut on
+    /// bytes (a ';' is then always a character of its own); anything else by characters, as before.
+    static func parts(of text: String, separator: UInt8 = 0x3B) -> [Substring] {
+        let u = text.utf8
+        guard !u.contains(where: { $0 >= 0x80 }) else {
+            return text.split(separator: Character(Unicode.Scalar(separator)), omittingEmptySubsequences: true)
+        }
+        var parts: [Substring] = []
+        var start = u.startIndex
+        var i = start
+        while i < u.endIndex {
+            if u[i] == separator {
+                if start < i { parts.append(Substring(u[start..<i])) }
+                start = u.index(after: i)
+            }
+            i = u.index(after: i)
+        }
+        if start < u.endIndex { parts.append(Substring(u[start...])) }
+        return parts
+    }
+
+    /// The first '=' of a part (found on bytes when the part is ASCII).
+    static func equalsSign(in part: Substring) -> Substring.Index? {
+        let u = part.utf8
+        if !u.contains(where: { $0 >= 0x80 }) { return u.firstIndex(of: 0x3D) }
+        return part.firstIndex(of: "=")
+    }
+
     /// Parses "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE". `untilParser` reads the UNTIL value (a date, a UTC
     /// date-time or, leniently, a local date-time by default).
     public init(parsing text: String, untilParser: (String) -> EventTime? = RecurrenceRule.parseUntil) throws {
         var frequency: Frequency?
         var rule = RecurrenceRule(frequency: .daily)
         var seen = Set<String>()
-        for part in text.split(separator: ";", omittingEmptySubsequences: true) {
-            guard let eq = part.firstIndex(of: "=") else { throw ParseError.invalid("RRULE part \"\(part)\" has no \"=\"") }
+        for part in Self.parts(of: text) {
+            guard let eq = Self.equalsSign(in: part) else { throw ParseError.invalid("RRULE part \"\(part)\" has no \"=\"") }
             let key = part[..<eq].uppercased()
             let value = String(part[part.index(after: eq)...])
             guard seen.insert(key).inserted else { throw ParseError.invalid("RRULE part \(key) appears twice") }
             func ints(_ range: ClosedRange<Int>, allowNegative: Bool) throws -> [Int] {
-                try value.split(separator: ",").map { item in
+                try Self.parts(of: value, separator: 0x2C).map { item in
                     guard let n = Int(item.hasPrefix("+") ? item.dropFirst() : item[...]),
                           allowNegative ? (range.contains(abs(n)) && n != 0) : range.contains(n)
                     else { throw ParseError.invalid("RRULE \(key) value \"\(item)\" is out of range") }
@@ -99,7 +127,7 @@ public struct RecurrenceRule: Hashable, Sendable {
             case "BYMONTH": rule.byMonth = try ints(1...12, allowNegative: false)
             case "BYSETPOS": rule.bySetPos = try ints(1...366, allowNegative: true)
             case "BYDAY":
-                rule.byDay = try value.split(separator: ",").map { item in
+                rule.byDay = try Self.parts(of: value, separator: 0x2C).map { item in
                     let upper = item.uppercased()
                     guard upper.count >= 2, let day = Self.weekdayCodes.firstIndex(of: String(upper.suffix(2))) else {
                         throw ParseError.invalid("RRULE BYDAY value \"\(item)\" is not a weekday")

@@ -15,6 +15,12 @@ public final class RunContext {
     /// The label of the source whose `read` is running (nil between sources). A source may stamp it as
     /// metadata["source"] itself (sharing one dictionary): the runner then passes its batches on without copying.
     public internal(set) var currentSourceLabel: String?
+    /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the
+    /// cores the run leaves idle. Reading is the whole run only when no stage and no sink takes the events
+    /// (a dry run of sources alone); otherwise the reading thread's core also runs the stages and the others
+    /// run the sinks, and on the 2-core benchmark machine extra threads cost more than they saved
+    /// (docs/benchmarks.md).
+    public internal(set) var idleCores = 0
     private let logSink: (String) -> Void
 
     public init(environment: PipelineEnvironment, report: RunReport = RunReport(), strict: Bool = false, quiet: Bool = false,

@@ -38,6 +38,8 @@ public struct Runner {
         var opened: [any Sink] = []
         var pump: SinkPump?
         context.sourceLabels = pipeline.sourceLabels
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        context.idleCores = pipeline.stages.isEmpty && sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
         do {
             for sink in sinks {
                 try sink.open(context: context)

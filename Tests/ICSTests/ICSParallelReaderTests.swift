@@ -3,35 +3,21 @@ import XCTest
 @testable import Importers
 import Pipeline
 
-/// The two-thread reader (`ICSPipelinedReader`, used by the `ics` source) must make exactly the handler calls
-/// the one-thread `ICSReader` makes: same events, same rejections with the same lines, same warnings and skips,
-/// in the same order, and the same error for input that is not iCalendar.
-final class ICSPipelinedReaderTests: XCTestCase {
-    private func readPipelined(_ bytes: [UInt8], label: String, stopAfter: Int? = nil) throws -> ReadResult {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("calpipe-pipelined-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).ics").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        var result = ReadResult()
-        try ICSPipelinedReader.read(
-            try ChunkReader(path: path, label: label), label: label, zones: testZones, fallbackZone: .utc,
-            handlers: .init(
-                event: {
-                    result.events.append($0)
-                    if let stopAfter, result.events.count == stopAfter { throw Stop() }
-                },
-                reject: { result.rejections.append("\($0): \($1)") },
-                warn: { result.warnings.append($0) },
-                skip: { result.skipped.append($0) }))
-        return result
+/// The reader with worker threads (`ICSReader(workers:)`, the `ics` source's default on several cores) must make
+/// exactly the handler calls the one-thread reader makes: same events, same rejections with the same lines, same
+/// warnings and skips, in the same order, and the same error for input that is not iCalendar, whatever the
+/// number of workers and wherever the chunks end.
+final class ICSParallelReaderTests: XCTestCase {
+    private func readParallel(_ bytes: [UInt8], label: String, workers: Int = 2, chunk: Int = 1 << 16,
+                              stopAfter: Int? = nil) throws -> ReadResult {
+        try readICS(bytes, label: label, chunk: chunk, workers: workers, stopAfter: stopAfter)
     }
 
-    private struct Stop: Error {}
-
-    private func assertSame(_ bytes: [UInt8], label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertSame(_ bytes: [UInt8], label: String, workers: Int = 2, chunk: Int = 1 << 16,
+                            file: StaticString = #filePath, line: UInt = #line) throws {
         let sequential = Result { try readICS(bytes, label: label, chunk: 4096) }
-        let pipelined = Result { try readPipelined(bytes, label: label) }
-        switch (sequential, pipelined) {
+        let parallel = Result { try readParallel(bytes, label: label, workers: workers, chunk: chunk) }
+        switch (sequential, parallel) {
         case (.success(let s), .success(let p)):
             XCTAssertEqual(p.events, s.events, "\(label): events", file: file, line: line)
             XCTAssertEqual(p.rejections, s.rejections, "\(label): rejections", file: file, line: line)
@@ -40,22 +26,24 @@ final class ICSPipelinedReaderTests: XCTestCase {
         case (.failure(let s), .failure(let p)):
             XCTAssertEqual("\(p)", "\(s)", "\(label): error", file: file, line: line)
         default:
-            XCTFail("\(label): sequential \(sequential), pipelined \(pipelined)", file: file, line: line)
+            XCTFail("\(label): sequential \(sequential), with workers \(parallel)", file: file, line: line)
         }
     }
 
-    func testEveryFixtureReadsTheSameOnTwoThreads() throws {
+    func testEveryFixtureReadsTheSameWithWorkers() throws {
         var count = 0
         for folder in ["corpus", "broken"] {
             for name in try Fixtures.files(in: folder) {
-                try assertSame(try Fixtures.bytes(folder + "/" + name), label: name)
+                let bytes = try Fixtures.bytes(folder + "/" + name)
+                try assertSame(bytes, label: name, workers: 1)
+                try assertSame(bytes, label: name, workers: 3, chunk: 7)
                 count += 1
             }
         }
         XCTAssertEqual(count, 35)
     }
 
-    /// A calendar of 3,000 events (far more than the queue holds, so the worker waits for the builder) with
+    /// A calendar of 3,000 events (many jobs, more than the workers may hold at once) with
     /// problems spread over it: bad dates, lines without a colon, END mismatches, a zone defined by a VTIMEZONE
     /// after the events that use it, an unknown zone, floating times under X-WR-TIMEZONE, VALARMs, VTODOs,
     /// events without UID, a Latin-1 byte, bare LF lines, folded lines, and an unclosed event at the end.
@@ -111,10 +99,11 @@ final class ICSPipelinedReaderTests: XCTestCase {
         return out
     }
 
-    func testMixedCalendarWithErrorsReadsTheSameOnTwoThreads() throws {
+    func testMixedCalendarWithErrorsReadsTheSameWithWorkers() throws {
         let bytes = Self.mixedCalendar(events: 3000)
-        try assertSame(bytes, label: "mixed.ics")
-        let result = try readPipelined(bytes, label: "mixed.ics")
+        for workers in [1, 2, 4] { try assertSame(bytes, label: "mixed.ics", workers: workers) }
+        try assertSame(bytes, label: "mixed.ics", chunk: 1000)
+        let result = try readParallel(bytes, label: "mixed.ics")
         // The input really has what it claims (counted from the construction above).
         let bad = (0..<3000).filter { $0 % 101 == 7 || $0 % 131 == 3 || $0 % 149 == 1 }.count
         XCTAssertEqual(result.rejections.count, bad + 1, "bad events plus the unclosed one")
@@ -128,10 +117,51 @@ final class ICSPipelinedReaderTests: XCTestCase {
         XCTAssertEqual(custom?.start.utcSeconds(in: .utc), CivilDateTime(date: CivilDate(year: 2026, month: 3, day: 10), hour: 6, minute: 0, second: 0).secondsSinceEpoch)
     }
 
-    func testHandlerErrorStopsTheWorker() throws {
+    /// The Latin-1 warning names the first such line in the input even when a worker finds it (in an event's
+    /// own lines) after this thread found a later one (in a VALARM, which this thread parses itself).
+    func testLatin1WarningNamesTheFirstLineWhoeverFindsIt() throws {
+        var bytes: [UInt8] = []
+        func line(_ s: String) { bytes += Array(s.utf8) + [0x0D, 0x0A] }
+        line("BEGIN:VCALENDAR")
+        line("BEGIN:VEVENT")
+        line("UID:a")
+        line("DTSTART:20260101T100000Z")
+        bytes += Array("SUMMARY:Caf".utf8) + [0xE9, 0x0D, 0x0A]  // line 5
+        line("END:VEVENT")
+        line("BEGIN:VEVENT")
+        line("UID:b")
+        line("DTSTART:20260102T100000Z")
+        line("BEGIN:VALARM")
+        bytes += Array("DESCRIPTION:R".utf8) + [0xE9, 0x0D, 0x0A]  // line 11
+        line("END:VALARM")
+        line("END:VEVENT")
+        line("END:VCALENDAR")
+        try assertSame(bytes, label: "x.ics")
+        let result = try readParallel(bytes, label: "x.ics")
+        XCTAssertEqual(result.warnings, ["x.ics:5: text is not valid UTF-8, read as Latin-1"])
+        XCTAssertEqual(result.events.map(\.title), ["Café", nil])
+        XCTAssertEqual(result.events.last?.components.first?.properties.first?.value, "Ré")
+    }
+
+    /// A worker's events come out in order, moved (the buffer grows past its first capacity), and the ones
+    /// never taken are released with the buffer.
+    func testMadeEventsComeOutInOrder() {
+        let made = ICSMadeEvents(capacity: 2)
+        for i in 0..<5 { made.append(Event(uid: "e\(i)", start: .date(CivilDate(year: 2026, month: 1, day: 1 + i)))) }
+        XCTAssertEqual(made.count, 5)
+        XCTAssertEqual(made.take()?.uid, "e0")
+        XCTAssertEqual(made.take()?.uid, "e1")
+        XCTAssertEqual(made.take()?.start, .date(CivilDate(year: 2026, month: 1, day: 3)))
+        let rest = ICSMadeEvents(capacity: 1)
+        rest.append(Event(uid: String(repeating: "x", count: 100), start: .utc(0)))
+        XCTAssertEqual(rest.take()?.uid.count, 100)
+        XCTAssertNil(rest.take())
+    }
+
+    func testHandlerErrorStopsTheWorkers() throws {
         let bytes = Self.mixedCalendar(events: 3000)
-        XCTAssertThrowsError(try readPipelined(bytes, label: "mixed.ics", stopAfter: 700)) { error in
-            XCTAssertTrue(error is Stop, "\(error)")
+        XCTAssertThrowsError(try readParallel(bytes, label: "mixed.ics", stopAfter: 700)) { error in
+            XCTAssertTrue(error is StopReading, "\(error)")
         }
     }
 }
