@@ -5,8 +5,8 @@ import XCTest
 
 /// The expand stage's fast paths against the slow ones, on real files: the stage sorts occurrences by
 /// integer keys (UIDs replaced by their rank from `HeldSeries`), tests single events against the window with
-/// a zone cursor before copying them, and reads spilled series back on another thread (`SpillPrefetch`).
-/// Its output must be, occurrence by occurrence, what the public API gives built the plain way:
+/// a zone cursor before copying them, and reads held series back and expands them on another thread
+/// (`SeriesWorker`). Its output must be, occurrence by occurrence, what the public API gives built the plain way:
 /// `Occurrence(single:)`, `SeriesExpander.expand(_:overrides:)` per series and `SeriesExpander.sorted`
 /// (which compares the UID strings), batch by batch as the stage hands them on.
 final class ExpandFastPathTests: XCTestCase {
@@ -176,8 +176,8 @@ final class ExpandFastPathTests: XCTestCase {
         }
     }
 
-    /// Series read back from the file on the prefetch thread with long stretches of series held in memory
-    /// between them (more than its read-ahead window): every event comes back, in order, equal.
+    /// Series read back from the file on the worker thread with long stretches of series held in memory
+    /// between them (more than its window of series ahead): every event comes back, in order, equal.
     func testSpilledSeriesFarApartComeBackInOrder() throws {
         func event(_ uid: String) -> Event {
             var e = Event(uid: uid, start: .utc(1_780_000_000), title: "series " + uid)

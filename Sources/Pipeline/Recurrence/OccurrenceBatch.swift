@@ -74,6 +74,21 @@ final class OccurrenceBatch {
         return true
     }
 
+    /// Moves every occurrence of `other` (made elsewhere, e.g. on `SeriesWorker`'s thread) to the end of this
+    /// batch, in order, with its start and original start instants and this batch's `uidRank`, as `append`
+    /// would add them one by one; leaves `other` empty.
+    func moveAll(from other: OccurrenceBatch) {
+        let n = other.count
+        while count + n > capacity { grow() }
+        (items + count).moveInitialize(from: other.items, count: n)
+        for i in 0..<n {
+            keys[count + i] = Key(start: other.keys[i].start, original: other.keys[i].original, uidRank: uidRank,
+                                  index: Int32(truncatingIfNeeded: count + i))
+        }
+        count += n
+        other.count = 0
+    }
+
     /// Hands back the occurrences in the order they were added and leaves the batch empty.
     func takeInArrivalOrder() -> [Occurrence] {
         let n = count

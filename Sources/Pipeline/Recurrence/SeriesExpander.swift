@@ -12,7 +12,7 @@
 /// them its properties. An override whose instance the rule never produces still shows up, at its own time.
 /// A cancelled instance (STATUS:CANCELLED on the override or the master) is left out unless
 /// `includeCancelled`.
-public struct SeriesExpander {
+public struct SeriesExpander: Sendable {
     /// The span occurrences must touch, as UTC instants: [from, to); nil `from` means from DTSTART on.
     public struct Span: Hashable, Sendable {
         public var from: Int64?

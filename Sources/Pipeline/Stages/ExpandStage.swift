@@ -108,8 +108,41 @@ public final class ExpandStage: Stage {
     /// memory holds one chunk of occurrences, not all of them.
     public static let finishBatchSize = 4096
 
+    /// One held series expanded (on `SeriesWorker`'s thread): its occurrences with their sort instants, and
+    /// what the warnings need. @unchecked: the batch is handed over whole, from the thread that filled it to
+    /// the one that empties it, never shared.
+    struct Prepared: @unchecked Sendable {
+        var occurrences: OccurrenceBatch
+        /// False for overrides whose series has no master.
+        var isSeries: Bool
+        var truncated = false
+        var exhausted = false
+        var uid = ""
+        var place = ""
+    }
+
+    /// Expands one held series (or places the overrides that have no master), as `finish` hands it on.
+    static func prepare(_ master: Event?, _ overrides: [Event], expander: SeriesExpander, zone: Zone) -> Prepared {
+        let batch = OccurrenceBatch()
+        guard let master else {
+            // Overrides without their series: each still shows up at its own time.
+            for o in overrides where expander.includeCancelled || !o.isCancelled {
+                let single = Occurrence(single: o)
+                let (s, e) = single.interval(in: zone)
+                if expander.span.contains(start: s, end: e) {
+                    batch.append(single, start: s, original: single.recurrenceID?.utcSeconds(in: zone) ?? s)
+                }
+            }
+            return Prepared(occurrences: batch, isSeries: false)
+        }
+        let result = expander.expand(master, overrides: overrides, into: batch)
+        return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
+                        uid: master.uid, place: place(master))
+    }
+
     public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
         let expander = expander(context: context)
+        let zone = context.zone
         // One chunk of occurrences with their sort keys; handed on sorted once it holds `finishBatchSize`.
         let pending = OccurrenceBatch(capacity: 2 * Self.finishBatchSize)
         func flush() throws {
@@ -119,28 +152,21 @@ public final class ExpandStage: Stage {
         guard let series = held else { return }
         held = nil
         spilledEvents = series.spilledEvents
-        try series.drainRanked { master, overrides, uidRank in
+        // Series are read back and expanded on another thread, a few ahead; chunks are cut and sorted here.
+        try series.drainPrepared(prepare: { master, overrides in
+            Self.prepare(master, overrides, expander: expander, zone: zone)
+        }, consume: { prepared, uidRank in
             pending.uidRank = uidRank
-            guard let master else {
-                // Overrides without their series: each still shows up at its own time.
-                for o in overrides where includeCancelled || !o.isCancelled {
-                    let single = Occurrence(single: o)
-                    let (s, e) = single.interval(in: context.zone)
-                    if expander.span.contains(start: s, end: e) {
-                        pending.append(single, start: s, original: single.recurrenceID?.utcSeconds(in: context.zone) ?? s)
-                    }
-                }
-                return
+            pending.moveAll(from: prepared.occurrences)
+            guard prepared.isSeries else { return }
+            if prepared.truncated {
+                context.warn("event \"\(prepared.uid)\"\(prepared.place) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }
-            let result = expander.expand(master, overrides: overrides, into: pending)
-            if result.truncated {
-                context.warn("event \"\(master.uid)\"\(Self.place(master)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
-            }
-            if result.exhausted {
-                context.warn("event \"\(master.uid)\"\(Self.place(master)) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
+            if prepared.exhausted {
+                context.warn("event \"\(prepared.uid)\"\(prepared.place) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
             }
             if pending.count >= Self.finishBatchSize { try flush() }
-        }
+        })
         try flush()
     }
 

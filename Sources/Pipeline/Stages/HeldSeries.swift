@@ -217,6 +217,14 @@ final class HeldSeries {
     /// occurrences by that rank orders them as comparing their UIDs would.
     func drainRanked(_ body: (_ master: Event?, _ overrides: [Event], _ uidRank: Int32) throws -> Void) throws {
         defer { removeAll() }
+        let (order, uidRank) = drainOrder()
+        try work(order: order, uidRank: uidRank, prepare: { master, overrides in (master, overrides) }) { series, rank in
+            try body(series.0, series.1, rank)
+        }
+    }
+
+    /// The series numbers in drain order, and each series' UID rank (by series number).
+    private func drainOrder() -> (order: [Int32], uidRank: [Int32]) {
         // Source labels in string order, then UIDs by their key bytes: the order Swift's `<` gives.
         var rank = [Int32](repeating: 0, count: sourceLabels.count)
         for (r, i) in sourceLabels.indices.sorted(by: { sourceLabels[$0] < sourceLabels[$1] }).enumerated() { rank[i] = Int32(r) }
@@ -258,67 +266,64 @@ final class HeldSeries {
                 }
             }
         }
-        var buffer: [UInt8] = []
-        // Events on the spill file are read back and decoded a few series ahead on another thread.
-        var prefetch: SpillPrefetch? = nil
-        var spilledOf: [Bool] = []
-        if let file, spilledEvents > 0 {
-            var jobs: [[SpillPrefetch.Place]] = []
-            jobs.reserveCapacity(order.count)
-            for n in order {
-                let s = all[Int(n)]
-                var job: [SpillPrefetch.Place] = []
-                if s.masterLength != 0 && s.masterPlace >= 0 { job.append(.init(offset: s.masterPlace, length: s.masterLength)) }
-                var link = s.firstOverride
-                while link >= 0 {
-                    let o = overrides[Int(link)]
-                    if o.place >= 0 { job.append(.init(offset: o.place, length: o.length)) }
-                    link = o.next
-                }
-                jobs.append(job)
-                spilledOf.append(!job.isEmpty)
+        return (order, uidRank)
+    }
+
+    /// `drainRanked` that runs `prepare` on each series on another thread (`SeriesWorker`), a few series
+    /// ahead, and hands its results to `consume` on the caller's thread, in the same order, with the UID rank.
+    func drainPrepared<Result: Sendable>(prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result,
+                                         consume: (_ result: Result, _ uidRank: Int32) throws -> Void) throws {
+        defer { removeAll() }
+        let (order, uidRank) = drainOrder()
+        try work(order: order, uidRank: uidRank, prepare: prepare, consume: consume)
+    }
+
+    /// Moves the held events into one job per series (in memory, or their place on the file), in `order`,
+    /// and lets a `SeriesWorker` read and prepare them.
+    private func work<Result: Sendable>(order: [Int32], uidRank: [Int32],
+                                        prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result,
+                                        consume: (_ result: Result, _ uidRank: Int32) throws -> Void) throws {
+        var jobs: [SeriesWorker<Result>.Job] = []
+        jobs.reserveCapacity(order.count)
+        for n in order {
+            let s = series[Int(n)]
+            var job = SeriesWorker<Result>.Job()
+            if s.masterLength != 0 {
+                job.hasMaster = true
+                job.items.append(try item(s.masterPlace, s.masterLength))
             }
-            try file.read(at: 0, count: 0, into: &buffer)  // writes out what is still buffered
-            prefetch = SpillPrefetch(jobs: jobs, file: file, zones: zones)
-            prefetch!.start()
-        }
-        // Runs before `removeAll` closes the file.
-        defer { prefetch?.stop() }
-        var held: [Event] = []
-        var decoded: [Event] = []
-        for (k, n) in order.enumerated() {
-            let s = all[Int(n)]
-            decoded = []
-            if let prefetch, spilledOf[k] { decoded = try prefetch.take(k) }
-            var next = 0
-            let master = s.masterLength == 0 ? nil : try take(s.masterPlace, s.masterLength, decoded: decoded, next: &next, buffer: &buffer)
-            held.removeAll(keepingCapacity: true)
             var link = s.firstOverride
             while link >= 0 {
                 let o = overrides[Int(link)]
-                held.append(try take(o.place, o.length, decoded: decoded, next: &next, buffer: &buffer))
+                job.items.append(try item(o.place, o.length))
                 link = o.next
             }
-            decoded = []
-            try body(master, held, uidRank[Int(n)])
+            jobs.append(job)
+        }
+        if let file {
+            var none: [UInt8] = []
+            try file.read(at: 0, count: 0, into: &none)  // writes out what is still buffered
+        }
+        let worker = SeriesWorker(jobs: jobs, file: file, zones: zones, prepare: prepare)
+        jobs = []
+        worker.start()
+        // Runs before the caller's `removeAll` closes the file.
+        defer { worker.stop() }
+        for k in order.indices {
+            try consume(try worker.take(k), uidRank[Int(order[k])])
         }
     }
 
-    /// A held event: from memory, from the events read ahead for its series (`decoded`, in order), or read
-    /// from the file here.
-    private func take(_ place: Int64, _ length: UInt32, decoded: [Event], next: inout Int, buffer: inout [UInt8]) throws -> Event {
+    /// A held event for a job: taken out of memory, or its place on the file.
+    private func item<R>(_ place: Int64, _ length: UInt32) throws -> SeriesWorker<R>.Item {
         if place < 0 {
             let i = Int(-place - 1)
             guard let event = inMemory[i] else { throw RunFailure.failed("internal error: a held event was taken twice") }
             inMemory[i] = nil
-            return event
+            return .memory(event)
         }
-        if next < decoded.count {
-            next += 1
-            return decoded[next - 1]
-        }
-        guard let file else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
-        return try Self.decode(file: file, zones: zones, at: place, length: length, buffer: &buffer)
+        guard file != nil else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
+        return .file(offset: place, length: length)
     }
 
     /// Reads one held event back from the spill file.
