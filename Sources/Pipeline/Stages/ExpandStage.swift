@@ -118,12 +118,14 @@ public final class ExpandStage: Stage {
         var truncated = false
         var exhausted = false
         var uid = ""
-        var place = ""
+        /// Where the master came from, for the warnings (their text is made only when one is given).
+        var origin: SourceLocation? = nil
     }
 
     /// Expands one held series (or places the overrides that have no master), as `finish` hands it on.
     static func prepare(_ master: Event?, _ overrides: [Event], expander: SeriesExpander, zone: Zone) -> Prepared {
-        let batch = OccurrenceBatch()
+        // Most series have a few dozen instances in a window; the batch grows for more.
+        let batch = OccurrenceBatch(capacity: 16)
         guard let master else {
             // Overrides without their series: each still shows up at its own time.
             for o in overrides where expander.includeCancelled || !o.isCancelled {
@@ -137,7 +139,7 @@ public final class ExpandStage: Stage {
         }
         let result = expander.expand(master, overrides: overrides, into: batch)
         return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
-                        uid: master.uid, place: place(master))
+                        uid: master.uid, origin: master.origin)
     }
 
     public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
@@ -160,10 +162,10 @@ public final class ExpandStage: Stage {
             pending.moveAll(from: prepared.occurrences)
             guard prepared.isSeries else { return }
             if prepared.truncated {
-                context.warn("event \"\(prepared.uid)\"\(prepared.place) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
+                context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }
             if prepared.exhausted {
-                context.warn("event \"\(prepared.uid)\"\(prepared.place) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
+                context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
             }
             if pending.count >= Self.finishBatchSize { try flush() }
         })
@@ -172,6 +174,10 @@ public final class ExpandStage: Stage {
 
     /// " (file:line)" when the event knows where it came from.
     static func place(_ event: Event) -> String {
-        event.origin.map { " (\($0))" } ?? ""
+        place(event.origin)
+    }
+
+    static func place(_ origin: SourceLocation?) -> String {
+        origin.map { " (\($0))" } ?? ""
     }
 }

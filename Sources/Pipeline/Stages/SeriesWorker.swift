@@ -31,7 +31,8 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
     /// How many series may be prepared ahead of the one the caller is taking.
     private let window: Int
     private let condition = NSCondition()
-    private var ready: [Int: Swift.Result<Result, any Error>] = [:]
+    /// `ready[k]`: the k-th series' result, from when it is prepared until it is taken.
+    private var ready: [Swift.Result<Result, any Error>?]
     /// The caller's position: the series being taken, or the one after the last taken.
     private var taken = 0
     /// Series prepared so far (they are prepared in order).
@@ -48,6 +49,7 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
     init(jobs: [Job], file: ScratchFile?, zones: ZoneTable, window: Int = 32,
          prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result) {
         self.jobs = jobs
+        ready = Array(repeating: nil, count: jobs.count)
         self.file = file
         self.zones = zones
         self.window = max(1, window)
@@ -69,6 +71,7 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         taken = max(taken, k)
+        guard k < ready.count else { throw RunFailure.failed("internal error: a held series was not read back") }
         if ready[k] == nil && running {
             // Wait for a few series at once (or the end, or a failure, which stops the thread).
             let enough = min(k + max(1, window / 4), jobs.count)
@@ -80,7 +83,9 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
                 callerWaiting = false
             }
         }
-        guard let result = ready.removeValue(forKey: k) else {
+        let taking = ready[k]
+        ready[k] = nil
+        guard let result = taking else {
             throw RunFailure.failed("internal error: a held series was not read back")
         }
         taken = k + 1
@@ -94,8 +99,8 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
         stopping = true
         condition.broadcast()
         while running { condition.wait() }
-        ready.removeAll()
-        jobs.removeAll()
+        ready = []
+        jobs = []
         condition.unlock()
     }
 
@@ -122,22 +127,21 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
             swap(&job, &jobs[k])
             condition.unlock()
             let result = Swift.Result<Result, any Error> {
-                var master: Event? = nil
-                var overrides: [Event] = []
-                overrides.reserveCapacity(job.items.count)
-                for (i, item) in job.items.enumerated() {
-                    let event: Event
+                // Taken from the back, so each held event moves out of its item instead of being copied.
+                var events: [Event] = []
+                events.reserveCapacity(job.items.count)
+                while let item = job.items.popLast() {
                     switch item {
                     case .memory(let held):
-                        event = held
+                        events.append(held)
                     case .file(let offset, let length):
                         guard let file else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
-                        event = try HeldSeries.decode(file: file, zones: zones, at: offset, length: length, buffer: &buffer)
+                        events.append(try HeldSeries.decode(file: file, zones: zones, at: offset, length: length, buffer: &buffer))
                     }
-                    if i == 0 && job.hasMaster { master = event } else { overrides.append(event) }
                 }
-                job = Job()
-                return prepare(master, overrides)
+                events.reverse()
+                let master = job.hasMaster ? events.removeFirst() : nil
+                return prepare(master, events)
             }
             condition.lock()
             ready[k] = result
