@@ -88,5 +88,36 @@ public struct Event: Hashable, Sendable {
     /// True for a series master (has RRULE or RDATE).
     public var isRecurring: Bool { !recurrence.isEmpty }
 
-    public var isCancelled: Bool { status?.uppercased() == "CANCELLED" }
+    /// STATUS:CANCELLED in any letter case.
+    public var isCancelled: Bool {
+        // Inlined, so that reading it from an array element copies only the status, not the whole event.
+        @inline(__always) get {
+            guard let status else { return false }
+            return Self.isCancelled(status: status)
+        }
+    }
+
+    /// `status.uppercased() == "CANCELLED"`, without building the uppercased copy when the status is ASCII
+    /// (the usual case): then it is compared byte by byte.
+    static func isCancelled(status: String) -> Bool {
+        var length = 0
+        for byte in status.utf8 {
+            if byte >= 0x80 { return status.uppercased() == "CANCELLED" }
+            // Every byte so far was ASCII, so the uppercased text has the same letters at the same places.
+            let upper = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
+            let expected: UInt8
+            switch length {
+            case 0, 3: expected = 0x43  // C
+            case 1: expected = 0x41  // A
+            case 2: expected = 0x4E  // N
+            case 4, 7: expected = 0x45  // E
+            case 5, 6: expected = 0x4C  // L
+            case 8: expected = 0x44  // D
+            default: return false  // longer than CANCELLED
+            }
+            guard upper == expected else { return false }
+            length += 1
+        }
+        return length == 9
+    }
 }

@@ -40,6 +40,10 @@ struct RuleEngine {
     /// Scanning the days of a month needs more than the weekday (BYMONTH is handled per month).
     let scanNeedsFields: Bool
     let hasDayFilter: Bool
+    /// WEEKLY without calendar fields: the days of a week (counted from its WKST day) BYDAY picks, ascending.
+    let weekOffsets: [Int]
+    /// A month's matching days can be read off bit masks (no BYYEARDAY or BYWEEKNO to test day by day).
+    let monthDaysByMask: Bool
 
     // Time parts. For DAILY and longer: seconds of the day. For HOURLY, MINUTELY, SECONDLY: offsets inside
     // the period, plus the masks that filter the period itself.
@@ -92,51 +96,61 @@ struct RuleEngine {
             }
         }
 
-        // Defaults taken from DTSTART (RFC 5545 3.3.10, as python-dateutil applies them).
-        var byMonth = rule.byMonth
-        var byMonthDay = rule.byMonthDay
-        var byDay = rule.byDay
+        // Defaults taken from DTSTART (RFC 5545 3.3.10, as python-dateutil applies them), as single values
+        // (no lists built for them).
+        var defaultMonth: Int? = nil
+        var defaultMonthDay: Int? = nil
+        var defaultWeekday: Int? = nil
         if rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && rule.byMonthDay.isEmpty && rule.byDay.isEmpty {
             switch rule.frequency {
             case .yearly:
-                if byMonth.isEmpty { byMonth = [startDate.month] }
-                byMonthDay = [startDate.day]
+                if rule.byMonth.isEmpty { defaultMonth = startDate.month }
+                defaultMonthDay = startDate.day
             case .monthly:
-                byMonthDay = [startDate.day]
+                defaultMonthDay = startDate.day
             case .weekly:
-                byDay = [RecurrenceRule.WeekdayNum(startDate.isoWeekday)]
+                defaultWeekday = startDate.isoWeekday
             default:
                 break
             }
         }
 
         var mm: UInt16 = 0
-        for m in byMonth where (1...12).contains(m) { mm |= 1 << UInt16(m) }
+        for m in rule.byMonth where (1...12).contains(m) { mm |= 1 << UInt16(m) }
+        if let defaultMonth { mm |= 1 << UInt16(defaultMonth) }
         monthMask = mm
+        let hasByMonth = !rule.byMonth.isEmpty || defaultMonth != nil
 
         let ordinalsApply = rule.frequency == .monthly || rule.frequency == .yearly
         var wm: UInt8 = 0
         var ordinals: [(weekday: Int, ordinal: Int)] = []
-        for d in byDay where (1...7).contains(d.weekday) {
+        for d in rule.byDay where (1...7).contains(d.weekday) {
             if let n = d.ordinal, ordinalsApply {
                 ordinals.append((d.weekday, n))
             } else {
                 wm |= 1 << UInt8(d.weekday)
             }
         }
+        if let defaultWeekday { wm |= 1 << UInt8(defaultWeekday) }
         weekdayMask = wm
         ordinalWeekdays = ordinals
-        hasByDay = !byDay.isEmpty
+        hasByDay = !rule.byDay.isEmpty || defaultWeekday != nil
 
         var mdp: UInt32 = 0, mdn: UInt32 = 0
-        for d in byMonthDay {
+        for d in rule.byMonthDay {
             if d > 0 && d <= 31 { mdp |= 1 << UInt32(d) } else if d < 0 && d >= -31 { mdn |= 1 << UInt32(-d) }
         }
+        if let defaultMonthDay { mdp |= 1 << UInt32(defaultMonthDay) }
         monthDayPositive = mdp
         monthDayNegative = mdn
-        hasMonthDay = !byMonthDay.isEmpty
+        hasMonthDay = !rule.byMonthDay.isEmpty || defaultMonthDay != nil
 
-        var ydp = [Bool](repeating: false, count: 367), ydn = [Bool](repeating: false, count: 367)
+        // Only a rule with BYYEARDAY reads these (`hasYearDay`).
+        var ydp: [Bool] = [], ydn: [Bool] = []
+        if !rule.byYearDay.isEmpty {
+            ydp = [Bool](repeating: false, count: 367)
+            ydn = [Bool](repeating: false, count: 367)
+        }
         for d in rule.byYearDay {
             if d > 0 && d <= 366 { ydp[d] = true } else if d < 0 && d >= -366 { ydn[-d] = true }
         }
@@ -152,25 +166,39 @@ struct RuleEngine {
         weekNoNegative = wnn
         hasWeekNo = !rule.byWeekNo.isEmpty
 
-        needsCalendarFields = !byMonth.isEmpty || hasMonthDay || hasYearDay || hasWeekNo || !ordinals.isEmpty
+        needsCalendarFields = hasByMonth || hasMonthDay || hasYearDay || hasWeekNo || !ordinals.isEmpty
         hasDayFilter = needsCalendarFields || hasByDay
+        var offsets: [Int] = []
+        if rule.frequency == .weekly && !needsCalendarFields {
+            for offset in 0..<7 where wm & (1 << UInt8((rule.weekStart - 1 + offset) % 7 + 1)) != 0 { offsets.append(offset) }
+        }
+        weekOffsets = offsets
+        monthDaysByMask = !hasYearDay && !hasWeekNo
         scanNeedsFields = hasMonthDay || hasYearDay || hasWeekNo || !ordinals.isEmpty
 
         func sortedUnique(_ values: [Int], in range: ClosedRange<Int>) -> [Int] {
             Array(Set(values.filter { range.contains($0) })).sorted()
         }
-        let hours = rule.byHour.isEmpty ? [startDateTime.hour] : sortedUnique(rule.byHour, in: 0...23)
-        let minutes = rule.byMinute.isEmpty ? [startDateTime.minute] : sortedUnique(rule.byMinute, in: 0...59)
-        let seconds = rule.bySecond.isEmpty ? [startDateTime.second] : sortedUnique(rule.bySecond, in: 0...59)
+        let timeDefaults = rule.byHour.isEmpty && rule.byMinute.isEmpty && rule.bySecond.isEmpty
+        // Built only when needed (most rules take DTSTART's time of day).
+        var hours: [Int] { rule.byHour.isEmpty ? [startDateTime.hour] : sortedUnique(rule.byHour, in: 0...23) }
+        var minutes: [Int] { rule.byMinute.isEmpty ? [startDateTime.minute] : sortedUnique(rule.byMinute, in: 0...59) }
+        var seconds: [Int] { rule.bySecond.isEmpty ? [startDateTime.second] : sortedUnique(rule.bySecond, in: 0...59) }
 
         var hm: UInt32 = 0, minm: UInt64 = 0, sm: UInt64 = 0
         var t: [Int64] = []
         switch rule.frequency {
         case .yearly, .monthly, .weekly, .daily:
-            for h in hours { for m in minutes { for s in seconds { t.append(Int64(h * 3600 + m * 60 + s)) } } }
+            if timeDefaults {
+                t = [Int64(startDateTime.secondOfDay)]  // DTSTART's time of day
+            } else {
+                let (hs, ms, ss) = (hours, minutes, seconds)
+                for h in hs { for m in ms { for s in ss { t.append(Int64(h * 3600 + m * 60 + s)) } } }
+            }
         case .hourly:
             for h in rule.byHour where (0...23).contains(h) { hm |= 1 << UInt32(h) }
-            for m in minutes { for s in seconds { t.append(Int64(m * 60 + s)) } }
+            let (ms, ss) = (minutes, seconds)
+            for m in ms { for s in ss { t.append(Int64(m * 60 + s)) } }
         case .minutely:
             for h in rule.byHour where (0...23).contains(h) { hm |= 1 << UInt32(h) }
             for m in rule.byMinute where (0...59).contains(m) { minm |= 1 << UInt64(m) }
@@ -282,11 +310,8 @@ struct RuleEngine {
                     cursor.advance()
                 }
             } else {
-                var wd = CivilDate(daysSinceEpoch: firstDay).isoWeekday
-                for d in firstDay..<(firstDay + 7) {
-                    if weekdayMask & (1 << UInt8(wd)) != 0 { dayBuffer.append(d) }
-                    wd = wd == 7 ? 1 : wd + 1
-                }
+                // A week starts on its WKST day, so the picked days sit at the same offsets every week.
+                for offset in weekOffsets { dayBuffer.append(firstDay + offset) }
             }
         case .monthly:
             let index = monthZero + period * interval
@@ -331,10 +356,50 @@ struct RuleEngine {
             }
             return
         }
+        if monthDaysByMask {
+            scanMonthByMask(firstDay: firstDay, length: length)
+            return
+        }
         var cursor = DayCursor(day: firstDay)
         for _ in 0..<length {
             if matches(cursor, ordinals: true) { dayBuffer.append(cursor.day) }
             cursor.advance()
+        }
+    }
+
+    /// `scanMonth` for rules whose day parts are BYDAY (plain and ordinal) and BYMONTHDAY only: the days of
+    /// the month as bits (bit d for day d), each part narrowing them, as `matches(_:ordinals: true)` tests
+    /// them (the month itself already passed BYMONTH).
+    private mutating func scanMonthByMask(firstDay: Int, length: Int) {
+        var days: UInt32 = (UInt32.max >> UInt32(32 - length)) << 1  // days 1...length
+        if hasByDay {
+            var picked: UInt32 = 0
+            if weekdayMask != 0 {
+                let firstWeekday = CivilDate(daysSinceEpoch: firstDay).isoWeekday
+                for weekday in 1...7 where weekdayMask & (1 << UInt8(weekday)) != 0 {
+                    var d = 1 + (weekday - firstWeekday + 7) % 7
+                    while d <= length {
+                        picked |= 1 << UInt32(d)
+                        d += 7
+                    }
+                }
+            }
+            for day in ordinalDays where day >= firstDay && day < firstDay + length { picked |= 1 << UInt32(day - firstDay + 1) }
+            days &= picked
+        }
+        if hasMonthDay {
+            var picked = monthDayPositive
+            var negative = monthDayNegative
+            while negative != 0 {
+                let k = negative.trailingZeroBitCount  // the k-th day from the end
+                negative &= negative - 1
+                if k >= 1 && k <= length { picked |= 1 << UInt32(length - k + 1) }
+            }
+            days &= picked
+        }
+        while days != 0 {
+            dayBuffer.append(firstDay + days.trailingZeroBitCount - 1)
+            days &= days - 1
         }
     }
 

@@ -12,7 +12,7 @@
 /// them its properties. An override whose instance the rule never produces still shows up, at its own time.
 /// A cancelled instance (STATUS:CANCELLED on the override or the master) is left out unless
 /// `includeCancelled`.
-public struct SeriesExpander {
+public struct SeriesExpander: Sendable {
     /// The span occurrences must touch, as UTC instants: [from, to); nil `from` means from DTSTART on.
     public struct Span: Hashable, Sendable {
         public var from: Int64?
@@ -81,6 +81,19 @@ public struct SeriesExpander {
 
     /// Expands `master` with its `overrides` (events with the same UID and a RECURRENCE-ID).
     public func expand(_ master: Event, overrides: [Event] = []) -> Result {
+        let batch = OccurrenceBatch()
+        let (truncated, exhausted) = expand(master, overrides: overrides, into: batch)
+        // Usually already in order (strictly increasing starts); otherwise sort with the full key.
+        let inOrder = batch.startsIncrease(from: 0)
+        let made = batch.takeInArrivalOrder()
+        let occurrences = inOrder ? made : Self.sorted(made, zone: zone)
+        return Result(occurrences: occurrences, truncated: truncated, workBudgetExhausted: exhausted)
+    }
+
+    /// Expands `master` with its `overrides` and appends the occurrences that touch the span to `batch`, with
+    /// their sort keys, in the order they are made (not sorted). Returns whether `maxOccurrences` cut the
+    /// series short and whether a rule ran out of its work budget.
+    func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool) {
         let clock = clockZone(of: master.start)
         let startLocal = master.start.localTime
         let duration = master.occurrenceDuration(in: zone)
@@ -114,17 +127,21 @@ public struct SeriesExpander {
         let from = CivilDateTime(secondsSinceEpoch: max(fromLocal, startLocal.secondsSinceEpoch))
         let to = CivilDateTime(secondsSinceEpoch: max(toLocal, startLocal.secondsSinceEpoch + 1))
 
-        // The recurrence set, as wall-clock seconds, with any PERIOD end.
+        // The recurrence set, as wall-clock seconds, with any PERIOD end (in the batch's scratch list).
         var truncated = false
         var starts: [Int64] = []
+        swap(&starts, &batch.scratchStarts)
+        starts.removeAll(keepingCapacity: true)
+        defer { swap(&starts, &batch.scratchStarts) }
         if master.recurrence.rules.isEmpty {
             if startLocal >= from && startLocal < to { starts.append(startLocal.secondsSinceEpoch) }
         }
         var exhausted = false
-        for rule in master.recurrence.rules {
+        for r in master.recurrence.rules.indices {
             var made = 0
-            let cut = rule.forEachOccurrence(start: startLocal, from: from, to: to, zone: clock, includeStart: true,
-                                             limit: maxOccurrences + 1) { starts.append($0.secondsSinceEpoch); made += 1 }
+            var engine = RuleEngine(rule: master.recurrence.rules[r], start: startLocal.secondsSinceEpoch, zone: clock)
+            let cut = engine.run(from: from.secondsSinceEpoch, to: to.secondsSinceEpoch, includeStart: true,
+                                 limit: maxOccurrences + 1) { starts.append($0); made += 1 }
             if cut && made <= maxOccurrences { exhausted = true }  // stopped by the work budget, not by the count
         }
         var periodEnds: [Int64: EventTime] = [:]
@@ -138,10 +155,21 @@ public struct SeriesExpander {
             case .periodWithDuration(let s, let d): periodEnds[local.secondsSinceEpoch] = Self.end(of: s, after: d)
             }
         }
-        starts.sort()
-        var unique: [Int64] = []
-        unique.reserveCapacity(starts.count)
-        for s in starts where s != unique.last { unique.append(s) }
+        // Ascending without duplicates (one rule alone already gives that).
+        var ascending = true
+        for i in starts.indices.dropFirst() where starts[i - 1] >= starts[i] {
+            ascending = false
+            break
+        }
+        if !ascending {
+            starts.sort()
+            var kept = 0
+            for i in starts.indices where kept == 0 || starts[i] != starts[kept - 1] {
+                starts[kept] = starts[i]
+                kept += 1
+            }
+            starts.removeLast(starts.count - kept)
+        }
 
         // Exclusions: EXRULE instances and EXDATEs (a DATE EXDATE on a timed series removes that whole day).
         var excluded = Set<Int64>()
@@ -155,34 +183,28 @@ public struct SeriesExpander {
             excluded.insert(instanceKey(wallClock(ex, clock: clock, series: master.start), isDate: isDateSeries))
         }
 
-        var occurrences: [Occurrence] = []
-        var instants: [Int64] = []  // start instants, parallel to `occurrences`, for the order
-        occurrences.reserveCapacity(min(unique.count, maxOccurrences))
-        instants.reserveCapacity(min(unique.count, maxOccurrences))
         func add(_ o: Occurrence) {
             let (s, e) = o.interval(in: zone)
             if span.contains(start: s, end: e) {
-                occurrences.append(o)
-                instants.append(s)
+                batch.append(o, start: s, original: o.recurrenceID?.utcSeconds(in: zone) ?? s)
             }
         }
         var kept = 0
         let masterCancelled = master.isCancelled
-        // Every instance of the master shares one stored copy of it.
-        let masterTemplate = Occurrence(single: master)
+        // Every instance of the master shares one stored copy of it (this one's own times are never used).
+        let masterTemplate = Occurrence(event: master, start: master.start, end: master.start)
         let hasExclusions = !excluded.isEmpty || !excludedDays.isEmpty
         var futureIndex = -1
         // The common case, a zoned series whose duration has no days, converts each instance once.
         var fastZone: Zone? = nil
         if case .zoned(_, let z) = master.start, duration.days == 0 { fastZone = z }
         var cursor = ZoneCursor(fastZone ?? zone)
-        for s in unique {
+        for s in starts {
             if hasExclusions && (excluded.contains(s) || excludedDays.contains(Int(floorDiv(s, 86_400)))) { continue }
             if kept >= maxOccurrences { truncated = true; break }
             kept += 1
-            if !exact.isEmpty && exact[s] != nil { continue }  // the override stands in for it, at its own time (below)
+            if !exact.isEmpty && exact.index(forKey: s) != nil { continue }  // the override stands in for it, at its own time (below)
             while futureIndex + 1 < futures.count && futures[futureIndex + 1].from <= s { futureIndex += 1 }
-            let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
             if futureIndex < 0 {
                 if !includeCancelled && masterCancelled { continue }
                 if let z = fastZone, periodEnds.isEmpty || periodEnds[s] == nil {
@@ -191,19 +213,27 @@ public struct SeriesExpander {
                     let u = cursor.utc(fromLocal: CivilDateTime(secondsSinceEpoch: s))
                     let e = u + duration.seconds
                     guard span.contains(start: u, end: max(u, e)) else { continue }
+                    let original = EventTime.zoned(CivilDateTime(secondsSinceEpoch: s), z)
                     let local = cursor.local(fromUTC: u)
-                    let startTime: EventTime = local.secondsSinceEpoch == s ? original : .zoned(local, z)
                     let endLocal = cursor.local(fromUTC: e)
                     let end: EventTime = cursor.utc(fromLocal: endLocal) == e ? .zoned(endLocal, z) : .utc(e)
-                    occurrences.append(Occurrence(sharingEventOf: masterTemplate, start: startTime, end: end, recurrenceID: original))
-                    instants.append(u)
+                    if local.secondsSinceEpoch == s {
+                        batch.append(Occurrence(sharingEventOf: masterTemplate, start: original, end: end, recurrenceID: original),
+                                     start: u, original: u)
+                    } else {
+                        // Moved out of a DST gap: its start names another wall-clock time.
+                        batch.append(Occurrence(sharingEventOf: masterTemplate, start: .zoned(local, z), end: end, recurrenceID: original),
+                                     start: cursor.utc(fromLocal: local), original: u)
+                    }
                     continue
                 }
+                let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
                 let startTime = normalized(original)
                 add(Occurrence(sharingEventOf: masterTemplate, start: startTime, end: periodEnds[s] ?? Self.end(of: startTime, after: duration), recurrenceID: original))
             } else {
                 let f = futures[futureIndex]
                 if !includeCancelled && (masterCancelled || f.event.isCancelled) { continue }
+                let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
                 let startTime = normalized(master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s + f.shift)))
                 add(Occurrence(event: f.event, start: startTime, end: Self.end(of: startTime, after: f.duration), recurrenceID: original))
             }
@@ -217,14 +247,7 @@ public struct SeriesExpander {
             let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: key))
             add(Occurrence(event: o, start: o.start, end: o.end, recurrenceID: original))
         }
-        // Usually already in order (strictly increasing starts); otherwise sort with the full key.
-        var inOrder = true
-        for i in instants.indices.dropFirst() where instants[i - 1] >= instants[i] {
-            inOrder = false
-            break
-        }
-        return Result(occurrences: inOrder ? occurrences : Self.sorted(occurrences, zone: zone), truncated: truncated,
-                      workBudgetExhausted: exhausted)
+        return (truncated, exhausted)
     }
 
     /// `start` plus `duration` as RFC 5545 3.3.6 says (days on the wall clock, then exact seconds), with the

@@ -24,6 +24,10 @@ struct ZoneCursor {
     mutating func utc(fromLocal local: CivilDateTime) -> Int64 {
         let l = local.secondsSinceEpoch
         if l >= localLow && l < localHigh { return l - offset }
+        // Usually the time lies well inside the stretch that holds it read with the offset in force now: one
+        // search finds that stretch, and its margins tell whether its offset is the zone's answer.
+        remember(l - offset)
+        if l >= localLow && l < localHigh { return l - offset }
         let u = zone.utc(fromLocal: local)
         remember(u)
         return u

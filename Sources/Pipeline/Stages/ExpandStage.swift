@@ -69,7 +69,10 @@ public final class ExpandStage: Stage {
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         let expander = expander(context: context)
         var out = batch
-        var occurrences: [Occurrence] = []
+        let singles = OccurrenceBatch(capacity: batch.events.count)
+        // Instants as `EventTime.utcSeconds(in: context.zone)` gives them, from the stretch between zone
+        // transitions the previous event was in.
+        var instants = ZoneCursor.Instants(pipelineZone: context.zone)
         // By index: binding each event to a name would copy it (retaining all its fields) once more.
         let events = batch.events
         for i in events.indices {
@@ -83,12 +86,19 @@ public final class ExpandStage: Stage {
                 }
                 continue
             }
-            if !includeCancelled && events[i].isCancelled { continue }
-            let single = Occurrence(single: events[i])
-            let (s, e) = single.interval(in: context.zone)
-            if expander.span.contains(start: s, end: e) { occurrences.append(single) }
+            // The status alone: `events[i].isCancelled` would copy the whole event out of the array first.
+            if !includeCancelled, let status = events[i].status, Event.isCancelled(status: status) { continue }
+            // As `Occurrence(single:)` and its `interval(in:)`, copying the event only when it is in the span
+            // (it has no RECURRENCE-ID: those were held above).
+            let start = events[i].start
+            let end = events[i].end
+            let s = instants.utcSeconds(start)
+            let e = max(s, instants.utcSeconds(end))
+            if expander.span.contains(start: s, end: e) {
+                singles.append(Occurrence(event: events[i], start: start, end: end), start: s, original: s)
+            }
         }
-        occurrences = SeriesExpander.sorted(occurrences, zone: context.zone)
+        let occurrences = singles.takeSorted()
         out.occurrences = batch.expanded ? batch.occurrences + occurrences : occurrences
         out.expanded = true
         return out
@@ -98,42 +108,76 @@ public final class ExpandStage: Stage {
     /// memory holds one chunk of occurrences, not all of them.
     public static let finishBatchSize = 4096
 
+    /// One held series expanded (on `SeriesWorker`'s thread): its occurrences with their sort instants, and
+    /// what the warnings need. @unchecked: the batch is handed over whole, from the thread that filled it to
+    /// the one that empties it, never shared.
+    struct Prepared: @unchecked Sendable {
+        var occurrences: OccurrenceBatch
+        /// False for overrides whose series has no master.
+        var isSeries: Bool
+        var truncated = false
+        var exhausted = false
+        var uid = ""
+        /// Where the master came from, for the warnings (their text is made only when one is given).
+        var origin: SourceLocation? = nil
+    }
+
+    /// Expands one held series (or places the overrides that have no master), as `finish` hands it on.
+    static func prepare(_ master: Event?, _ overrides: [Event], expander: SeriesExpander, zone: Zone) -> Prepared {
+        // Most series have a few dozen instances in a window; the batch grows for more.
+        let batch = OccurrenceBatch(capacity: 16)
+        guard let master else {
+            // Overrides without their series: each still shows up at its own time.
+            for o in overrides where expander.includeCancelled || !o.isCancelled {
+                let single = Occurrence(single: o)
+                let (s, e) = single.interval(in: zone)
+                if expander.span.contains(start: s, end: e) {
+                    batch.append(single, start: s, original: single.recurrenceID?.utcSeconds(in: zone) ?? s)
+                }
+            }
+            return Prepared(occurrences: batch, isSeries: false)
+        }
+        let result = expander.expand(master, overrides: overrides, into: batch)
+        return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
+                        uid: master.uid, origin: master.origin)
+    }
+
     public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
         let expander = expander(context: context)
-        var occurrences: [Occurrence] = []
+        let zone = context.zone
+        // One chunk of occurrences with their sort keys; handed on sorted once it holds `finishBatchSize`.
+        let pending = OccurrenceBatch(capacity: 2 * Self.finishBatchSize)
         func flush() throws {
-            guard !occurrences.isEmpty else { return }
-            try emit(Batch(occurrences: SeriesExpander.sorted(occurrences, zone: context.zone), expanded: true))
-            occurrences.removeAll(keepingCapacity: true)
+            guard !pending.isEmpty else { return }
+            try emit(Batch(occurrences: pending.takeSorted(), expanded: true))
         }
         guard let series = held else { return }
         held = nil
         spilledEvents = series.spilledEvents
-        try series.drain { master, overrides in
-            guard let master else {
-                // Overrides without their series: each still shows up at its own time.
-                for o in overrides where includeCancelled || !o.isCancelled {
-                    let single = Occurrence(single: o)
-                    let (s, e) = single.interval(in: context.zone)
-                    if expander.span.contains(start: s, end: e) { occurrences.append(single) }
-                }
-                return
+        // Series are read back and expanded on another thread, a few ahead; chunks are cut and sorted here.
+        try series.drainPrepared(prepare: { master, overrides in
+            Self.prepare(master, overrides, expander: expander, zone: zone)
+        }, consume: { prepared, uidRank in
+            pending.uidRank = uidRank
+            pending.moveAll(from: prepared.occurrences)
+            guard prepared.isSeries else { return }
+            if prepared.truncated {
+                context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }
-            let result = expander.expand(master, overrides: overrides)
-            if result.truncated {
-                context.warn("event \"\(master.uid)\"\(Self.place(master)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
+            if prepared.exhausted {
+                context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
             }
-            if result.workBudgetExhausted {
-                context.warn("event \"\(master.uid)\"\(Self.place(master)) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
-            }
-            occurrences.append(contentsOf: result.occurrences)
-            if occurrences.count >= Self.finishBatchSize { try flush() }
-        }
+            if pending.count >= Self.finishBatchSize { try flush() }
+        })
         try flush()
     }
 
     /// " (file:line)" when the event knows where it came from.
     static func place(_ event: Event) -> String {
-        event.origin.map { " (\($0))" } ?? ""
+        place(event.origin)
+    }
+
+    static func place(_ origin: SourceLocation?) -> String {
+        origin.map { " (\($0))" } ?? ""
     }
 }

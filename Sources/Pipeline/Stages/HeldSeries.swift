@@ -94,10 +94,7 @@ final class HeldSeries {
             sourceIndex[label] = source
         }
         return Self.withKeyBytes(uid) { key in
-            var hasher = Hasher()
-            hasher.combine(source)
-            hasher.combine(bytes: UnsafeRawBufferPointer(key))
-            let hash = UInt32(truncatingIfNeeded: hasher.finalize())
+            let hash = Self.hash(source: source, key: key)
             if table.isEmpty { table = [Int32](repeating: -1, count: 1024) }
             let mask = table.count - 1
             var bucket = Int(hash) & mask
@@ -121,6 +118,31 @@ final class HeldSeries {
             if series.count * 2 > table.count { growTable() }
             return number
         }
+    }
+
+    /// A quick hash of a series key for the table (eight bytes at a time, then mixed so the low bits,
+    /// which pick the bucket, depend on all of them). Only the table's probing depends on it, not the output.
+    static func hash(source: Int32, key: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var h = 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: source)) &* 0xFF51_AFD7_ED55_8CCD ^ UInt64(key.count)
+        let raw = UnsafeRawBufferPointer(key)
+        var i = 0
+        while i + 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+            h ^= h >> 29
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < raw.count {
+            tail |= UInt64(raw[i]) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 33
+        h = h &* 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        return UInt32(truncatingIfNeeded: h)
     }
 
     private func growTable() {
@@ -187,7 +209,22 @@ final class HeldSeries {
     /// came) and its overrides in the order they arrived. Empties the store and frees the spill file, also
     /// when `body` or a read throws.
     func drain(_ body: (_ master: Event?, _ overrides: [Event]) throws -> Void) throws {
+        try drainRanked { master, overrides, _ in try body(master, overrides) }
+    }
+
+    /// `drain`, also handing over the rank of each series' UID in Swift's string order among all the UIDs
+    /// held, whatever their source (series of two sources with the same UID share a rank): sorting
+    /// occurrences by that rank orders them as comparing their UIDs would.
+    func drainRanked(_ body: (_ master: Event?, _ overrides: [Event], _ uidRank: Int32) throws -> Void) throws {
         defer { removeAll() }
+        let (order, uidRank) = drainOrder()
+        try work(order: order, uidRank: uidRank, prepare: { master, overrides in (master, overrides) }) { series, rank in
+            try body(series.0, series.1, rank)
+        }
+    }
+
+    /// The series numbers in drain order, and each series' UID rank (by series number).
+    private func drainOrder() -> (order: [Int32], uidRank: [Int32]) {
         // Source labels in string order, then UIDs by their key bytes: the order Swift's `<` gives.
         var rank = [Int32](repeating: 0, count: sourceLabels.count)
         for (r, i) in sourceLabels.indices.sorted(by: { sourceLabels[$0] < sourceLabels[$1] }).enumerated() { rank[i] = Int32(r) }
@@ -206,30 +243,91 @@ final class HeldSeries {
                 return x.uidLength < y.uidLength
             }
         }
-        var buffer: [UInt8] = []
-        var held: [Event] = []
+        // UID ranks: the position in `order` when there is one source; else the UIDs alone ordered again.
+        var uidRank = [Int32](repeating: 0, count: all.count)
+        if sourceLabels.count <= 1 {
+            for (r, n) in order.enumerated() { uidRank[Int(n)] = Int32(r) }
+        } else {
+            uidBytes.withUnsafeBufferPointer { arena in
+                let base = arena.baseAddress
+                func compare(_ x: Series, _ y: Series) -> Int32 {
+                    let n = Int(min(x.uidLength, y.uidLength))
+                    if n > 0 {
+                        let c = memcmp(base! + x.uidStart, base! + y.uidStart, n)
+                        if c != 0 { return c }
+                    }
+                    return x.uidLength == y.uidLength ? 0 : (x.uidLength < y.uidLength ? -1 : 1)
+                }
+                let byUID = order.sorted { compare(all[Int($0)], all[Int($1)]) < 0 }
+                var rank: Int32 = -1
+                for (k, n) in byUID.enumerated() {
+                    if k == 0 || compare(all[Int(byUID[k - 1])], all[Int(n)]) != 0 { rank += 1 }
+                    uidRank[Int(n)] = rank
+                }
+            }
+        }
+        return (order, uidRank)
+    }
+
+    /// `drainRanked` that runs `prepare` on each series on another thread (`SeriesWorker`), a few series
+    /// ahead, and hands its results to `consume` on the caller's thread, in the same order, with the UID rank.
+    func drainPrepared<Result: Sendable>(prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result,
+                                         consume: (_ result: Result, _ uidRank: Int32) throws -> Void) throws {
+        defer { removeAll() }
+        let (order, uidRank) = drainOrder()
+        try work(order: order, uidRank: uidRank, prepare: prepare, consume: consume)
+    }
+
+    /// Moves the held events into one job per series (in memory, or their place on the file), in `order`,
+    /// and lets a `SeriesWorker` read and prepare them.
+    private func work<Result: Sendable>(order: [Int32], uidRank: [Int32],
+                                        prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result,
+                                        consume: (_ result: Result, _ uidRank: Int32) throws -> Void) throws {
+        var jobs: [SeriesWorker<Result>.Job] = []
+        jobs.reserveCapacity(order.count)
         for n in order {
-            let s = all[Int(n)]
-            let master = s.masterLength == 0 ? nil : try take(s.masterPlace, s.masterLength, buffer: &buffer)
-            held.removeAll(keepingCapacity: true)
+            let s = series[Int(n)]
+            var job = SeriesWorker<Result>.Job()
+            if s.masterLength != 0 {
+                job.hasMaster = true
+                job.items.append(try item(s.masterPlace, s.masterLength))
+            }
             var link = s.firstOverride
             while link >= 0 {
                 let o = overrides[Int(link)]
-                held.append(try take(o.place, o.length, buffer: &buffer))
+                job.items.append(try item(o.place, o.length))
                 link = o.next
             }
-            try body(master, held)
+            jobs.append(job)
+        }
+        if let file {
+            var none: [UInt8] = []
+            try file.read(at: 0, count: 0, into: &none)  // writes out what is still buffered
+        }
+        let worker = SeriesWorker(jobs: jobs, file: file, zones: zones, prepare: prepare)
+        jobs = []
+        worker.start()
+        // Runs before the caller's `removeAll` closes the file.
+        defer { worker.stop() }
+        for k in order.indices {
+            try consume(try worker.take(k), uidRank[Int(order[k])])
         }
     }
 
-    private func take(_ place: Int64, _ length: UInt32, buffer: inout [UInt8]) throws -> Event {
+    /// A held event for a job: taken out of memory, or its place on the file.
+    private func item<R>(_ place: Int64, _ length: UInt32) throws -> SeriesWorker<R>.Item {
         if place < 0 {
             let i = Int(-place - 1)
             guard let event = inMemory[i] else { throw RunFailure.failed("internal error: a held event was taken twice") }
             inMemory[i] = nil
-            return event
+            return .memory(event)
         }
-        guard let file else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
+        guard file != nil else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
+        return .file(offset: place, length: length)
+    }
+
+    /// Reads one held event back from the spill file.
+    static func decode(file: ScratchFile, zones: ZoneTable, at place: Int64, length: UInt32, buffer: inout [UInt8]) throws -> Event {
         try file.read(at: place, count: Int(length), into: &buffer)
         return try buffer.withUnsafeBytes { bytes in
             var reader = ByteReader(bytes)
