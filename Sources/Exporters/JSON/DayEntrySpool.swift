@@ -44,7 +44,7 @@ final class DayEntrySpool {
         }
     }
 
-    static let defaultRunBytes = 8 << 20
+    static let defaultRunBytes = 4 << 20
 
     /// An entry in memory: its key, and where its title, UID and text lie (one after the other) in `arena`.
     private struct Record {
@@ -139,7 +139,8 @@ final class DayEntrySpool {
         }
         try spill()
         guard let scratch else { return }
-        let readers = runs.map { RunReader(scratch: scratch, range: $0) }
+        let transfer = TransferBuffer()
+        let readers = runs.map { RunReader(scratch: scratch, range: $0, transfer: transfer) }
         var heap = MergeHeap()
         for i in readers.indices {
             if let head = try readers[i].next() { heap.insert(run: i, head: head) }
@@ -269,7 +270,11 @@ final class DayEntrySpool {
         out.append(contentsOf: UnsafeBufferPointer(start: arena + record.offset, count: record.size))
     }
 
-    /// Reads one run's records back in order, through a buffer of at least 64 KiB; an entry `next` returns
+    private final class TransferBuffer {
+        var bytes: [UInt8] = []
+    }
+
+    /// Reads one run's records back in order, through a buffer of at least 32 KiB; an entry `next` returns
     /// is valid until the next call.
     private final class RunReader {
         let scratch: ScratchFile
@@ -280,13 +285,15 @@ final class DayEntrySpool {
         /// The unread bytes are `storage[low..<high]`.
         private var low = 0
         private var high = 0
-        private var chunk: [UInt8] = []
+        /// Where reads land before they are copied behind the unread bytes; one for all the runs.
+        private let transfer: TransferBuffer
         /// Bytes of the record `next` returned last (consumed by the next call).
         private var headSize = 0
-        private static let chunkSize = 1 << 16
+        private static let chunkSize = 1 << 15
 
-        init(scratch: ScratchFile, range: Range<Int64>) {
+        init(scratch: ScratchFile, range: Range<Int64>, transfer: TransferBuffer) {
             self.scratch = scratch
+            self.transfer = transfer
             position = range.lowerBound
             end = range.upperBound
             capacity = Self.chunkSize
@@ -313,8 +320,8 @@ final class DayEntrySpool {
             guard kept + want >= count else {
                 throw RunFailure.failed("a temporary file of the json sink is shorter than expected")
             }
-            try scratch.read(at: position, count: want, into: &chunk)
-            chunk.withUnsafeBufferPointer { storage.advanced(by: kept).update(from: $0.baseAddress!, count: want) }
+            try scratch.read(at: position, count: want, into: &transfer.bytes)
+            transfer.bytes.withUnsafeBufferPointer { storage.advanced(by: kept).update(from: $0.baseAddress!, count: want) }
             high += want
             position += Int64(want)
         }
