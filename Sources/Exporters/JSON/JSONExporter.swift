@@ -90,16 +90,8 @@ public final class JSONExporter: Sink {
             // Entries sit inside "days" -> day -> "entries": four levels deep in the pretty document.
             let zone = context.zone
             guard let spool else { return }
-            for entry in batch.days {
-                if case .forecast(let f, _)? = entry.forecast { forecastProviders.insert(f.provider) }
-                // The event borrowed, not copied (`Occurrence.withEvent`).
-                try entry.occurrence.withEvent { event in
-                    entryText.removeAll()
-                    entryText.dayEntry(entry, event: event, zone: zone, level: 4)
-                    let key = DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
-                                                endUTC: entry.endUTC, title: event.title ?? "", uid: event.uid)
-                    try spool.add(key, text: entryText.buffer)
-                }
+            for i in batch.days.indices {
+                try addDay(batch.days[i], zone: zone, to: spool)
             }
         case .events:
             for event in batch.events {
@@ -118,6 +110,19 @@ public final class JSONExporter: Sink {
                 output.occurrence(occurrence, zone: zone, level: ndjson ? 0 : 1)
                 try endRecord(to: file)
             }
+        }
+    }
+
+    /// Renders a day entry (borrowed from its batch, not copied) into the spool.
+    private func addDay(_ entry: borrowing DayEntry, zone: Zone, to spool: DayEntrySpool) throws {
+        if case .forecast(let f, _)? = entry.forecast { forecastProviders.insert(f.provider) }
+        // The event borrowed, not copied (`Occurrence.withEvent`).
+        try entry.occurrence.withEvent { event in
+            entryText.removeAll()
+            entryText.dayEntry(entry, event: event, zone: zone, level: 4)
+            let key = DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
+                                        endUTC: entry.endUTC, title: event.title ?? "", uid: event.uid)
+            try spool.add(key, text: entryText.buffer)
         }
     }
 
