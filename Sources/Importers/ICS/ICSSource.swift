@@ -24,7 +24,7 @@ public final class ICSSource: EventSource {
     public static let optionDocs = InputSpec.optionDocs + [
         OptionDoc("workers", "integer",
                   "threads that parse the events' lines and make the events while the file is read (0: all on one thread); the events, rejections and warnings are the same",
-                  default: "the cores the run leaves idle: one per core (at most 4) when reading is the whole run (no stages, no sinks: a dry run), else 0"),
+                  default: "the cores the run leaves idle: one per core (at most 4) when no sink writes (a dry run), else 0"),
     ]
 
 

@@ -16,9 +16,9 @@ public final class RunContext {
     /// metadata["source"] itself (sharing one dictionary): the runner then passes its batches on without copying.
     public internal(set) var currentSourceLabel: String?
     /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the
-    /// cores the run leaves idle. Reading is the whole run only when no stage and no sink takes the events
-    /// (a dry run of sources alone); otherwise the reading thread's core also runs the stages and the others
-    /// run the sinks, and on the 2-core benchmark machine extra threads cost more than they saved
+    /// cores the run leaves idle. With no sink to write (a dry run), only the reading thread is busy: the
+    /// source may use every core (at most 4). Sinks write on a thread of their own that keeps another core
+    /// busy, and on the 2-core benchmark machine extra reading threads then cost more than they saved
     /// (docs/benchmarks.md).
     public internal(set) var idleCores = 0
     private let logSink: (String) -> Void

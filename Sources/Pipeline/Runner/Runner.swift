@@ -39,7 +39,7 @@ public struct Runner {
         var pump: SinkPump?
         context.sourceLabels = pipeline.sourceLabels
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        context.idleCores = pipeline.stages.isEmpty && sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
+        context.idleCores = sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
         do {
             for sink in sinks {
                 try sink.open(context: context)
