@@ -95,9 +95,8 @@ final class DayEntrySpool {
 
     /// Adds an entry whose rendered JSON is `text`.
     func add(_ key: Key, text: UnsafeBufferPointer<UInt8>) throws {
-        var title = key.title, uid = key.uid
         let offset = arena.count
-        let titleLength = title.withUTF8 { utf8 in
+        let titleLength = JSONBytes.withUTF8(key.title) { utf8 in
             // Consecutive entries often share their event's title: its check is remembered.
             let same = utf8.count == lastTitle.count
                 && (utf8.isEmpty || lastTitle.withUnsafeBufferPointer { memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 })
@@ -109,7 +108,7 @@ final class DayEntrySpool {
             arena.append(contentsOf: utf8)
             return utf8.count
         }
-        let uidLength = uid.withUTF8 { arena.append(contentsOf: $0); return $0.count }
+        let uidLength = JSONBytes.withUTF8(key.uid) { arena.append(contentsOf: $0); return $0.count }
         arena.append(contentsOf: text)
         let flags: UInt8 = (key.allDay ? 1 : 0) | (lastTitleOrdered ? 2 : 0) | (nfc.isNFC(key.uid) ? 4 : 0)
         records.append(Record(day: key.day, startUTC: key.startUTC, endUTC: key.endUTC, offset: offset,
@@ -121,8 +120,7 @@ final class DayEntrySpool {
 
     /// Adds an entry whose rendered JSON is `text`.
     func add(_ key: Key, text: String) throws {
-        var text = text
-        try text.withUTF8 { try add(key, text: $0) }
+        try JSONBytes.withUTF8(text) { try add(key, text: $0) }
     }
 
     /// Hands every entry to `body` in agenda order (entries with equal keys in the order they were added),

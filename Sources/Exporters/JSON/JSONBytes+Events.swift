@@ -346,9 +346,10 @@ extension JSONBytes {
     func strings(_ items: [String], level: Int) {
         raw("[")
         var first = true
-        for s in items {
+        // By index: the elements are read in place, not copied (no retain of each String).
+        for i in items.indices {
             element(level: level, first: &first)
-            quoted(s)
+            quoted(items[i])
         }
         close("]", level: level, empty: first)
     }
@@ -370,9 +371,10 @@ extension JSONBytes {
     private func people(_ items: [Attendee], level: Int) {
         raw("[")
         var first = true
-        for p in items {
+        // By index: each attendee is read in place, not copied (no retain of its five fields).
+        for i in items.indices {
             element(level: level, first: &first)
-            person(p, level: level + 1)
+            person(items[i], level: level + 1)
         }
         close("]", level: level, empty: first)
     }

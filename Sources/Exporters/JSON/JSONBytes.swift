@@ -71,8 +71,16 @@ final class JSONBytes {
 
     /// The UTF-8 of `text`, as is (no quotes, no escaping).
     func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        Self.withUTF8(text) { append($0) }
+    }
+
+    /// Calls `body` with the text's UTF-8 bytes where the String keeps them (its contiguous storage), without
+    /// the copy (and the retain and release of the storage) that `var copy = text; copy.withUTF8` costs.
+    @inline(__always)
+    static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return try copy.withUTF8(body)
     }
 
     /// When pretty: a newline and `level` two-space indents.
@@ -142,8 +150,7 @@ final class JSONBytes {
     /// `\t`, else `\u00xx`); everything else, non-ASCII included, as is. (Byte by byte gives the same as
     /// scalar by scalar: no byte of a multi-byte UTF-8 sequence is below 0x80.)
     func quoted(_ text: String) {
-        var text = text
-        text.withUTF8 { quoted($0) }
+        Self.withUTF8(text) { quoted($0) }
     }
 
     /// The UTF-8 text quoted and escaped as `quoted(_: String)` does.
@@ -177,8 +184,7 @@ final class JSONBytes {
 
     /// `text` lowercased as `String.lowercased()` does, quoted.
     func quotedLowercased(_ text: String) {
-        var text = text
-        let lowered: Bool = text.withUTF8 { utf8 in
+        let lowered: Bool = Self.withUTF8(text) { utf8 in
             for u in utf8 where u >= 0x80 { return false }
             // ASCII: only A-Z change.
             reserve(utf8.count * 6 + 2)

@@ -11,8 +11,7 @@ final class NFCStarterTable {
 
     /// Whether `text` is in NFC; the same answer as `UTF8Span.checkForNFC(quickCheck: false)`.
     func isNFC(_ text: String) -> Bool {
-        var text = text
-        let allInert = text.withUTF8 { utf8 -> Bool in
+        let allInert = JSONBytes.withUTF8(text) { utf8 -> Bool in
             var i = 0
             let n = utf8.count
             while i < n {
