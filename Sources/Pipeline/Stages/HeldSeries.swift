@@ -283,9 +283,7 @@ final class HeldSeries {
     private func work<Result: Sendable>(order: [Int32], uidRank: [Int32],
                                         prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result,
                                         consume: (_ result: Result, _ uidRank: Int32) throws -> Void) throws {
-        var jobs: [SeriesWorker<Result>.Job] = []
-        jobs.reserveCapacity(order.count)
-        for n in order {
+        func job(_ n: Int32) throws -> SeriesWorker<Result>.Job {
             let s = series[Int(n)]
             var job = SeriesWorker<Result>.Job()
             if s.masterLength != 0 {
@@ -298,18 +296,28 @@ final class HeldSeries {
                 job.items.append(try item(o.place, o.length))
                 link = o.next
             }
-            jobs.append(job)
+            return job
         }
         if let file {
             var none: [UInt8] = []
             try file.read(at: 0, count: 0, into: &none)  // writes out what is still buffered
         }
-        let worker = SeriesWorker(jobs: jobs, file: file, zones: zones, prepare: prepare)
-        jobs = []
+        let worker = SeriesWorker(count: order.count, file: file, zones: zones, prepare: prepare)
+        // Jobs are made here (they take events out of `inMemory`), a couple of windows ahead of the series
+        // taken, so memory never holds one per series.
+        var next = 0
+        func supply(upTo limit: Int) throws {
+            while next < min(limit, order.count) {
+                worker.supply(try job(order[next]))
+                next += 1
+            }
+        }
+        try supply(upTo: worker.supplyAhead)
         worker.start()
         // Runs before the caller's `removeAll` closes the file.
         defer { worker.stop() }
         for k in order.indices {
+            try supply(upTo: k + 1 + worker.supplyAhead)
             try consume(try worker.take(k), uidRank[Int(order[k])])
         }
     }

@@ -24,14 +24,22 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
     }
 
     // @unchecked: ScratchFile and ZoneTable are not Sendable; see the ownership note above.
-    private var jobs: [Job]
+    /// Series in drain order: `count` of them, supplied by the caller a few windows ahead (`supply`), so that
+    /// memory holds a few windows of jobs and results, not one per held series (the 1 GB feed holds 290,000).
+    private let count: Int
+    /// Ring of `capacity` slots: the job of series k waits in `jobs[k % capacity]` from `supply` until the
+    /// worker takes it, its result in `ready[k % capacity]` until the caller takes it.
+    private var jobs: [Job?]
+    private let capacity: Int
+    /// Series supplied so far.
+    private var supplied = 0
     private let file: ScratchFile?
     private let zones: ZoneTable
     private let prepare: @Sendable (_ master: Event?, _ overrides: [Event]) -> Result
     /// How many series may be prepared ahead of the one the caller is taking.
     private let window: Int
     private let condition = NSCondition()
-    /// `ready[k]`: the k-th series' result, from when it is prepared until it is taken.
+    /// `ready[k % capacity]`: the k-th series' result, from when it is prepared until it is taken.
     private var ready: [Swift.Result<Result, any Error>?]
     /// The caller's position: the series being taken, or the one after the last taken.
     private var taken = 0
@@ -46,14 +54,30 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
     private var stopping = false
     private var running = false
 
-    init(jobs: [Job], file: ScratchFile?, zones: ZoneTable, window: Int = 32,
+    init(count: Int, file: ScratchFile?, zones: ZoneTable, window: Int = 32,
          prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result) {
-        self.jobs = jobs
-        ready = Array(repeating: nil, count: jobs.count)
+        self.count = count
+        self.window = max(1, window)
+        capacity = 4 * self.window
+        jobs = Array(repeating: nil, count: capacity)
+        ready = Array(repeating: nil, count: capacity)
         self.file = file
         self.zones = zones
-        self.window = max(1, window)
         self.prepare = prepare
+    }
+
+    /// How far ahead of the series it takes the caller supplies jobs.
+    var supplyAhead: Int { 2 * window }
+
+    /// Hands over the job of the next series (in drain order). The caller supplies at most `supplyAhead`
+    /// past the series it takes, so a slot of the ring is free again by then.
+    func supply(_ job: consuming Job) {
+        condition.lock()
+        precondition(supplied < taken + capacity - window, "SeriesWorker: supplied too far ahead")
+        jobs[supplied % capacity] = job
+        supplied += 1
+        if workerWaiting { condition.broadcast() }
+        condition.unlock()
     }
 
     func start() {
@@ -71,10 +95,10 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         taken = max(taken, k)
-        guard k < ready.count else { throw RunFailure.failed("internal error: a held series was not read back") }
-        if ready[k] == nil && running {
+        guard k < count else { throw RunFailure.failed("internal error: a held series was not read back") }
+        if ready[k % capacity] == nil && running {
             // Wait for a few series at once (or the end, or a failure, which stops the thread).
-            let enough = min(k + max(1, window / 4), jobs.count)
+            let enough = min(k + max(1, window / 4), count, supplied)
             while produced < enough && running {
                 if workerWaiting { condition.broadcast() }
                 callerWaiting = true
@@ -83,8 +107,8 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
                 callerWaiting = false
             }
         }
-        let taking = ready[k]
-        ready[k] = nil
+        let taking = ready[k % capacity]
+        ready[k % capacity] = nil
         guard let result = taking else {
             throw RunFailure.failed("internal error: a held series was not read back")
         }
@@ -109,7 +133,7 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
         var k = 0
         while true {
             condition.lock()
-            if !stopping && k < jobs.count && k >= taken + window {
+            if !stopping && k < count && k >= taken + window {
                 // Far enough ahead: wait until the caller has taken half the window.
                 while !stopping && k >= taken + window / 2 {
                     if callerWaiting { condition.broadcast() }
@@ -118,13 +142,20 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
                     workerWaiting = false
                 }
             }
-            if stopping || k >= jobs.count {
+            // The caller supplies jobs ahead of what it takes; wait for this one.
+            while !stopping && k < count && k >= supplied {
+                if callerWaiting { condition.broadcast() }
+                workerWaiting = true
+                condition.wait()
+                workerWaiting = false
+            }
+            if stopping || k >= count {
                 condition.unlock()
                 break
             }
             // The job's events are this thread's from here on (and freed once prepared).
-            var job = Job()
-            swap(&job, &jobs[k])
+            var job = jobs[k % capacity] ?? Job()
+            jobs[k % capacity] = nil
             condition.unlock()
             let result = Swift.Result<Result, any Error> {
                 // Taken from the back, so each held event moves out of its item instead of being copied.
@@ -144,7 +175,7 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
                 return prepare(master, events)
             }
             condition.lock()
-            ready[k] = result
+            ready[k % capacity] = result
             produced = k + 1
             if callerWaiting && (produced >= callerNeeds || result.isFailure) { condition.broadcast() }
             condition.unlock()
