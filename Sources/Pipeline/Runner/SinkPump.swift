@@ -14,95 +14,31 @@ import Foundation
 final class SinkPump: @unchecked Sendable {
     // @unchecked: the sinks and the context are not Sendable. They are used by one thread at a time: the
     // pump's thread from start() to the end of its loop, the caller's thread after finish()/cancel() joined
-    // it. Every shared field below is guarded by `condition`.
-    private let sinks: [any Sink]
-    private let context: RunContext
-    private let capacity: Int
-    private let condition = NSCondition()
-    /// At most `capacity` batches; taken from the front (removeFirst on so few is cheap), so a written batch
-    /// is released at once.
-    private var queue: [Batch] = []
-    private var closed = false
-    private var running = false
-    private var failure: (any Error)?
+    // it (`HandoffThread`).
+    private let thread: HandoffThread<Batch>
 
     init(sinks: [any Sink], context: RunContext, capacity: Int = 4) {
-        self.sinks = sinks
-        self.context = context
-        self.capacity = max(1, capacity)
+        thread = HandoffThread(name: "calpipe-sinks", depth: capacity) { batch in
+            for sink in sinks { try sink.write(batch, context: context) }
+        }
     }
 
     func start() {
-        condition.lock()
-        running = true
-        condition.unlock()
-        let thread = Thread { [self] in loop() }
-        thread.name = "calpipe-sinks"
-        // The SQLite and JSON writers recurse little; 8 MiB matches the main thread's default.
-        thread.stackSize = 8 << 20
         thread.start()
     }
 
     /// Queues a batch for the sinks; waits while the queue is full. Throws the first sink error.
     func send(_ batch: Batch) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while failure == nil && queue.count >= capacity { condition.wait() }
-        if let failure { throw failure }
-        queue.append(batch)
-        condition.broadcast()
+        try thread.send(batch)
     }
 
     /// No more batches: waits until the sinks wrote everything, then rethrows a sink error, if any.
     func finish() throws {
-        close()
-        condition.lock()
-        defer { condition.unlock() }
-        if let failure { throw failure }
+        try thread.finish()
     }
 
     /// Stops after the batch being written (the rest is dropped) and waits for the thread to end.
     func cancel() {
-        condition.lock()
-        queue.removeAll()
-        condition.unlock()
-        close()
-    }
-
-    private func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
-    }
-
-    private func next() -> Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty && !closed { condition.wait() }
-        guard !queue.isEmpty else { return nil }
-        let batch = queue.removeFirst()
-        condition.broadcast()
-        return batch
-    }
-
-    private func loop() {
-        while let batch = next() {
-            do {
-                for sink in sinks { try sink.write(batch, context: context) }
-            } catch {
-                condition.lock()
-                failure = error
-                queue.removeAll()
-                condition.broadcast()
-                condition.unlock()
-                break
-            }
-        }
-        condition.lock()
-        running = false
-        condition.broadcast()
-        condition.unlock()
+        thread.cancel()
     }
 }
