@@ -199,18 +199,9 @@ extension JSONBytes {
     private func descriptiveFields(_ e: borrowing Event, level: Int, first: inout Bool) {
         key("uid", level: level, first: &first)
         quoted(e.uid)
-        if let v = e.title {
-            key("title", level: level, first: &first)
-            quoted(v)
-        }
-        if let v = e.description {
-            key("description", level: level, first: &first)
-            quoted(v)
-        }
-        if let v = e.location {
-            key("location", level: level, first: &first)
-            quoted(v)
-        }
+        optionalQuoted("title", e.title, level: level, first: &first)
+        optionalQuoted("description", e.description, level: level, first: &first)
+        optionalQuoted("location", e.location, level: level, first: &first)
         if let c = e.coordinate {
             key("geo", level: level, first: &first)
             coordinate(c, level: level + 1)
@@ -227,14 +218,8 @@ extension JSONBytes {
             key("categories", level: level, first: &first)
             strings(e.categories, level: level + 1)
         }
-        if let v = e.color {
-            key("color", level: level, first: &first)
-            quoted(v)
-        }
-        if let v = e.url {
-            key("url", level: level, first: &first)
-            quoted(v)
-        }
+        optionalQuoted("color", e.color, level: level, first: &first)
+        optionalQuoted("url", e.url, level: level, first: &first)
         if let v = e.status {
             key("status", level: level, first: &first)
             quotedLowercased(v)
@@ -383,22 +368,10 @@ extension JSONBytes {
     private func person(_ p: Attendee, level: Int) {
         var first = true
         raw("{")
-        if let v = p.name {
-            key("name", level: level, first: &first)
-            quoted(v)
-        }
-        if let v = p.email {
-            key("email", level: level, first: &first)
-            quoted(v)
-        }
-        if let v = p.role {
-            key("role", level: level, first: &first)
-            quoted(v)
-        }
-        if let v = p.status {
-            key("status", level: level, first: &first)
-            quoted(v)
-        }
+        optionalQuoted("name", p.name, level: level, first: &first)
+        optionalQuoted("email", p.email, level: level, first: &first)
+        optionalQuoted("role", p.role, level: level, first: &first)
+        optionalQuoted("status", p.status, level: level, first: &first)
         close("}", level: level, empty: first)
     }
 }

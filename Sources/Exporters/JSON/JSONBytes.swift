@@ -111,6 +111,13 @@ final class JSONBytes {
     }
 
     /// As `key(_:level:first:)` for a key only known at run time (escaped).
+    /// `"name": "value"` when the value is there; nothing when it is nil.
+    func optionalQuoted(_ name: StaticString, _ value: String?, level: Int, first: inout Bool) {
+        guard let value else { return }
+        key(name, level: level, first: &first)
+        quoted(value)
+    }
+
     func key(_ key: String, level: Int, first: inout Bool) {
         if !first { byte(0x2C) }
         first = false
