@@ -7,12 +7,9 @@ import XCTest
 /// ICS fixtures, the recurrence fixtures and the sample agenda comes back equal, with its zones as the same
 /// objects, and damaged bytes give an error.
 final class EventBinaryCodecTests: XCTestCase {
-    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    static let repository = tests.deletingLastPathComponent()
-    static let berlin = Zone.system(identifier: "Europe/Berlin")!
 
     func context() -> RunContext {
-        let environment = PipelineEnvironment(pipelineFile: "test.json", baseDirectory: Self.tests, name: "codec", zone: Self.berlin,
+        let environment = PipelineEnvironment(pipelineFile: "test.json", baseDirectory: RecurrenceTestSupport.tests, name: "codec", zone: RecurrenceTestSupport.berlin,
                                               window: nil, environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 10, day: 1))
         return RunContext(environment: environment, quiet: true)
     }
@@ -24,7 +21,7 @@ final class EventBinaryCodecTests: XCTestCase {
     }
 
     func path(_ glob: String) -> InputSpec {
-        let p = Self.tests.appendingPathComponent(glob).path
+        let p = RecurrenceTestSupport.tests.appendingPathComponent(glob).path
         return InputSpec(location: .path(p, written: p))
     }
 
@@ -32,7 +29,7 @@ final class EventBinaryCodecTests: XCTestCase {
     func fixtureEvents() throws -> [Event] {
         var all = try events(from: ICSSource(input: path("Fixtures/ics/corpus/*.ics")))
         all += try events(from: ICSSource(input: path("Fixtures/recurrence/series/*.ics")))
-        let agenda = Self.repository.appendingPathComponent("data/agenda.json").path
+        let agenda = RecurrenceTestSupport.repository.appendingPathComponent("data/agenda.json").path
         all += try events(from: JSONImporter(input: InputSpec(location: .path(agenda, written: agenda))))
         return all
     }
@@ -107,7 +104,7 @@ final class EventBinaryCodecTests: XCTestCase {
     static func everything() throws -> Event {
         let custom = Zone(identifier: "Custom Standard Time", transitions: [1_000_000, 2_000_000], offsets: [3600, 7200, 3600])
         let ny = Zone.system(identifier: "America/New_York")!
-        var e = Event(uid: "all-fields@example.com", start: .zoned(CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30), berlin),
+        var e = Event(uid: "all-fields@example.com", start: .zoned(CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30), RecurrenceTestSupport.berlin),
                       endSpec: .end(.zoned(CivilDateTime(year: 2026, month: 3, day: 29, hour: 9), ny)), title: "Tür & Tor 🎉")
         e.description = "line one\nline two, with a comma; and a semicolon\u{0}and a NUL"
         e.location = "東京オフィス 5F"
@@ -133,7 +130,7 @@ final class EventBinaryCodecTests: XCTestCase {
             .periodWithDuration(start: .zoned(CivilDateTime(year: 2026, month: 11, day: 1, hour: 1, minute: 30), ny), duration: CalDuration(days: -1, seconds: -90)),
         ]
         e.recurrence.exceptionDates = [.date(CivilDate(year: 2027, month: 1, day: 1)), .utc(1_800_000_000),
-                                       .zoned(CivilDateTime(year: 2026, month: 10, day: 25, hour: 2, minute: 30), berlin),
+                                       .zoned(CivilDateTime(year: 2026, month: 10, day: 25, hour: 2, minute: 30), RecurrenceTestSupport.berlin),
                                        .floating(CivilDateTime(year: 2026, month: 5, day: 1, hour: 8))]
         e.recurrenceID = RecurrenceID(time: .utc(-86_400 * 365 * 300), thisAndFuture: true)
         e.otherProperties = [RawProperty(name: "X-EMPTY", value: ""), RawProperty(name: "ATTACH", parameters: [Parameter("FMTTYPE", "text/plain")], value: "https://example.com/a.txt")]
@@ -201,7 +198,7 @@ final class EventBinaryCodecTests: XCTestCase {
         }
         // A zone number the table does not have.
         var other = ByteWriter()
-        Event(uid: "z", start: .zoned(CivilDateTime(secondsSinceEpoch: 0), Self.berlin)).encode(to: &other, zones: ZoneTable())
+        Event(uid: "z", start: .zoned(CivilDateTime(secondsSinceEpoch: 0), RecurrenceTestSupport.berlin)).encode(to: &other, zones: ZoneTable())
         XCTAssertThrowsError(try other.bytes.withUnsafeBytes { raw in
             var reader = ByteReader(raw)
             _ = try Event(decoding: &reader, zones: ZoneTable())

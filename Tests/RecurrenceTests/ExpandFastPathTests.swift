@@ -10,9 +10,6 @@ import XCTest
 /// `Occurrence(single:)`, `SeriesExpander.expand(_:overrides:)` per series and `SeriesExpander.sorted`
 /// (which compares the UID strings), batch by batch as the stage hands them on.
 final class ExpandFastPathTests: XCTestCase {
-    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    static let repository = tests.deletingLastPathComponent()
-    static let berlin = Zone.system(identifier: "Europe/Berlin")!
 
     /// Keeps what reaches it: the events as read (for the slow path) or the occurrences.
     final class Capture: Sink {
@@ -41,7 +38,7 @@ final class ExpandFastPathTests: XCTestCase {
     }
 
     func context(window: Window, zone: Zone) -> RunContext {
-        let environment = PipelineEnvironment(pipelineFile: "test.json", baseDirectory: Self.tests, name: "fast", zone: zone,
+        let environment = PipelineEnvironment(pipelineFile: "test.json", baseDirectory: RecurrenceTestSupport.tests, name: "fast", zone: zone,
                                               window: window, environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 10, day: 1))
         return RunContext(environment: environment, quiet: true)
     }
@@ -129,10 +126,10 @@ final class ExpandFastPathTests: XCTestCase {
 
     func testFixturesInThreeSourcesWithTheSameUIDs() throws {
         // The series fixtures twice (the same UIDs under two source labels) and the corpus.
-        let series = Self.tests.appendingPathComponent("Fixtures/recurrence/series").path + "/*.ics"
-        let corpus = Self.tests.appendingPathComponent("Fixtures/ics/corpus").path + "/*.ics"
+        let series = RecurrenceTestSupport.tests.appendingPathComponent("Fixtures/recurrence/series").path + "/*.ics"
+        let corpus = RecurrenceTestSupport.tests.appendingPathComponent("Fixtures/ics/corpus").path + "/*.ics"
         let window = Window(from: CivilDate(year: 2024, month: 1, day: 1), to: CivilDate(year: 2028, month: 1, day: 1))
-        let count = try assertStageMatchesSlowPath([series, corpus, series], window: window, zone: Self.berlin)
+        let count = try assertStageMatchesSlowPath([series, corpus, series], window: window, zone: RecurrenceTestSupport.berlin)
         XCTAssertGreaterThan(count, 200)
         // Floating times and dates read in another pipeline zone.
         _ = try assertStageMatchesSlowPath([corpus, series], window: window, zone: Zone.system(identifier: "America/New_York")!)
@@ -140,14 +137,7 @@ final class ExpandFastPathTests: XCTestCase {
 
     func testGeneratedFeedInTwoSourcesChunkByChunk() throws {
         let feed = spillFolder.appendingPathComponent("feed.ics")
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", Self.repository.appendingPathComponent("scripts/gen-bench-ics.py").path,
-                            "--seed", "8", "--events", "2000", "--out", feed.path]
-        python.standardOutput = FileHandle.nullDevice
-        try python.run()
-        python.waitUntilExit()
-        XCTAssertEqual(python.terminationStatus, 0)
+        try RecurrenceTestSupport.generateFeed(seed: 8, events: 2000, to: feed.path)
         let window = Window(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2027, month: 1, day: 1))
         let count = try assertStageMatchesSlowPath([feed.path, feed.path], window: window, zone: .utc)
         // Several chunks of `finishBatchSize`, with equal start instants across the two sources.

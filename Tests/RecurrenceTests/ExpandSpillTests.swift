@@ -7,9 +7,6 @@ import XCTest
 /// budget it gives exactly the occurrences, in exactly the order, that it gives with everything in memory,
 /// and the file is gone after the run, also when the run fails.
 final class ExpandSpillTests: XCTestCase {
-    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    static let repository = tests.deletingLastPathComponent()
-    static let berlin = Zone.system(identifier: "Europe/Berlin")!
 
     final class Capture: Sink {
         var occurrences: [Occurrence] = []
@@ -54,7 +51,7 @@ final class ExpandSpillTests: XCTestCase {
     }
 
     func context(window: Window) -> RunContext {
-        let environment = PipelineEnvironment(pipelineFile: "test.json", baseDirectory: Self.tests, name: "spill", zone: Self.berlin,
+        let environment = PipelineEnvironment(pipelineFile: "test.json", baseDirectory: RecurrenceTestSupport.tests, name: "spill", zone: RecurrenceTestSupport.berlin,
                                               window: window, environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 10, day: 1))
         return RunContext(environment: environment, quiet: true)
     }
@@ -106,14 +103,14 @@ final class ExpandSpillTests: XCTestCase {
     }
 
     func testRecurrenceFixturesGiveTheSameOccurrencesFromTheFile() throws {
-        let series = Self.tests.appendingPathComponent("Fixtures/recurrence/series").path + "/*.ics"
+        let series = RecurrenceTestSupport.tests.appendingPathComponent("Fixtures/recurrence/series").path + "/*.ics"
         let occurrences = try assertSameWithTinyBudgets([series], window: Window(from: CivilDate(year: 2026, month: 10, day: 15), to: CivilDate(year: 2026, month: 11, day: 10)), held: 7)
         // The run ExpandPipelineTests compares with recurring-ical-events.
         XCTAssertEqual(occurrences.count, 23)
     }
 
     func testICSCorpusGivesTheSameOccurrencesFromTheFile() throws {
-        let corpus = Self.tests.appendingPathComponent("Fixtures/ics/corpus").path + "/*.ics"
+        let corpus = RecurrenceTestSupport.tests.appendingPathComponent("Fixtures/ics/corpus").path + "/*.ics"
         let occurrences = try assertSameWithTinyBudgets([corpus], window: Window(from: CivilDate(year: 2024, month: 1, day: 1), to: CivilDate(year: 2028, month: 1, day: 1)), held: 8)
         XCTAssertGreaterThan(occurrences.count, 100)
     }
@@ -121,14 +118,7 @@ final class ExpandSpillTests: XCTestCase {
     func testGeneratedFeedGivesTheSameOccurrencesFromTheFile() throws {
         let feed = spillFolder.deletingLastPathComponent().appendingPathComponent("expand-spill-\(UUID().uuidString).ics")
         defer { try? FileManager.default.removeItem(at: feed) }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", Self.repository.appendingPathComponent("scripts/gen-bench-ics.py").path,
-                            "--seed", "20261122", "--events", "5000", "--out", feed.path]
-        python.standardOutput = FileHandle.nullDevice
-        try python.run()
-        python.waitUntilExit()
-        XCTAssertEqual(python.terminationStatus, 0)
+        try RecurrenceTestSupport.generateFeed(seed: 20261122, events: 5000, to: feed.path)
         // 1,189 of its 5,000 VEVENTs have an RRULE, RDATE or RECURRENCE-ID. Two sources on the same feed: the same UIDs held under two labels.
         let occurrences = try assertSameWithTinyBudgets([feed.path, feed.path], window: Window(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2027, month: 1, day: 1)), held: 2 * 1189)
         XCTAssertEqual(occurrences.count, 2 * 33_651)
@@ -137,7 +127,7 @@ final class ExpandSpillTests: XCTestCase {
     func testTheFileIsRemovedAtOnceAndClosedWhenTheSourceFails() throws {
         let rule = try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=3")
         let events = (0..<50).map { i -> Event in
-            var e = Event(uid: "s\(i)", start: .zoned(CivilDateTime(year: 2026, month: 6, day: 1, hour: 9), Self.berlin), title: "series \(i)")
+            var e = Event(uid: "s\(i)", start: .zoned(CivilDateTime(year: 2026, month: 6, day: 1, hour: 9), RecurrenceTestSupport.berlin), title: "series \(i)")
             e.recurrence.rules = [rule]
             e.sourceText = String(repeating: "x", count: 1000)
             return e
