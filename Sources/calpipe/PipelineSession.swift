@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fetch
+import CalpipeKit
 import Foundation
 import Pipeline
 
@@ -12,9 +12,7 @@ struct PipelineSession {
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
     static func loader() -> PipelineLoader {
-        var loader = PipelineLoader(registry: .standard)
-        loader.fetcher = HTTPFetcher()
-        return loader
+        .standard()
     }
 
     /// Prints every problem of a pipeline file and exits with 2.

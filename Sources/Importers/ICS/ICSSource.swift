@@ -12,7 +12,6 @@ public final class ICSSource: EventSource {
         options: ICSSource.optionDocs,
         fileExtensions: ["ics", "ical", "ifb"],
         make: { options in
-            options.rejectUnknownKeys(ICSSource.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
             let workers = options.contains("workers") ? options.integer("workers", default: 0, range: 0...64) : nil
             try options.finish()

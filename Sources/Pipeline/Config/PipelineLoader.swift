@@ -143,13 +143,9 @@ public struct PipelineLoader {
                 diagnostics.add(path + ".type", "unknown \(kind.rawValue) type \"\(type)\" (known: \(known.joined(separator: ", ")))" + Suggestion.hint(for: type, in: known))
                 continue
             }
-            let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics)
-            // Every source may be named; the name keys its rows in databases and labels it in the summary.
-            options.rejectUnknownKeys(descriptor.options.map(\.name) + (kind == .source ? ["name"] : []))
-            if kind == .source { _ = options.string("name") }
-            for doc in descriptor.options where doc.required && object[doc.name] == nil {
-                options.report(doc.name, "missing required option (expected \(doc.kind))")
-            }
+            // The options are declared once, in the descriptor: checked here before the plugin reads them.
+            let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics, declared: descriptor.options)
+            options.checkDeclared()
             do {
                 let product = try descriptor.make(options)
                 try options.finish()
