@@ -10,7 +10,18 @@ public struct PipelineLoader {
     /// Installed in the pipeline environment for URL inputs.
     public var fetcher: (any RemoteFetcher)?
 
-    public static let topLevelKeys = ["name", "description", "timezone", "window", "location", "sources", "stages", "sinks"]
+    /// The keys a pipeline file may have at its top level, declared once (for the checks and `calpipe schema`).
+    public static let topLevelOptions: [OptionDoc] = [
+        OptionDoc("name", "string", "the pipeline's name; shown in summaries and outputs", default: "the file's name"),
+        OptionDoc("description", "string", "free text"),
+        OptionDoc("timezone", "string", "the output zone (IANA name such as Europe/Berlin): days are split and windows read in it", default: "$TZ, then the system zone"),
+        OptionDoc("window", "object", "from (inclusive) and to (exclusive): YYYY-MM-DD, today, today+Nd or today-Nw"),
+        OptionDoc("location", "object", "the default place for the forecast: {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}"),
+        OptionDoc("sources", "array", required: true, "where events come from, in order"),
+        OptionDoc("stages", "array", "what happens to them, in order"),
+        OptionDoc("sinks", "array", required: true, "where results go"),
+    ]
+    public static var topLevelKeys: [String] { topLevelOptions.map(\.name) }
 
     public init(registry: PluginRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
                 zones: ZoneDatabase = ZoneDatabase(), now: Date = Date()) {
