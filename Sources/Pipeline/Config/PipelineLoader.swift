@@ -9,6 +9,8 @@ public struct PipelineLoader {
     public var now: Date
     /// Installed in the pipeline environment for URL inputs.
     public var fetcher: (any RemoteFetcher)?
+    /// `--set KEY=VALUE` overrides, put into the file's document (in order) before it is read.
+    public var overrides: [PipelineOverride] = []
 
     /// The keys a pipeline file may have at its top level, declared once (for the checks and `calpipe schema`).
     public static let topLevelOptions: [OptionDoc] = [
@@ -39,11 +41,16 @@ public struct PipelineLoader {
         } catch {
             throw ConfigErrors([ConfigIssue(file: file, path: "", message: "cannot read the file (\(Self.reason(error)))")])
         }
-        let json: JSONValue
+        var json: JSONValue
         do {
             json = try JSONParser.parse(bytes: [UInt8](data))
         } catch let e as JSONSyntaxError {
             throw ConfigErrors([ConfigIssue(file: file, path: "", message: "line \(e.line), column \(e.column): \(e.message)")])
+        }
+        do {
+            for override in overrides { json = try override.apply(to: json) }
+        } catch {
+            throw ConfigErrors([error])
         }
         let base = URL(fileURLWithPath: file).deletingLastPathComponent()
         return try load(json: json, file: file, baseDirectory: base)
@@ -68,7 +75,8 @@ public struct PipelineLoader {
         var zone = zones.defaultZone(environment: environment)
         if let zoneName = top.string("timezone") {
             if let z = zones.zone(named: zoneName) { zone = z } else {
-                diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")")
+                diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")"
+                                + (zones.suggestion(for: zoneName).map { "; did you mean \"\($0)\"?" } ?? ""))
             }
         }
         let today = PipelineEnvironment.today(in: zone, now: now)
@@ -100,7 +108,8 @@ public struct PipelineLoader {
         env.fetcher = fetcher
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
-        let stages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }.map(\.product)
+        let builtStages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }
+        let stages = builtStages.map(\.product)
         let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }.map(\.product)
         let sources = builtSources.map(\.product)
         let labels = builtSources.map { built in
@@ -115,7 +124,8 @@ public struct PipelineLoader {
         }
 
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
-        return PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages, sinks: sinks)
+        return PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
+                                  stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
     }
 
     private func placeholderEnvironment(file: String, base: URL) -> PipelineEnvironment {
