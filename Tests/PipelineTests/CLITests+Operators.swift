@@ -142,4 +142,21 @@ extension CLITests {
         XCTAssertEqual(summary.value(atDottedPath: "exit_reason"), .string("done"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/agenda-today.json").path))
     }
+
+    /// `convert -o agenda.sqlite` makes a database of agenda days (expanded and split; without a window, the
+    /// year around today) that `query` reads.
+    func testConvertToADatabase() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let events = #"[{"uid": "w", "title": "Weekly", "start": "2026-11-02T09:00:00Z", "duration": "PT1H", "rrule": "FREQ=WEEKLY;COUNT=3"}]"#
+        try events.write(to: dir.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        let windowed = try calpipe(["convert", "feed.json", "-o", "agenda.sqlite", "--from", "2026-11-01", "--to", "2026-12-01", "-q"], in: dir)
+        XCTAssertEqual(windowed.code, 0, windowed.stderr)
+        let query = try calpipe(["query", "agenda.sqlite", "--json"], in: dir)
+        XCTAssertEqual(query.code, 0, query.stderr)
+        for day in ["2026-11-02", "2026-11-09", "2026-11-16"] { XCTAssertTrue(query.stdout.contains(day), query.stdout) }
+
+        let undated = try calpipe(["convert", "feed.json", "-o", "all.sqlite", "-q"], in: dir, environment: ["SOURCE_DATE_EPOCH": "1795348800"])
+        XCTAssertEqual(undated.code, 0, undated.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("all.sqlite").path))
+    }
 }
