@@ -42,7 +42,7 @@ let package = Package(
 
         .executableTarget(
             name: "calpipe-bench",
-            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Pipeline", "Exporters", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/calpipe-bench"
         ),
 

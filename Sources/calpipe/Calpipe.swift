@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pipeline
 
 @main
 struct Calpipe: ParsableCommand {
@@ -13,7 +14,7 @@ struct Calpipe: ParsableCommand {
             Example:
               calpipe run pipelines/demo.json
             """,
-        version: "0.1.0",
+        version: CalpipeVersion.current,
         subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Query.self]
     )
 

@@ -60,7 +60,8 @@ public struct PipelineLoader {
                 diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")")
             }
         }
-        let today = PipelineEnvironment.today(in: zone, now: now)
+        let runTime = PipelineEnvironment.runTime(environment: environment, clock: now)
+        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(runTime)))
         var window: Window?
         if let w = top.nested("window") {
             w.rejectUnknownKeys(["from", "to"])
@@ -85,7 +86,7 @@ public struct PipelineLoader {
         }
 
         var env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
-                                      location: root["location"], environment: environment, zones: zones, today: today)
+                                      location: root["location"], environment: environment, zones: zones, today: today, now: runTime)
         env.fetcher = fetcher
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
