@@ -86,7 +86,7 @@ struct JCalContentWriter: ICalContentWriter {
         case .text(let s), .verbatim(_, let s): out.raw(", "); out.quotedText(s)
         case .texts(let items): for s in items { out.raw(", "); out.quotedText(s) }
         case .time(let t): out.raw(", \""); out.extended(t); out.byte(0x22)
-        // RFC 7265 3.6.9 (periods): start and end, or start and duration, as a two-element array.
+        // RFC 7265 periods: start and end, or start and duration, as a two-element array (the jcal source also reads "start/end").
         case .period(let s, let e):
             out.raw(", [\""); out.extended(s); out.raw("\", \""); out.extended(e); out.raw("\"]")
         case .periodWithDuration(let s, let d):
