@@ -27,10 +27,13 @@ let package = Package(
         .target(name: "CalSQLite", dependencies: ["CSQLite"]),
         .target(name: "CalXML", dependencies: ["CLibXML"]),
 
+        // SHA-256 (HTTP cache bodies, fingerprints). Always optimised: unoptimised Swift hashes at ~4 MB/s,
+        // which would make debug builds and the tests crawl through any feed of size.
+        .target(name: "CalHash", swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "Pipeline"),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
-        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         .executableTarget(
             name: "calpipe",
@@ -48,7 +51,7 @@ let package = Package(
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
+            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "CalHash", "calpipe"],
             path: "Tests/PipelineTests"
         ),
         .testTarget(

@@ -11,9 +11,11 @@ struct PipelineSession {
 
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
-    static func loader() -> PipelineLoader {
+    /// `offline`: only the cache answers (`--offline`; also `CALPIPE_OFFLINE=1`), for feeds and forecasts alike.
+    static func loader(offline: Bool = false) -> PipelineLoader {
         var loader = PipelineLoader(registry: .standard)
-        loader.fetcher = HTTPFetcher()
+        if offline { loader.environment["CALPIPE_OFFLINE"] = "1" }
+        loader.fetcher = HTTPFetcher(environment: loader.environment)
         return loader
     }
 
@@ -65,6 +67,9 @@ struct PipelineSession {
         Terminal.error(line)
         for (sink, rows) in report.rowsWritten { Terminal.error("calpipe:   \(sink): \(rows) rows written") }
         for (counter, value) in report.counters { Terminal.error("calpipe:   \(counter): \(value)") }
+        for copy in report.cachedCopies {
+            Terminal.error("calpipe:   cached copy of \(copy.label): \(DurationOption.describe(copy.age)) old (\(copy.origin))")
+        }
         if !report.warnings.isEmpty { Terminal.error("calpipe:   warnings: \(report.warnings.count)") }
     }
 }

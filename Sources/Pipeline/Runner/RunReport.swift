@@ -26,6 +26,10 @@ public final class RunReport: @unchecked Sendable {
     /// Named counters plugins add to the summary ("skipped VTODO", "forecasts from cache", ...), in first-use order.
     public private(set) var counters: [(name: String, value: Int)] = []
 
+    /// Cached copies of remote inputs used by the run (label with credentials redacted, age in seconds,
+    /// how: "cached", "revalidated" or "stale"), in use order: the summary shows every copy's age.
+    public private(set) var cachedCopies: [(label: String, age: Double, origin: String)] = []
+
     public init() {}
 
     private func locked<T>(_ body: () -> T) -> T {
@@ -50,6 +54,10 @@ public final class RunReport: @unchecked Sendable {
 
     public func counter(_ name: String) -> Int {
         locked { counters.first { $0.name == name }?.value ?? 0 }
+    }
+
+    public func cachedCopy(_ label: String, age: Double, origin: String) {
+        locked { cachedCopies.append((label, age, origin)) }
     }
 
     func addEvents(_ n: Int) { locked { eventsRead += n } }
