@@ -56,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ForecastTests",
-            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
+            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite", "CalHash", "Importers", "Exporters", "calpipe"],
             path: "Tests/ForecastTests"
         ),
         .testTarget(
