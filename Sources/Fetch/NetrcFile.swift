@@ -6,6 +6,11 @@ public struct NetrcFile: Sendable {
     public struct Entry: Sendable, Hashable {
         public var login: String?
         public var password: String?
+
+        public init(login: String? = nil, password: String? = nil) {
+            self.login = login
+            self.password = password
+        }
     }
 
     public private(set) var machines: [String: Entry] = [:]
