@@ -179,3 +179,54 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertNil(reopened.repairNote)
     }
 }
+
+/// Two runs sharing one cache file: a run that holds the write lock for a while delays the other's store, it
+/// does not make it give up (the busy timeout is 30 s by default, configurable).
+final class HTTPCacheLockTests: XCTestCase {
+    func testAWriteLockHeldByAnotherRunIsWaitedFor() throws {
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/doc", [.init(body: "fresh")])
+        let cache = Harness.temporaryCache()
+        _ = try HTTPCache(path: cache)  // create it
+        let other = try Database(path: cache)
+        try other.execute("BEGIN IMMEDIATE")
+        try other.execute("INSERT INTO http_cache (key, url, status, body, body_length, body_sha256, stored_at, fresh_until) VALUES ('x', 'x', 200, x'', 0, 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', 0, 1e300)")
+        let release = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let box = UncheckedBox(other)
+        Thread.detachNewThread {
+            release.wait()
+            try? box.value.execute("COMMIT")
+            released.signal()
+        }
+        // Longer than the 5 s busy timeout of before gave in practice (it gave up after about 3.8 s).
+        DispatchQueue.global().asyncAfter(deadline: .now() + 4.5) { release.signal() }
+        let fetcher = HTTPFetcher(cachePath: cache, settings: HTTPSettings(requestsPerSecond: 0))
+        XCTAssertEqual(try fetcher.get(server.base + "/doc").response.text, "fresh")
+        released.wait()
+        XCTAssertNil(fetcher.cacheProblem)
+        XCTAssertEqual(try HTTPCache(path: cache).count(), 2, "stored once the other run let go")
+    }
+
+    func testALockHeldLongerThanTheBusyTimeoutIsSaid() throws {
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/doc", [.init(body: "fresh")])
+        let cache = Harness.temporaryCache()
+        _ = try HTTPCache(path: cache)
+        let other = try Database(path: cache)
+        try other.execute("BEGIN EXCLUSIVE")
+        defer { try? other.execute("ROLLBACK") }
+        var settings = HTTPSettings(requestsPerSecond: 0)
+        settings.cacheBusyTimeout = 0.3
+        let fetcher = HTTPFetcher(cachePath: cache, settings: settings)
+        XCTAssertEqual(try fetcher.get(server.base + "/doc").response.text, "fresh", "fetched without the cache")
+        XCTAssertEqual(fetcher.cacheProblem, "cannot use the HTTP cache \(cache): locked by another run for more than 0.3 s; continuing without it")
+    }
+}
+
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
