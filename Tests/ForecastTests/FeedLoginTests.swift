@@ -113,11 +113,14 @@ final class FeedLoginTests: XCTestCase {
 
         // Third run: the server is down; the stale copies are used and named, redacted.
         server.stop()
-        let third = try CalpipeProcess.run(["run", "private.json"], in: dir, environment: environment(dir))
+        let third = try CalpipeProcess.run(["run", "private.json", "--summary-json", "out/summary.json", "--log-format", "json"], in: dir, environment: environment(dir))
         XCTAssertEqual(third.code, 0, third.stderr)
-        XCTAssertTrue(third.stderr.contains("warning: http://127.0.0.1:\(server.port)/bearer.ics?access_token=***&team=7: cannot connect to the server; using the cached copy from"), third.stderr)
+        XCTAssertTrue(third.stderr.contains("http://127.0.0.1:\(server.port)/bearer.ics?access_token=***&team=7: cannot connect to the server; using the cached copy from"), third.stderr)
+        let summary = try String(contentsOf: dir.appendingPathComponent("out/summary.json"), encoding: .utf8)
+        XCTAssertTrue(summary.contains("\"cached_copies\""), summary)
+        XCTAssertTrue(summary.contains("\"origin\": \"stale\""), summary)
 
-        try assertNoSecrets(in: dir, texts: [first.stdout, first.stderr, second.stdout, second.stderr, third.stdout, third.stderr], files: 6)
+        try assertNoSecrets(in: dir, texts: [first.stdout, first.stderr, second.stdout, second.stderr, third.stdout, third.stderr], files: 7)
     }
 
     func testWrongTokenFailsAtOnceWithTheStatusAndOneRequest() throws {

@@ -116,3 +116,48 @@ final class StaleFeedTests: XCTestCase {
         XCTAssertEqual(ok.code, 0, ok.stderr)
     }
 }
+
+/// `--offline` reaches the forecast stage's client too: no request at all, days without a cached forecast are
+/// `unavailable`.
+final class OfflineForecastTests: XCTestCase {
+    func testOfflineForecastMakesNoRequest() throws {
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/v1/forecast", [.init(bodyFile: "openmeteo-berlin.json")])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-offline-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An all-day event tomorrow: inside the forecast horizon whatever today is.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
+        formatter.dateFormat = "yyyyMMdd"
+        let tomorrow = formatter.string(from: Date().addingTimeInterval(86_400))
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:t@example.com\r\nDTSTAMP:20261120T090000Z\r\n"
+            + "DTSTART;VALUE=DATE:\(tomorrow)\r\nSUMMARY:Offsite\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try ics.write(to: dir.appendingPathComponent("feed.ics"), atomically: true, encoding: .utf8)
+        let pipeline = """
+            { "name": "weather", "timezone": "Europe/Berlin", "window": { "from": "today-1d", "to": "today+3d" },
+              "location": { "latitude": 52.52, "longitude": 13.41 },
+              "sources": [ { "type": "ics", "path": "feed.ics" } ],
+              "stages": [ { "type": "split" }, { "type": "forecast", "base_url": "\(server.base)", "geocode": false } ],
+              "sinks": [ { "type": "json", "path": "out/days.json", "shape": "days" } ] }
+            """
+        try pipeline.write(to: dir.appendingPathComponent("weather.json"), atomically: true, encoding: .utf8)
+        let environment = ["CALPIPE_CACHE": dir.appendingPathComponent("cache.sqlite").path]
+        let offline = try CalpipeProcess.run(["run", "weather.json", "--offline"], in: dir, environment: environment)
+        XCTAssertEqual(offline.code, 0, offline.stderr)
+        XCTAssertTrue(offline.stderr.contains("not in the HTTP cache, and --offline allows no download"), offline.stderr)
+        XCTAssertEqual(try server.log().count, 0, "no request with --offline")
+
+        let online = try CalpipeProcess.run(["run", "weather.json"], in: dir, environment: environment)
+        XCTAssertEqual(online.code, 0, online.stderr)
+        let requests = try server.log().count
+        XCTAssertEqual(requests, 1, online.stderr)
+
+        let cached = try CalpipeProcess.run(["run", "weather.json", "--offline"], in: dir, environment: environment)
+        XCTAssertEqual(cached.code, 0, cached.stderr)
+        XCTAssertFalse(cached.stderr.contains("--offline allows no download"), cached.stderr)
+        XCTAssertEqual(try server.log().count, requests, "the cached answer served the offline run")
+    }
+}
