@@ -89,8 +89,6 @@ public struct InputSpec: Sendable, Hashable {
             case .string(let text):
                 maxStale = DurationOption.seconds(text)
                 if maxStale == nil { options.report("max_stale", "expected a duration such as \"30s\", \"15m\", \"6h\" or \"2d\", got \"\(text)\""); ok = false }
-            case .number(let n) where n >= 0:
-                maxStale = n
             default:
                 options.report("max_stale", "expected a duration such as \"30s\", \"15m\", \"6h\" or \"2d\", got \(value.kindDescription)"); ok = false
             }
