@@ -12,8 +12,11 @@ struct PipelineSession {
 
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
-    static func loader(overrides: [String] = []) throws -> PipelineLoader {
-        var loader = PipelineLoader.standard()
+    /// `offline`: only the cache answers (`--offline`; also `CALPIPE_OFFLINE=1`), for feeds and forecasts alike.
+    static func loader(overrides: [String] = [], offline: Bool = false) throws -> PipelineLoader {
+        var environment = ProcessInfo.processInfo.environment
+        if offline { environment["CALPIPE_OFFLINE"] = "1" }
+        var loader = PipelineLoader.standard(environment: environment)
         do {
             loader.overrides = try overrides.map { text throws(ConfigIssue) in try PipelineOverride(parsing: text) }
         } catch {
@@ -97,6 +100,7 @@ struct PipelineSession {
         var lines = [line]
         for (sink, rows) in report.rowsWritten { lines.append("  \(sink): " + Self.plural(rows, "row") + " written") }
         for (counter, value) in report.counters { lines.append("  \(counter): \(value)") }
+        for copy in report.cachedCopies { lines.append("  cached copy of \(copy.label): \(DurationOption.describe(copy.age)) old (\(copy.origin))") }
         return lines
     }
 
@@ -120,6 +124,9 @@ struct PipelineSession {
         o["warnings"] = .array(report.warnings.map { .string($0) })
         o["rows_written"] = .array(report.rowsWritten.map { .object(JSONObject([("sink", .string($0.sink)), ("rows", .number(Double($0.rows)))])) })
         o["counters"] = .object(JSONObject(report.counters.map { (key: $0.name, value: .number(Double($0.value))) }))
+        o["cached_copies"] = .array(report.cachedCopies.map {
+            .object(JSONObject([("source", .string($0.label)), ("age_seconds", .number($0.age.rounded(.down))), ("origin", .string($0.origin))]))
+        })
         o["timings"] = .array(report.timings.map {
             .object(JSONObject([("step", .string($0.step)), ("seconds", .number(($0.seconds * 1000).rounded() / 1000))]))
         })

@@ -114,7 +114,8 @@ public struct PipelineLoader {
         let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }.map(\.product)
         let sources = builtSources.map(\.product)
         let labels = builtSources.map { built in
-            built.object["name"]?.stringValue ?? built.object["path"]?.stringValue ?? built.object["url"]?.stringValue ?? built.path
+            built.object["name"]?.stringValue ?? built.object["path"]?.stringValue
+                ?? built.object["url"]?.stringValue.map(URLRedaction.redact) ?? built.path
         }
 
         // Sinks must get what they read.
