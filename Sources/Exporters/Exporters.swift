@@ -9,6 +9,7 @@ public enum Exporters {
             ICSSink.descriptor,
             XCalSink.descriptor,
             JCalSink.descriptor,
+            HTMLSink.descriptor,
         ]
     }
 }
