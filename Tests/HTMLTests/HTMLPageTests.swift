@@ -14,6 +14,7 @@ final class HTMLPageTests: XCTestCase {
         XCTAssertEqual(page["errors"] as? [String], [], "html5lib parse errors")
         XCTAssertEqual(page["external"] as? [String], [], "references to other addresses")
         XCTAssertEqual(page["ids"] as? [String], [], "duplicated ids")
+        // No script at all: the strip's days are plain links.
         XCTAssertEqual(page["scripts"] as? Int, 0)
         XCTAssertEqual(page["lang"] as? String, "en-GB")
         XCTAssertEqual(page["h1"] as? [String], ["Team agenda"])

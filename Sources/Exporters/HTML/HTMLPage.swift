@@ -28,7 +28,8 @@ struct HTMLPage {
         for n in layout.agendaDays { out += daySection(n) }
         out += "</main>\n</div>\n"
         out += footer()
-        out += "</div>\n</body>\n</html>\n"
+        out += "</div>\n"
+        out += "</body>\n</html>\n"
         return out
     }
 
@@ -129,6 +130,7 @@ struct HTMLPage {
             let summary = f.summary ?? "Weather code \(f.weatherCode.map(String.init) ?? "unknown")"
             var out = "<p class=\"wx\"><svg class=\"wxi\" viewBox=\"0 0 24 24\" role=\"img\" aria-label=\"\(e(summary))\">"
             out += "<title>\(e(summary))</title><use href=\"#wx-\(icon)\"/></svg>"
+            if f.summary != nil { out += "<span class=\"wxs\" aria-hidden=\"true\">\(e(summary))</span>" }
             if let hi = f.temperatureMax { out += "<span class=\"hi\"><span class=\"sr\">high </span>\(AgendaText.degrees(hi))</span>" }
             if let lo = f.temperatureMin { out += "<span class=\"lo\"><span class=\"sr\">low </span>\(AgendaText.degrees(lo))</span>" }
             return out + "</p>"

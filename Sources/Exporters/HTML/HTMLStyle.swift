@@ -49,6 +49,8 @@ enum HTMLStyle {
         .wx{display:flex;align-items:center;gap:8px;margin:0;white-space:nowrap;font-variant-numeric:tabular-nums}
         .wx.none{color:var(--muted);font-size:.85rem}
         .wxi{width:30px;height:30px}
+        .wxs{color:var(--muted);font-size:.9rem;margin-right:2px}
+        @media (max-width:600px){.wxs{display:none}}
         .hi{font-weight:700}
         .lo{color:var(--muted)}
         .i-sun{fill:var(--sun)}.i-ray{stroke:var(--sun);stroke-width:1.8;stroke-linecap:round;fill:none}
