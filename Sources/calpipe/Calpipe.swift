@@ -14,7 +14,7 @@ struct Calpipe: ParsableCommand {
               calpipe run pipelines/demo.json
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Query.self]
+        subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Query.self, Agenda.self]
     )
 
     /// Usage errors exit with 2 (not ArgumentParser's 64), so scripts see one code for "nothing was run".

@@ -11,6 +11,7 @@ public final class AgendaLocale {
     private let timeFormatter: DateFormatter
     private let monthYearFormatter: DateFormatter
     private let longFormatter: DateFormatter
+    private let fullDateFormatter: DateFormatter
     /// Monday first, as the strip shows them.
     public let weekdayNames: [String]
     public let weekdayShortNames: [String]
@@ -37,6 +38,7 @@ public final class AgendaLocale {
         timeFormatter = formatter("jmm")
         monthYearFormatter = formatter("MMMMyyyy")
         longFormatter = formatter("dMMMMyyyyjmm")
+        fullDateFormatter = formatter("EEEEdMMMMyyyy")
         let symbols = DateFormatter()
         symbols.locale = locale
         // Foundation lists weekdays Sunday first.
@@ -60,6 +62,9 @@ public final class AgendaLocale {
 
     /// The day and month in the locale's order: "12 October", "October 12", "12. Oktober".
     public func dayAndMonth(_ day: CivilDate) -> String { headingFormatter.string(from: date(day)) }
+
+    /// "Wednesday, 21 October 2026", "Mittwoch, 21. Oktober 2026".
+    public func fullDate(_ day: CivilDate) -> String { fullDateFormatter.string(from: date(day)) }
 
     /// "October 2026", "Oktober 2026".
     public func monthAndYear(_ day: CivilDate) -> String { monthYearFormatter.string(from: date(day)) }
