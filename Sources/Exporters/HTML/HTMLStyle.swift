@@ -62,7 +62,7 @@ enum HTMLStyle {
         .entry{display:grid;grid-template-columns:12px 5.2rem minmax(0,1fr);gap:4px 12px;padding:12px 18px;border-top:1px solid var(--shade)}
         .entry:first-child{border-top:0}
         .swatch{width:12px;height:12px;margin-top:5px;border-radius:50%;background:var(--c,var(--accent))}
-        .when{margin:0;display:flex;flex-direction:column;font-variant-numeric:tabular-nums}
+        .when{margin:0;display:flex;flex-direction:column;font-variant-numeric:tabular-nums;white-space:nowrap}
         .when .start{font-weight:600}
         .when .dur{font-size:.85rem;color:var(--muted)}
         .what{min-width:0}
@@ -80,7 +80,7 @@ enum HTMLStyle {
         .empty{margin:0;padding:12px 18px;color:var(--muted)}
         .foot{margin:28px 2px 0;color:var(--muted);font-size:.85rem}
         .foot p{margin:0 0 4px}
-        @media (max-width:480px){.page{padding:14px 10px 24px}.top h1{font-size:1.4rem}.entry{grid-template-columns:10px 4.3rem minmax(0,1fr);gap:4px 10px;padding:11px 14px}.swatch{width:10px;height:10px}.day-head{padding:10px 14px}.strip{padding:8px 4px;border-spacing:2px}.strip a,.strip .cell{height:42px}}
+        @media (max-width:480px){.page{padding:14px 10px 24px}.top h1{font-size:1.4rem}.entry{grid-template-columns:10px 4.9rem minmax(0,1fr);gap:4px 10px;padding:11px 14px}.swatch{width:10px;height:10px}.day-head{padding:10px 14px}.strip{padding:8px 4px;border-spacing:2px}.strip a,.strip .cell{height:42px}}
         @media print{
         :root{--bg:#fff;--surface:#fff;--shade:#ddd;--text:#000;--muted:#333;--accent:#000;--on-accent:#fff}
         body{font-size:10.5pt}
