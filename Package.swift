@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "calpipe", targets: ["calpipe"]),
         .executable(name: "calpipe-bench", targets: ["calpipe-bench"]),
-        .library(name: "Pipeline", targets: ["Pipeline"]),
+        .library(name: "CalpipeKit", targets: ["CalpipeKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,28 +32,30 @@ let package = Package(
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
+        // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
+        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
-                "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
+                "CalpipeKit", "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .executableTarget(
             name: "calpipe-bench",
-            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CalpipeKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/calpipe-bench"
         ),
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
             path: "Tests/PipelineTests"
         ),
         .testTarget(
             name: "ForecastTests",
-            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
+            dependencies: ["CalpipeKit", "Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
             path: "Tests/ForecastTests"
         ),
         .testTarget(
@@ -61,22 +63,24 @@ let package = Package(
             dependencies: ["CalSQLite", "Pipeline", "Exporters"],
             path: "Tests/SQLiteTests"
         ),
-        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline", "Importers"], path: "Tests/RecurrenceTests"),
+        .testTarget(name: "RecurrenceTests", dependencies: ["CalpipeKit", "Pipeline", "Importers"], path: "Tests/RecurrenceTests"),
         .testTarget(
             name: "ICSTests",
-            dependencies: ["Pipeline", "Importers", "Exporters"],
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters"],
             path: "Tests/ICSTests"
         ),
         .testTarget(
             name: "HTMLTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "calpipe"],
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "Enrichers", "calpipe"],
             path: "Tests/HTMLTests",
             exclude: ["check_page.py", "png_stats.py", "agenda_pty.py"]
         ),
         .testTarget(
             name: "XMLTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalXML"],
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalXML"],
             path: "Tests/XMLTests"
         ),
+        // Uses only what `import CalpipeKit` gives: a custom source and sink run through the public API.
+        .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit"], path: "Tests/LibraryTests"),
     ]
 )

@@ -6,10 +6,11 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert one calendar file to another format, optionally expanded and split into days.",
         discussion: """
-            The input format is read from the file's first bytes (iCalendar, xCal, a CalDAV multistatus answer, jCal
-            or JSON), else from its extension; the output format follows the output's extension (.ics, .json, ...).
-            Standard input or output ("-") needs --format or --output-format. With --from/--to the events are expanded into occurrences inside that window;
-            with --shape days they are also split into agenda days.
+            The input format is read from the file's first bytes (iCalendar, xCal, a CalDAV multistatus answer, jCal \
+            or JSON), else from its extension; the output format follows the output's extension (.ics, .json, \
+            .sqlite, ...). Standard input or output ("-") needs --format or --output-format. With --from/--to the \
+            events are expanded into occurrences inside that window; with --shape days they are also split into \
+            agenda days.
 
             Example:
               calpipe convert team.ics -o agenda.json --from 2026-11-01 --to 2026-12-01 --shape days --tz Europe/Berlin
@@ -47,13 +48,16 @@ struct Convert: ParsableCommand {
     @Flag(help: "Fail (exit 1, nothing written) when any record is rejected.")
     var strict = false
 
+    @OptionGroup(title: "Logging")
+    var log: LogOptions
+
     func validate() throws {
         if input == "-" && format == nil { throw ValidationError("reading standard input needs --format (a source type such as ics or json)") }
         if output == "-" && outputFormat == nil { throw ValidationError("writing standard output needs --output-format (a sink type such as ics or json)") }
     }
 
     func run() throws {
-        let loader = PipelineSession.loader()
+        let loader = try PipelineSession.loader()
         let registry = loader.registry
         let sniffed = format == nil ? FormatSniffer.sourceType(ofFileAt: input).flatMap { registry.source($0)?.type } : nil
         let sourceType = try format ?? sniffed ?? formatFromExtension(input, known: registry.sources.flatMap(\.fileExtensions)) { registry.source(forExtension: $0)?.type }
@@ -90,7 +94,7 @@ struct Convert: ParsableCommand {
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: false).run(definition)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: false, log: log).run(definition)
     }
 
     private func formatFromExtension(_ path: String, known: [String], lookup: (String) -> String?) throws -> String {

@@ -1,7 +1,6 @@
-import Enrichers
+import CalpipeKit
 import Exporters
 import Foundation
-import Importers
 import Pipeline
 import XCTest
 
@@ -13,14 +12,7 @@ enum HTMLTestSupport {
     /// "Now" for the demo: Wednesday 2026-10-21, 08:00 UTC (10:00 in Berlin), inside the demo's window.
     static let now = Date(timeIntervalSince1970: 1_792_569_600)
 
-    static var registry: PluginRegistry {
-        var registry = PluginRegistry()
-        for d in Importers.all { registry.register(d) }
-        for d in CoreStages.all { registry.register(d) }
-        for d in Enrichers.all { registry.register(d) }
-        for d in Exporters.all { registry.register(d) }
-        return registry
-    }
+    static var registry: PluginRegistry { .standard }
 
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-html-\(UUID().uuidString)")

@@ -16,7 +16,6 @@ public final class ICSSink: Sink {
         ],
         fileExtensions: ["ics"],
         make: { options in
-            options.rejectUnknownKeys(["path", "expand"])
             let path = options.path("path", required: true)
             let expand = options.bool("expand", default: false)
             try options.finish()

@@ -60,10 +60,14 @@ public struct InputSpec: Sendable, Hashable {
         switch location {
         case .path(let resolved, let written):
             if resolved == "-" { return [Input(path: "-", label: "-")] }
-            guard resolved.contains(where: { "*?[".contains($0) }) else { return [Input(path: resolved, label: written)] }
+            guard resolved.contains(where: { "*?[".contains($0) }) else {
+                Self.expect(resolved, context: context)
+                return [Input(path: resolved, label: written)]
+            }
             let matches = Self.glob(resolved)
             if matches.isEmpty { throw InputError(label: written, message: "no file matches this pattern") }
             let base = context.environment.baseDirectory.standardizedFileURL.path + "/"
+            for match in matches { Self.expect(match, context: context) }
             return matches.map { Input(path: $0, label: $0.hasPrefix(base) ? String($0.dropFirst(base.count)) : $0) }
         case .url(let url):
             guard let fetcher = context.environment.fetcher else {
@@ -72,8 +76,15 @@ public struct InputSpec: Sendable, Hashable {
             let body = try fetcher.fetch(url: url, context: context)
             if body.stale { context.warn("\(url): server unreachable, using the cached copy") }
             context.report.count(body.fromCache ? "feeds from cache" : "feeds downloaded")
+            Self.expect(body.path, context: context)
             return [Input(path: body.path, label: url)]
         }
+    }
+
+    /// Adds a file's size to the bytes the run expects to read (for the progress line).
+    static func expect(_ path: String, context: RunContext) {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { context.report.expectInput(bytes: Int64(info.st_size)) }
     }
 
     /// Sorted paths matching a glob pattern (directories left out).

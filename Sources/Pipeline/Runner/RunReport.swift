@@ -26,7 +26,26 @@ public final class RunReport: @unchecked Sendable {
     /// Named counters plugins add to the summary ("skipped VTODO", "forecasts from cache", ...), in first-use order.
     public private(set) var counters: [(name: String, value: Int)] = []
 
+    /// Seconds spent in each step of the run ("source team", "stage expand", "sink json out/a.json"), in
+    /// first-use order; a source's time leaves out the stages and sinks its batches went through.
+    public private(set) var timings: [(step: String, seconds: Double)] = []
+
+    /// The size of the inputs found so far (files and downloaded feeds; standard input is not counted) and
+    /// how much of them the sources have read: the progress line's percent and time left.
+    public private(set) var inputBytesExpected: Int64 = 0
+    public private(set) var inputBytesRead: Int64 = 0
+
     public init() {}
+
+    public func expectInput(bytes: Int64) { locked { inputBytesExpected += bytes } }
+    public func readInput(bytes: Int) { locked { inputBytesRead += Int64(bytes) } }
+
+    public func addTime(_ step: String, nanoseconds: UInt64) {
+        let seconds = Double(nanoseconds) / 1e9
+        locked {
+            if let i = timings.firstIndex(where: { $0.step == step }) { timings[i].seconds += seconds } else { timings.append((step, seconds)) }
+        }
+    }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
