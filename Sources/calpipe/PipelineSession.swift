@@ -40,6 +40,11 @@ struct PipelineSession {
         } : nil)
         do {
             try runner.run(pipeline, context: context)
+        } catch RunFailure.interrupted(let reason) {
+            // Every sink rolled back: 130 for SIGINT, 143 for SIGTERM, as a shell reports a process a signal ended.
+            if showProgress { Terminal.clearProgress() }
+            Terminal.error("calpipe: interrupted by \(reason): rolled back, nothing was written")
+            throw ExitCode(SignalWatch.exitCode(for: reason))
         } catch {
             if showProgress { Terminal.clearProgress() }
             printRejections(report)
@@ -49,6 +54,12 @@ struct PipelineSession {
         if showProgress { Terminal.clearProgress() }
         printRejections(report)
         if !quiet { printSummary(report, name: pipeline.environment.name, seconds: Date().timeIntervalSince(started)) }
+        if let reason = cancellation.cancelledReason {
+            // The signal came after the point of no return (the outputs were being made visible): the run
+            // finished, and still says it was asked to stop.
+            Terminal.error("calpipe: interrupted by \(reason) after the point of no return: the run was completed, every output is written")
+            throw ExitCode(SignalWatch.exitCode(for: reason))
+        }
         if !report.rejections.isEmpty { throw CalpipeExit.rejected.code }
     }
 

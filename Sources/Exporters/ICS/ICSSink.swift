@@ -46,7 +46,7 @@ public final class ICSSink: Sink {
     public var label: String { "ics \(writtenPath)" }
 
     public func open(context: RunContext) throws {
-        file = try AtomicFile(path: path)
+        file = try AtomicFile(path: path, label: writtenPath, cancellation: context.cancellation)
         scratch = try ScratchFile()
         writer = ICSEventWriter(openEndedYear: max(2037, context.window?.to.year ?? 0))
         rows = 0

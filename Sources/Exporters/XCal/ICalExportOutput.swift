@@ -21,7 +21,7 @@ final class ICalExportOutput {
     }
 
     func open(context: RunContext) throws {
-        file = try AtomicFile(path: path)
+        file = try AtomicFile(path: path, cancellation: context.cancellation)
         scratch = try ScratchFile()
         writer = ICSEventWriter(openEndedYear: max(2037, context.window?.to.year ?? 0))
         rows = 0
