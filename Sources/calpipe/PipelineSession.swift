@@ -40,13 +40,17 @@ struct PipelineSession {
         } : nil)
         do {
             try runner.run(pipeline, context: context)
-        } catch RunFailure.interrupted(let reason) {
-            // Every sink rolled back: 130 for SIGINT, 143 for SIGTERM, as a shell reports a process a signal ended.
-            if showProgress { Terminal.clearProgress() }
-            Terminal.error("calpipe: interrupted by \(reason): rolled back, nothing was written")
-            throw ExitCode(SignalWatch.exitCode(for: reason))
         } catch {
             if showProgress { Terminal.clearProgress() }
+            // A run asked to stop that failed otherwise on its way (say, reading an input a signal cut short)
+            // was interrupted all the same. Every sink rolled back.
+            var interruption = cancellation.stopReason
+            if case RunFailure.interrupted(let reason) = error { interruption = reason }
+            if let interruption {
+                // 130 for SIGINT, 143 for SIGTERM, as a shell reports a process a signal ended.
+                Terminal.error("calpipe: interrupted by \(interruption): rolled back, nothing was written")
+                throw ExitCode(SignalWatch.exitCode(for: interruption))
+            }
             printRejections(report)
             Terminal.error("calpipe: error: \(error)")
             throw CalpipeExit.failed.code

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Pipeline
 
@@ -10,38 +9,72 @@ import Pipeline
 /// input or waiting for a server or a database lock), ends the process at once: the run's temporary files are
 /// removed first (`Cancellation.stopNow`), and an open database transaction is rolled back by SQLite itself
 /// when the database is next opened.
+///
+/// How: the signal handler only writes the signal's number into a pipe (all a handler may safely do); a thread
+/// of the watch reads the pipe and acts. The handler is installed before `init` returns, so no signal sent
+/// after that is lost.
 final class SignalWatch: @unchecked Sendable {
-    // @unchecked: `stopping` is guarded by `lock`; `sources` is used by the thread that made the watch only.
-    private var sources: [DispatchSourceSignal] = []
+    // @unchecked: `stopping` is guarded by `lock`; the pipe's descriptors are set in init and read-only after.
     private let cancellation: Cancellation
+    private let grace: Double
     private let lock = NSLock()
     private var stopping = false
+    private let readEnd: Int32
+    private let writeEnd: Int32
 
-    /// The signals watched, with their exit codes (128 + the signal's number, as shells report them).
+    /// The signals watched, with their names.
     static let signals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")]
 
-    /// The exit code for a run stopped by `reason` (a signal's name): 130 for SIGINT, 143 for SIGTERM.
+    /// The exit code for a run stopped by `reason` (a signal's name): 128 + its number, as shells report a
+    /// process a signal ended (130 for SIGINT, 143 for SIGTERM).
     static func exitCode(for reason: String) -> Int32 {
         128 + (signals.first { $0.name == reason }?.number ?? SIGTERM)
     }
 
     init(cancellation: Cancellation, grace: Double = 3) {
         self.cancellation = cancellation
-        for (number, name) in Self.signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                if cancellation.cancelledReason != nil {
-                    stopNow(name, why: "again")
+        self.grace = grace
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 { ends = [-1, -1] }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        guard readEnd >= 0 else { return }
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        signalPipe = writeEnd
+        let thread = Thread { [self] in watch() }
+        thread.name = "calpipe-signals"
+        thread.start()
+        for (number, _) in Self.signals { signal(number, forwardSignal) }
+    }
+
+    /// Reads signals from the pipe: the first cancels the run, the next one (or the end of the grace time)
+    /// ends the process.
+    private func watch() {
+        defer { close(readEnd) }
+        var byte: UInt8 = 0
+        var first: String?
+        while true {
+            if let first {
+                var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, Int32(grace * 1000))
+                if ready == 0 {
+                    stopNow(first, why: "and the run did not stop within \(Int(grace)) s")
                     return
                 }
-                cancellation.cancel(reason: name)
-                DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [self] in
-                    stopNow(name, why: "and the run did not stop within \(Int(grace)) s")
-                }
+                if ready < 0 { if errno == EINTR { continue }; return }
             }
-            source.resume()
-            sources.append(source)
+            let n = read(readEnd, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            guard n == 1 else { return }  // the watch was stopped
+            let name = Self.signals.first { $0.number == Int32(byte) }?.name ?? "signal \(byte)"
+            if first != nil {
+                stopNow(name, why: "again")
+                return
+            }
+            first = name
+            cancellation.cancel(reason: name)
         }
     }
 
@@ -57,14 +90,26 @@ final class SignalWatch: @unchecked Sendable {
         _exit(Self.exitCode(for: name))
     }
 
-    /// The run ended: signals kill the process again (the default), and no forced stop is pending.
+    /// The run ended: signals kill the process again (the default), and no forced stop happens any more.
     func stop() {
         lock.lock()
         stopping = true
         lock.unlock()
-        for source in sources { source.cancel() }
-        sources.removeAll()
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for (number, _) in Self.signals { signal(number, SIG_DFL) }
+        guard readEnd >= 0 else { return }
+        signalPipe = -1
+        close(writeEnd)  // the watching thread reads the end of the pipe and returns
     }
+}
+
+/// Where the signal handler writes: the pipe of the current `SignalWatch` (signals belong to the process, so
+/// this is the one process-wide value of the tool). Set while a watch is active, -1 otherwise.
+nonisolated(unsafe) private var signalPipe: Int32 = -1
+
+/// The signal handler: writes the signal's number into the pipe. Only async-signal-safe calls here.
+private func forwardSignal(_ number: Int32) {
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: number)
+    if signalPipe >= 0 { _ = write(signalPipe, &byte, 1) }
+    errno = saved
 }
