@@ -59,7 +59,7 @@ public final class JSONImporter: EventSource {
             throw e
         } catch {
             // Foundation's error says little (and a folder reads as "no such file"): look at the path again.
-            throw InputError(label: file.label, message: "cannot read: " + FileProblem.readProblem(path: file.path))
+            throw InputError(label: file.label, message: "cannot read: " + FileProblem.readProblem(path: file.path, label: file.label))
         }
         var batch: [Event] = []
         batch.reserveCapacity(Self.batchSize)

@@ -20,7 +20,7 @@ public final class ChunkReader {
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw InputError(label: label ?? path, message: "cannot read: " + FileProblem.readProblem(path: path, errorNumber: errno))
+            throw InputError(label: label ?? path, message: "cannot read: " + FileProblem.readProblem(path: path, label: label, errorNumber: errno))
         }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {

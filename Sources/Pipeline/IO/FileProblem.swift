@@ -30,7 +30,8 @@ public enum FileProblem {
     }
 
     /// Why `path` cannot be read, after a call on it failed with `errorNumber` (nil: look at the path again).
-    public static func readProblem(path: String, errorNumber: Int32? = nil) -> String {
+    /// `label` is the path as written, used to name a folder on the way.
+    public static func readProblem(path: String, label: String? = nil, errorNumber: Int32? = nil) -> String {
         var info = stat()
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a folder, not a file" }
@@ -40,7 +41,7 @@ public enum FileProblem {
         }
         let failure = errno
         if failure == ENOTDIR, let blocking = firstNonFolderAncestor(of: path) {
-            return "\"\(blocking)\" is a file, not a folder"
+            return "\"\(shown(blocking, of: absolutePath(path), label: label))\" is a file, not a folder"
         }
         return reason(errorNumber: failure)
     }
