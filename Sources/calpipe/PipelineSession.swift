@@ -23,11 +23,11 @@ struct PipelineSession {
         return CalpipeExit.usage.code
     }
 
-    func run(_ pipeline: PipelineDefinition) throws {
+    /// Runs the pipeline. `signals`: the command's watch, started before it loaded the pipeline (so a signal
+    /// while loading stops the run before it writes).
+    func run(_ pipeline: PipelineDefinition, signals: SignalWatch) throws {
         let report = RunReport()
-        let cancellation = Cancellation()
-        let signals = SignalWatch(cancellation: cancellation)
-        defer { signals.stop() }
+        let cancellation = signals.cancellation
         let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation)
         let started = Date()
         var lastProgress = Date()

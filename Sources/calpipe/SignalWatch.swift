@@ -15,10 +15,11 @@ import Pipeline
 /// after that is lost.
 final class SignalWatch: @unchecked Sendable {
     // @unchecked: `stopping` is guarded by `lock`; the pipe's descriptors are set in init and read-only after.
-    private let cancellation: Cancellation
+    let cancellation: Cancellation
     private let grace: Double
     private let lock = NSLock()
     private var stopping = false
+    private var stopped = false
     private let readEnd: Int32
     private let writeEnd: Int32
 
@@ -31,7 +32,7 @@ final class SignalWatch: @unchecked Sendable {
         128 + (signals.first { $0.name == reason }?.number ?? SIGTERM)
     }
 
-    init(cancellation: Cancellation, grace: Double = 3) {
+    init(cancellation: Cancellation = Cancellation(), grace: Double = 3) {
         self.cancellation = cancellation
         self.grace = grace
         var ends: [Int32] = [-1, -1]
@@ -93,8 +94,11 @@ final class SignalWatch: @unchecked Sendable {
     /// The run ended: signals kill the process again (the default), and no forced stop happens any more.
     func stop() {
         lock.lock()
+        let wasStopped = stopped
         stopping = true
+        stopped = true
         lock.unlock()
+        guard !wasStopped else { return }
         for (number, _) in Self.signals { signal(number, SIG_DFL) }
         guard readEnd >= 0 else { return }
         signalPipe = -1

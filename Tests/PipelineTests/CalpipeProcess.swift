@@ -7,6 +7,8 @@ struct CalpipeProcess {
         var code: Int32
         var stdout: String
         var stderr: String
+        /// Ended by a signal it did not handle (`code` is then 128 + the signal's number, as a shell reports it).
+        var killedBySignal = false
     }
 
     /// The built `calpipe`, next to the test bundle in the products folder.
@@ -65,7 +67,8 @@ struct CalpipeProcess {
         let errData = errBox.data
         process.waitUntilExit()
         let code = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Result(code: code, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Result(code: code, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+                      killedBySignal: process.terminationReason == .uncaughtSignal)
     }
 
     /// Runs `calpipe arguments` to its end.
