@@ -60,7 +60,9 @@ struct RuleEngine {
 
     init(rule: RecurrenceRule, start: Int64, zone: Zone?) {
         frequency = rule.frequency
-        interval = max(1, rule.interval)
+        // Beyond `maxEffectiveInterval` the second period is out of any calendar's reach: capping there gives
+        // the same instances and keeps every product below far from overflow.
+        interval = min(max(1, rule.interval), RecurrenceRule.Limits.maxEffectiveInterval(rule.frequency))
         self.start = start
         self.zone = zone
         let startDateTime = CivilDateTime(secondsSinceEpoch: start)
@@ -68,31 +70,31 @@ struct RuleEngine {
         startDay = startDate.daysSinceEpoch
         weekStart = rule.weekStart
 
+        let until: EventTime?
         switch rule.end {
-        case .never:
-            count = nil; untilLocal = nil; untilInstant = nil
-        case .count(let n):
-            count = n; untilLocal = nil; untilInstant = nil
-        case .until(let t):
-            count = nil
-            switch t {
-            case .date(let d):
-                untilLocal = Int64(d.daysSinceEpoch + 1) * 86_400 - 1; untilInstant = nil
-            case .floating(let l):
+        case .never: count = nil; until = nil
+        case .count(let n): count = n; until = rule.untilWithCount  // COUNT with UNTIL: whichever ends first
+        case .until(let t): count = nil; until = t
+        }
+        switch until {
+        case nil:
+            untilLocal = nil; untilInstant = nil
+        case .date(let d)?:
+            untilLocal = Int64(d.daysSinceEpoch + 1) * 86_400 - 1; untilInstant = nil
+        case .floating(let l)?:
+            untilLocal = l.secondsSinceEpoch; untilInstant = nil
+        case .zoned(let l, let z)?:
+            if let zone, zone != z {
+                let instant = z.utc(fromLocal: l)
+                untilLocal = zone.local(fromUTC: instant).secondsSinceEpoch; untilInstant = instant
+            } else {
                 untilLocal = l.secondsSinceEpoch; untilInstant = nil
-            case .zoned(let l, let z):
-                if let zone, zone != z {
-                    let instant = z.utc(fromLocal: l)
-                    untilLocal = zone.local(fromUTC: instant).secondsSinceEpoch; untilInstant = instant
-                } else {
-                    untilLocal = l.secondsSinceEpoch; untilInstant = nil
-                }
-            case .utc(let s):
-                if let zone {
-                    untilLocal = zone.local(fromUTC: s).secondsSinceEpoch; untilInstant = s
-                } else {
-                    untilLocal = s; untilInstant = nil
-                }
+            }
+        case .utc(let s)?:
+            if let zone {
+                untilLocal = zone.local(fromUTC: s).secondsSinceEpoch; untilInstant = s
+            } else {
+                untilLocal = s; untilInstant = nil
             }
         }
 
@@ -113,6 +115,12 @@ struct RuleEngine {
             default:
                 break
             }
+        } else if rule.frequency == .yearly && !rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && rule.byMonthDay.isEmpty
+                    && rule.byDay.isEmpty && rule.byMonth.isEmpty {
+            // FREQ=YEARLY;BYWEEKNO=20 names a week, not a day: the day comes from DTSTART, its weekday (RFC 5545
+            // 3.3.10: what the rule does not say comes from DTSTART; libical and ical.js do so, python-dateutil
+            // gives the whole week). With BYMONTH too (libical: unimplemented) the BY parts stay filters.
+            defaultWeekday = startDate.isoWeekday
         }
 
         var mm: UInt16 = 0
@@ -126,6 +134,7 @@ struct RuleEngine {
         var ordinals: [(weekday: Int, ordinal: Int)] = []
         for d in rule.byDay where (1...7).contains(d.weekday) {
             if let n = d.ordinal, ordinalsApply {
+                guard RecurrenceRule.Limits.weekdayOrdinal.contains(n) else { continue }  // a rule built in code
                 ordinals.append((d.weekday, n))
             } else {
                 wm |= 1 << UInt8(d.weekday)
