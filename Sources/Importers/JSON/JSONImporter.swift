@@ -70,7 +70,13 @@ public final class JSONImporter: EventSource {
             }
             var event: Event
             do {
-                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones)
+                var repairs: [MappingError] = []
+                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones,
+                                          strict: context.strict, repaired: { repairs.append($0) })
+                for repair in repairs {
+                    let field = location.path.map { $0 + "." + repair.field } ?? repair.field
+                    context.warn("\(location.file)\(location.line.map { ":\($0)" } ?? ""): \(field): \(repair.message) (event \"\(event.uid)\")")
+                }
             } catch {
                 let field = location.path.map { $0 + "." + error.field } ?? error.field
                 context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")

@@ -6,6 +6,10 @@ struct RecordReader {
     let mapping: EventMapping
     let lookup: (String) -> JSONValue?
     let zones: ZoneDatabase
+    /// Strict: a rule that would need repair rejects the record. Lenient: repairs are passed to `repaired`
+    /// (the field's path and what was done) and an unusable rule is left out, the event kept.
+    var strict = true
+    var repaired: (MappingError) -> Void = { _ in }
 
     func path(_ field: String) -> String { mapping.path(for: field) }
 
@@ -182,9 +186,12 @@ struct RecordReader {
             guard case .string(var s) = item else { throw MappingError(field: itemPath, message: "expected RRULE text such as \"FREQ=WEEKLY;BYDAY=MO\", got \(item.kindDescription)") }
             if s.uppercased().hasPrefix("RRULE:") || s.uppercased().hasPrefix("EXRULE:") { s = String(s[s.index(after: s.firstIndex(of: ":")!)...]) }
             do {
-                out.append(try RecurrenceRule(parsing: s))
+                let parsed = try RecurrenceRule.parse(s, strict: strict)
+                for note in parsed.repairs { repaired(MappingError(field: itemPath, message: note)) }
+                out.append(parsed.rule)
             } catch {
-                throw MappingError(field: itemPath, message: "\(error)")
+                if strict { throw MappingError(field: itemPath, message: "\(error)") }
+                repaired(MappingError(field: itemPath, message: "\(error); the event is kept without this rule"))
             }
         }
         return out

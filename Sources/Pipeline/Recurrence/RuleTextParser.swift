@@ -200,8 +200,10 @@ struct RuleTextParser {
         var digits = Substring(text)
         if digits.hasPrefix("+") { digits = digits.dropFirst() }
         if let n = Int(digits) { return n }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        return Int.max
+        if !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return Int.max }
+        // jCal carries numbers as JSON numbers: a large one may arrive as "9.223372036854776e+18".
+        guard let d = Double(digits), d.isFinite, d >= 0, d.rounded(.towardZero) == d else { return nil }
+        return d >= 9.2e18 ? Int.max : Int(d)
     }
 
     /// UNTIL in the extended form some writers use ("2026-12-31", "2026-12-31T23:59:59Z").
