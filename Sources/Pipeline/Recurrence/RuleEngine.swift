@@ -53,6 +53,9 @@ struct RuleEngine {
     let secondMask: UInt64
     let setPositions: [Int]
 
+    /// The engine for an RFC 7529 RSCALE rule (nil for a plain Gregorian rule, the usual case).
+    private var rscaleEngine: RScaleEngine? = nil
+
     /// Reusable buffers (per engine, never shared).
     private let dayBuffer = DayScratch()
     private var ordinalDays: [Int] = []
@@ -220,6 +223,9 @@ struct RuleEngine {
             t = [0]
         }
         times = t
+        if RScaleCalendar.needed(for: rule) {
+            rscaleEngine = RScaleEngine(rule: rule, startDay: startDay, interval: interval, times: t)
+        }
         hourMask = hm
         minuteMask = minm
         secondMask = sm
@@ -232,7 +238,9 @@ struct RuleEngine {
     mutating func run(from: Int64, to: Int64, includeStart: Bool, limit: Int, _ body: (Int64) -> Void) -> Bool {
         var emission = Emission(start: start, from: from, to: to, count: count, untilLocal: untilLocal,
                                 untilInstant: untilInstant, zone: zone, limit: limit, startPending: includeStart)
-        if to > from && !times.isEmpty {
+        if to > from && !times.isEmpty && rscaleEngine != nil {
+            rscaleEngine!.run(&emission, body)
+        } else if to > from && !times.isEmpty {
             switch frequency {
             case .yearly, .monthly, .weekly, .daily: runDays(&emission, body)
             case .hourly, .minutely, .secondly: runSubDaily(&emission, body)
