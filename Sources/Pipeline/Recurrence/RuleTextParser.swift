@@ -39,7 +39,7 @@ struct RuleTextParser {
             switch key {
             case "FREQ":
                 guard let f = RecurrenceRule.Frequency(rawValue: value.uppercased()) else {
-                    throw .invalid("RRULE FREQ \"\(value)\" is not a frequency (expected one of: SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY, YEARLY)")
+                    throw .invalid("RRULE FREQ \"\(value)\" is not a frequency")
                 }
                 frequency = f
             case "INTERVAL":
