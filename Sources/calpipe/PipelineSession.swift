@@ -58,6 +58,7 @@ struct PipelineSession {
         var line = "calpipe: \(name): \(report.eventsRead) event\(report.eventsRead == 1 ? "" : "s") read"
         line += ", \(report.occurrences) occurrences, \(report.dayEntries) day entries"
         line += ", \(report.rejections.count) rejected"
+        line += ", \(report.repairs.count) repaired"
         line += ", \(String(format: "%.2f", seconds)) s"
         if dryRun { line += " (dry run: nothing written)" }
         Terminal.error(line)

@@ -1,5 +1,11 @@
 import Pipeline
 
+/// What a worker's builder said while making an event, delivered with it in order.
+enum ICSBuilderMessage: Sendable {
+    case warn(String)
+    case repair(Repair)
+}
+
 /// The second half of the iCalendar reader: performs the scanner's `ICSCommand`s in order. It turns VEVENTs
 /// into `Event`s (see `ICSEventBuilder+Event.swift`), keeps the input's VTIMEZONEs and X-WR-TIMEZONE, holds
 /// events whose TZID is defined by a VTIMEZONE that comes later in the same VCALENDAR, and calls the handlers.
@@ -12,6 +18,8 @@ final class ICSEventBuilder {
     /// A worker's builder (`ICSParallelBuilder`) makes events from a snapshot of the main builder's state and
     /// never changes that state: where it would (build a VTIMEZONE), it gives the event back to the main one.
     let isWorker: Bool
+    /// Every repair rejects its event instead (`ICSReader`'s `strict`).
+    let strict: Bool
 
     /// Zones defined by VTIMEZONE components of this input, by TZID.
     var fileZones: [String: Zone] = [:] { didSet { stateVersion &+= 1 } }
@@ -20,6 +28,8 @@ final class ICSEventBuilder {
     var zoneCache: [String: Zone] = [:]
     /// The two TZIDs resolved last (feeds alternate between a few zones): checked before hashing into `zoneCache`.
     var recentZones: (last: (tzid: String, zone: Zone)?, previous: (tzid: String, zone: Zone)?) = (nil, nil)
+    /// Zones guessed for TZIDs nothing defines (`ICSZoneGuess`), by trimmed TZID (main builder only).
+    var guessedZones: [String: Zone] = [:]
     /// Parsed RRULE/EXRULE values by text.
     var ruleCache: [String: RecurrenceRule] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
@@ -37,7 +47,8 @@ final class ICSEventBuilder {
     /// Parameter sections already parsed (this builder's thread only).
     let parameterCaches = ICSParameterCaches()
 
-    init(label: String, zones: ZoneDatabase, fallbackZone: Zone, handlers: ICSReader.Handlers, isWorker: Bool = false) {
+    init(label: String, zones: ZoneDatabase, fallbackZone: Zone, handlers: ICSReader.Handlers, strict: Bool = false, isWorker: Bool = false) {
+        self.strict = strict
         self.label = label
         self.zones = zones
         self.fallbackZone = fallbackZone
@@ -146,13 +157,19 @@ final class ICSEventBuilder {
     func noteLatin1(line: Int) {
         guard !sawLatin1 else { return }
         sawLatin1 = true
-        handlers.warn("\(label):\(line): text is not valid UTF-8, read as Latin-1")
+        handlers.warn("\(label):\(line): text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)")
     }
 
-    /// Hands on an event a worker made (`ICSParallelBuilder`), with the warnings it gave, as `finishEvent` would.
-    func deliver(_ event: consuming Event, of frame: ICSFrame, warnings: [String]) throws {
+    /// Hands on an event a worker made (`ICSParallelBuilder`), with the warnings and repairs it gave, as
+    /// `finishEvent` would.
+    func deliver(_ event: consuming Event, of frame: ICSFrame, messages: [ICSBuilderMessage]) throws {
         if let line = frame.latin1Line { noteLatin1(line: line) }
-        for warning in warnings { handlers.warn(warning) }
+        for message in messages {
+            switch message {
+            case .warn(let text): handlers.warn(text)
+            case .repair(let repair): handlers.report(repair)
+            }
+        }
         try handlers.event(consume event)
     }
 
@@ -166,6 +183,11 @@ final class ICSEventBuilder {
         }
         if let failure = frame.failure {
             try handlers.reject(SourceLocation(file: label, line: failure.line), failure.reason)
+            return
+        }
+        if strict, let first = frame.repairs.first {
+            // What the scanner repaired (a dropped line, a component never closed) rejects the event under strict.
+            try handlers.reject(SourceLocation(file: label, line: first.line), first.reason)
             return
         }
         let event: Event

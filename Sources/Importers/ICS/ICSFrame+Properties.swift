@@ -51,7 +51,7 @@ extension ICSFrame {
                 do throws(ICSContentLine.SyntaxError) {
                     try addProperty(UnsafeBufferPointer(start: base + i, count: end - 1 - i), line: number, decode: decode, caches: caches)
                 } catch {
-                    fail(line: number, error.reason)
+                    repair(line: number, error.reason, "the line is dropped")
                 }
                 i = end + 1
             }

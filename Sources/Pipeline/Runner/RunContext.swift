@@ -46,6 +46,13 @@ public final class RunContext {
         if !quiet { logSink("calpipe: " + message) }
     }
 
+    /// A record kept with a part dropped or fixed: counted as `repaired` in the summary (apart from rejections)
+    /// and shown on stderr unless --quiet.
+    public func repair(_ repair: Repair) {
+        report.repair(repair)
+        if !quiet { logSink("calpipe: repaired: \(repair)") }
+    }
+
     /// A warning: counted in the summary and shown on stderr unless --quiet.
     public func warn(_ message: String) {
         report.warn(message)
