@@ -114,7 +114,16 @@ extension ICSEventBuilder {
         for index in props.indices {
             let name = props[index].name
             if let field = Field(name: name) {
-                if fields[field] < 0 { fields[field] = index } else { other.append(props[index].rawProperty) }
+                if fields[field] < 0 {
+                    if field == .end || field == .duration || field == .recurrenceID, props[index].value.isEmpty {
+                        // A property with no value says nothing: ignored.
+                        try repairs.add(line: props[index].line, "\(name) has no value", "ignored")
+                        continue
+                    }
+                    fields[field] = index
+                } else {
+                    other.append(props[index].rawProperty)
+                }
                 continue
             }
             let kind = ListProperty(name: name)
@@ -136,9 +145,15 @@ extension ICSEventBuilder {
                     rule = known
                 } else {
                     do { rule = try RecurrenceRule(parsing: ICSText.trimmed(p.value)) } catch {
-                        // An empty or unreadable rule: the event stays, without it (issue 15).
                         let wrong = ICSText.trimmed(p.value).isEmpty ? "\(p.name) is empty" : "\(error)"
-                        try repairs.add(line: p.line, wrong, "the event is kept without this rule")
+                        // One bad part (`COUNT=-1` next to UNTIL): the rule without it. Else the event stays,
+                        // without the rule (issue 15).
+                        if let (salvaged, part) = Self.ruleWithoutOneBadPart(p.value) {
+                            try repairs.add(line: p.line, wrong, "the rule is kept without \(part)")
+                            if kind == .rrule { rules.append(salvaged) } else { exceptionRules.append(salvaged) }
+                        } else {
+                            try repairs.add(line: p.line, wrong, "the event is kept without this rule")
+                        }
                         continue
                     }
                     // Feeds repeat the same few rules; remember up to 256 of them.
@@ -236,6 +251,19 @@ extension ICSEventBuilder {
         return event
     }
 
+    /// A rule that reads once one of its parts (not FREQ) is left out, and that part; nil when no single part
+    /// is to blame. Only for rules that did not read, so its cost does not matter.
+    static func ruleWithoutOneBadPart(_ value: String) -> (RecurrenceRule, String)? {
+        let parts = ICSText.trimmed(value).split(separator: ";", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count > 1 else { return nil }
+        for (i, part) in parts.enumerated() where !part.uppercased().hasPrefix("FREQ=") {
+            var rest = parts
+            rest.remove(at: i)
+            if let rule = try? RecurrenceRule(parsing: rest.joined(separator: ";")) { return (rule, part) }
+        }
+        return nil
+    }
+
     /// A DATE or DATE-TIME value, or nil (with a repair) when it cannot be read: for the values of RDATE, EXDATE
     /// and DTEND, which the event can do without.
     private func droppingBadValue(_ text: String, _ p: ICSContentLine, final: Bool, repairs: inout RepairLog,
@@ -258,7 +286,7 @@ extension ICSEventBuilder {
         switch (start, end) {
         case (.date(let s), .date(let e)):
             if e < s {
-                try repairs.add(line: line, "DTEND \(e) is before DTSTART \(s)", "the event lasts one day (no DTEND)")
+                try repairs.add(line: line, "DTEND \(e.iso8601) is before DTSTART \(s.iso8601)", "the event lasts one day (no DTEND)")
                 return nil
             }
             return .end(end)
@@ -270,11 +298,11 @@ extension ICSEventBuilder {
                 try repairs.add(line: line, "DTSTART is a date but DTEND is a date-time", "DTEND is ignored (one day)")
                 return nil
             }
-            try repairs.add(line: line, "DTSTART is a date but DTEND is a date-time", "DTEND read as the date \(last)")
+            try repairs.add(line: line, "DTSTART is a date but DTEND is a date-time", "DTEND read as the date \(last.iso8601)")
             return .end(.date(last))
         case (_, .date(let e)):
             end = start.withLocalTime(CivilDateTime(date: e))
-            try repairs.add(line: line, "DTSTART is a date-time but DTEND is a date", "DTEND read as \(e) 00:00 in DTSTART's zone")
+            try repairs.add(line: line, "DTSTART is a date-time but DTEND is a date", "DTEND read as \(e.iso8601) 00:00 in DTSTART's zone")
         case (.zoned, .floating(let local)), (.utc, .floating(let local)):
             end = start.withLocalTime(local)
             try repairs.add(line: line, "DTSTART has a zone but DTEND is floating", "DTEND read in DTSTART's zone")

@@ -159,7 +159,7 @@ final class ICSScanner {
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { start = 3 }
         while start < b.count, b[start] == 0x20 || b[start] == 0x09 || b[start] == 0x0D || b[start] == 0x0A { start += 1 }
         // A calendar, or a component without its VCALENDAR (read as if in one).
-        let expected = Array("BEGIN:V".utf8)
+        let expected = Array("BEGIN:".utf8)
         let available = b.count - start
         // Decide on 64 bytes: enough to quote the first line and to see binary data.
         if !final, b.count < 4096, available < 64 { return false }
@@ -168,12 +168,14 @@ final class ICSScanner {
             try emit(.warn("\(label): empty input, no VCALENDAR"))
             return false
         }
-        var matches = available >= expected.count
+        var matches = available > expected.count
         if matches {
             for k in 0..<expected.count {
                 let c = b[start + k]
                 if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != expected[k] { matches = false; break }
             }
+            let first = b[start + expected.count] | 0x20
+            if first < 0x61 || first > 0x7A { matches = false }
         }
         if matches {
             checkedHeader = true
@@ -444,7 +446,8 @@ final class ICSScanner {
         guard !skipping.isEmpty else { return }
         let name = skipping[0]
         if skippingCounts {
-            try emit(.warn("\(label):\(skippingLine): BEGIN:\(name) has no END:\(name)"))
+            let action = number.map { "skipped up to line \($0)" } ?? "skipped to the end of the input"
+            try emit(.warn("\(label):\(skippingLine): BEGIN:\(name) has no END:\(name): \(action)"))
             try emit(.skip(name))
         }
         skipping = []

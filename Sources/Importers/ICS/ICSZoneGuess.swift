@@ -15,6 +15,8 @@ enum ICSZoneGuess {
         if let embedded = embeddedIANAName(tzid), let zone = zones.zone(named: embedded) { return zone }
         let offset = offsetSeconds(in: tzid)
         if let open = tzid.firstIndex(of: "("), let close = tzid[open...].firstIndex(of: ")") {
+            let rest = tzid[tzid.index(after: close)...].trimmingCharacters(in: .whitespaces).lowercased()
+            if let named = regions[rest], let zone = zones.zone(named: named) { return zone }
             let cities = tzid[tzid.index(after: close)...].split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "/" })
             for city in cities {
                 let key = city.trimmingCharacters(in: .whitespaces).lowercased()
@@ -29,6 +31,15 @@ enum ICSZoneGuess {
         }
         return nil
     }
+
+    /// Outlook display names that name no city, by what follows the offset (lower case).
+    private static let regions: [String: String] = [
+        "eastern time (us & canada)": "America/New_York", "central time (us & canada)": "America/Chicago",
+        "mountain time (us & canada)": "America/Denver", "pacific time (us & canada)": "America/Los_Angeles",
+        "atlantic time (canada)": "America/Halifax", "alaska": "America/Anchorage", "hawaii": "Pacific/Honolulu",
+        "arizona": "America/Phoenix", "newfoundland": "America/St_Johns", "coordinated universal time": "UTC",
+        "indiana (east)": "America/Indiana/Indianapolis", "saskatchewan": "America/Regina",
+    ]
 
     private static let areas = ["Africa/", "America/", "Antarctica/", "Arctic/", "Asia/", "Atlantic/", "Australia/", "Europe/",
                                 "Indian/", "Pacific/"]
