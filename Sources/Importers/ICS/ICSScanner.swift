@@ -79,9 +79,16 @@ final class ICSScanner {
                 line.removeLast()
                 physicalLine += 1
                 atLineStart = true
-                try startNormalizing(reason: "lines end with a bare CR (read as line ends)")
-            } else if let reason = Self.needsNormalizing(bytes) {
-                try startNormalizing(reason: reason)
+                try startNormalizing(reason: "lines end with a bare CR (read as line ends)", line: physicalLine - 1)
+            } else if let (reason, offset) = Self.needsNormalizing(bytes) {
+                // The line of the first such byte, whatever the chunks (the lines before it end with LF).
+                var line = physicalLine
+                var i = 0
+                while i < offset, let p = memchr(base + i, 0x0A, offset - i) {
+                    line += 1
+                    i = base.distance(to: p.assumingMemoryBound(to: UInt8.self)) + 1
+                }
+                try startNormalizing(reason: reason, line: line)
             }
         }
         if normalizing {
@@ -95,23 +102,25 @@ final class ICSScanner {
 
     /// Why a chunk cannot be scanned as it is: a NUL byte, or a CR that no LF follows (one `memchr` per CR; a CR
     /// at the end of the chunk is decided with the next chunk).
-    private static func needsNormalizing(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func needsNormalizing(_ b: UnsafeBufferPointer<UInt8>) -> (reason: String, offset: Int)? {
         let base = b.baseAddress!
         let n = b.count
-        if memchr(base, 0, n) != nil { return "NUL bytes in the input (removed)" }
+        var found: (String, Int)?
+        if let p = memchr(base, 0, n) { found = ("NUL bytes in the input (removed)", base.distance(to: p.assumingMemoryBound(to: UInt8.self))) }
         var i = 0
         while i < n, let p = memchr(base + i, 0x0D, n - i) {
             let k = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
-            guard k + 1 < n else { return nil }
-            if base[k + 1] != 0x0A { return "lines end with a bare CR (read as line ends)" }
+            if let f = found, f.1 < k { break }
+            guard k + 1 < n else { break }
+            if base[k + 1] != 0x0A { return ("lines end with a bare CR (read as line ends)", k) }
             i = k + 2
         }
-        return nil
+        return found
     }
 
-    private func startNormalizing(reason: String) throws {
+    private func startNormalizing(reason: String, line: Int) throws {
         normalizing = true
-        try emit(.warn("\(label):\(physicalLine): \(reason)"))
+        try emit(.warn("\(label):\(line): \(reason)"))
     }
 
     /// The chunk with CRLF and bare CR as LF and NUL bytes removed, into `normalized`.
