@@ -105,6 +105,30 @@ final class ICSScanner {
     private static func needsNormalizing(_ b: UnsafeBufferPointer<UInt8>) -> (reason: String, offset: Int)? {
         let base = b.baseAddress!
         let n = b.count
+        // The common case first, 16 bytes at a time: no NUL, and every CR followed by LF.
+        let raw = UnsafeRawPointer(base)
+        var j = 0
+        var clean = true
+        while j + 17 <= n {
+            let here = raw.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
+            let next = raw.loadUnaligned(fromByteOffset: j + 1, as: SIMD16<UInt8>.self)
+            if any((here .== 0) .| ((here .== 0x0D) .& (next .!= 0x0A))) {
+                clean = false
+                break
+            }
+            j += 16
+        }
+        if clean {
+            // The last bytes one by one (a CR at the very end is decided with the next chunk).
+            while j < n {
+                if base[j] == 0 || (base[j] == 0x0D && j + 1 < n && base[j + 1] != 0x0A) {
+                    clean = false
+                    break
+                }
+                j += 1
+            }
+            if clean { return nil }
+        }
         var found: (String, Int)?
         if let p = memchr(base, 0, n) { found = ("NUL bytes in the input (removed)", base.distance(to: p.assumingMemoryBound(to: UInt8.self))) }
         var i = 0

@@ -13,6 +13,11 @@ import Pipeline
 enum ICSZoneGuess {
     static func zone(for tzid: String, zones: ZoneDatabase) -> Zone? {
         if let embedded = embeddedIANAName(tzid), let zone = zones.zone(named: embedded) { return zone }
+        // "Pacific Time (US & Canada),Tijuana": a display name without its offset.
+        let lower = tzid.lowercased()
+        for candidate in [lower, String(lower.prefix { $0 != "," })] {
+            if let named = regions[candidate.trimmingCharacters(in: .whitespaces)], let zone = zones.zone(named: named) { return zone }
+        }
         let offset = offsetSeconds(in: tzid)
         if let open = tzid.firstIndex(of: "("), let close = tzid[open...].firstIndex(of: ")") {
             let rest = tzid[tzid.index(after: close)...].trimmingCharacters(in: .whitespaces).lowercased()
