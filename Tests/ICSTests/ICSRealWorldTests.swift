@@ -130,6 +130,18 @@ final class ICSRealWorldTests: XCTestCase {
         XCTAssertEqual(try read("13-tab-folded.ics").events.first?.title, "Folded witha tab")
     }
 
+    /// Bare CR, CRLF and LF mixed, and NUL bytes, wherever the chunks end (a CR at the end of a chunk is only
+    /// known to be a line end when the next chunk does not start with LF).
+    func testLineEndingsReadTheSameWhateverTheChunks() throws {
+        for name in ["07-bare-cr.ics", "08-mixed-line-endings.ics", "12-nul-bytes.ics"] {
+            let bytes = try Fixtures.bytes(Self.folder + "/" + name)
+            let whole = try summary(try readICS(bytes, label: name))
+            for chunk in 1...40 {
+                XCTAssertEqual(try summary(try readICS(bytes, label: name, chunk: chunk)), whole, "\(name), chunks of \(chunk)")
+            }
+        }
+    }
+
     func testZoneFallbacks() throws {
         let outlook = try read("16-outlook-display-names.ics")
         XCTAssertEqual(outlook.events.map { $0.start.zone?.identifier }, ["Europe/Amsterdam", "America/New_York", "Australia/Melbourne"])
