@@ -158,6 +158,15 @@ final class ICSRealWorldTests: XCTestCase {
         XCTAssertEqual(ignored.events.map(\.start.iso8601), ["2026-05-01", "2026-05-01T09:00:00Z"])
     }
 
+    /// An override whose RECURRENCE-ID is a date while its series starts at a date-time: read as the instance
+    /// of that day, so the expand stage replaces it (python icalendar and recurring-ical-events keep both).
+    func testRecurrenceIDTakesTheKindOfTheMastersStart() throws {
+        let r = try read("30-until-and-recurrence-id-types.ics")
+        XCTAssertEqual(r.events[2].recurrenceID?.time.iso8601, "2026-05-11T09:00:00+02:00")
+        XCTAssertEqual(try read("30-until-and-recurrence-id-types.ics", strict: true).rejections,
+                       ["30-until-and-recurrence-id-types.ics:18: RECURRENCE-ID 2026-05-11 is not the kind of value the series' DTSTART is (2026-05-04T09:00:00+02:00)"])
+    }
+
     func testInvalidComponentNamesAreSkipped() throws {
         let r = try read("29-invalid-component-names.ics")
         XCTAssertEqual(r.events.map(\.uid), ["names@example.com", "after@example.com"])

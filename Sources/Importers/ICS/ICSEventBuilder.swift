@@ -170,7 +170,55 @@ final class ICSEventBuilder {
             case .repair(let repair): handlers.report(repair)
             }
         }
+        var event = event
+        guard try matchToMaster(&event, frame: frame) else { return }
         try handlers.event(consume event)
+    }
+
+    // MARK: - Overrides and their masters
+
+    /// A recurring event's DTSTART by UID, for overrides whose RECURRENCE-ID has another kind of value (a date
+    /// where the master starts at a date-time, floating where it has a zone). Main builder only, in input
+    /// order; at most `maxMasters` (then it starts again: an override far from its master keeps its value).
+    private var masterStarts: [String: EventTime] = [:]
+    static let maxMasters = 1 << 16
+
+    /// Notes a master, or gives an override's RECURRENCE-ID the kind of its master's DTSTART (a repair, so the
+    /// expand stage finds the instance it replaces). False: rejected under strict.
+    func matchToMaster(_ event: inout Event, frame: ICSFrame) throws -> Bool {
+        guard let rid = event.recurrenceID else {
+            if event.isRecurring {
+                if masterStarts.count >= Self.maxMasters { masterStarts.removeAll(keepingCapacity: true) }
+                masterStarts[event.uid] = event.start
+            }
+            return true
+        }
+        guard let master = masterStarts[event.uid] else { return true }
+        let fixed: EventTime?
+        switch (master, rid.time) {
+        case (.date, .date), (.utc, .utc), (.zoned, .zoned), (.floating, .floating), (.utc, .zoned), (.zoned, .utc):
+            fixed = nil
+        case (.date, let other):
+            fixed = .date(other.localTime.date)
+        case (let m, .date(let d)):
+            let clock = m.localTime.secondsSinceEpoch - Int64(m.localTime.date.daysSinceEpoch) * 86_400
+            fixed = m.withLocalTime(CivilDateTime(secondsSinceEpoch: Int64(d.daysSinceEpoch) * 86_400 + clock))
+        case (.zoned, .floating(let local)), (.utc, .floating(let local)):
+            fixed = master.withLocalTime(local)
+        case (.floating, let other):
+            fixed = .floating(other.localTime)
+        }
+        guard let fixed else { return true }
+        let line = event.origin?.line ?? frame.beginLine
+        let wrong = "RECURRENCE-ID \(rid.time.iso8601) is not the kind of value the series' DTSTART is (\(master.iso8601))"
+        if strict {
+            try handlers.reject(SourceLocation(file: label, line: line), wrong)
+            return false
+        }
+        event.recurrenceID = RecurrenceID(time: fixed, thisAndFuture: rid.thisAndFuture)
+        handlers.report(Repair(location: SourceLocation(file: label, line: line), uid: event.uid,
+                               message: wrong + ": read as \(fixed.iso8601)"))
+        return true
     }
 
     func finishEvent(_ frame: ICSFrame, final: Bool) throws {
@@ -190,7 +238,7 @@ final class ICSEventBuilder {
             try handlers.reject(SourceLocation(file: label, line: first.line), first.reason)
             return
         }
-        let event: Event
+        var event: Event
         do {
             event = try makeEvent(frame, final: final)
         } catch .rejected(let line, let reason) {
@@ -205,6 +253,7 @@ final class ICSEventBuilder {
             }
             return
         }
+        guard try matchToMaster(&event, frame: frame) else { return }
         // Handed on as it is (no copy).
         try handlers.event(consume event)
     }
