@@ -252,7 +252,7 @@ public final class HTTPFetcher: @unchecked Sendable {
         if settings.offline {
             guard request.isCacheable, let cached else { throw FetchError.offline(url: label) }
             if cached.isFresh(at: now) { return fromCache(cached, .cache) }
-            return try fallBack(cached, .offline(url: label), policy: policy, reason: "not asked (--offline)")
+            return try fallBack(cached, .transport(url: label, message: "not asked (--offline)"), policy: policy)
         }
         if let cached, cached.isFresh(at: now) { return fromCache(cached, .cache) }
         if let reason = gate.blockReason(prepared.authority) {
@@ -344,14 +344,14 @@ public final class HTTPFetcher: @unchecked Sendable {
 
     /// The cached copy when there is one young enough for `policy.maxStale`; else the failure, saying what
     /// became of the cache.
-    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError, policy: CachePolicy, reason: String? = nil) throws -> Resolved {
+    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError, policy: CachePolicy) throws -> Resolved {
         guard let cached else { throw failure }
         let age = max(0, now - cached.storedAt)
         if let maxStale = policy.maxStale, age > maxStale {
             throw FetchError.unavailable(failure, cache: "the cached copy is \(DurationOption.describe(age)) old, more than max_stale (\(DurationOption.describe(maxStale)))")
         }
-        var resolved = fromCache(cached, .stale(reason.map { "\(failure.description) (\($0))" } ?? failure.description))
-        resolved.staleReason = reason ?? failure.reason
+        var resolved = fromCache(cached, .stale(failure.description))
+        resolved.staleReason = failure.reason
         return resolved
     }
 

@@ -161,3 +161,29 @@ final class OfflineForecastTests: XCTestCase {
         XCTAssertEqual(try server.log().count, requests, "the cached answer served the offline run")
     }
 }
+
+extension StaleFeedTests {
+    func testOfflineUsesAnExpiredCopyWithinMaxStaleAndRefusesAnOlderOne() throws {
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/team.ics", [.init(bodyFile: "feed.ics", etag: "\"v1\"")])
+        let url = server.base + "/team.ics"
+        let cache = Harness.temporaryCache()
+        let clock = TestClock(Harness.now)
+        _ = try InputSpec(location: .url(url)).inputs(context: context(fetcher(cache, clock: clock)))
+        clock.advance(3 * 86_400)
+        func offline() -> HTTPFetcher {
+            var settings = HTTPSettings(requestsPerSecond: 0)
+            settings.offline = true
+            settings.clock = { clock.now }
+            return HTTPFetcher(cachePath: cache, settings: settings)
+        }
+        let run = context(offline())
+        XCTAssertEqual(try InputSpec(location: .url(url), access: RemoteAccess(maxStale: 4 * 86_400)).inputs(context: run).count, 1)
+        XCTAssertEqual(run.report.warnings, ["\(url): not asked (--offline); using the cached copy from 3 d ago"])
+        XCTAssertThrowsError(try InputSpec(location: .url(url), access: RemoteAccess(maxStale: 2 * 86_400)).inputs(context: context(offline()))) { error in
+            XCTAssertEqual("\(error)", "\(url): not asked (--offline); the cached copy is 3 d old, more than max_stale (2 d)")
+        }
+        XCTAssertEqual(try server.log().count, 1)
+    }
+}
