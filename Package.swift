@@ -47,7 +47,7 @@ let package = Package(
 
         .executableTarget(
             name: "calpipe-bench",
-            dependencies: ["CalpipeKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CalpipeKit", "Exporters", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/calpipe-bench"
         ),
 

@@ -70,7 +70,10 @@ public final class JSONImporter: EventSource {
             }
             var event: Event
             do {
-                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones)
+                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones, strict: context.strict) { message in
+                    let place = location.line.map { "\(location.file):\($0)" } ?? location.file + (location.path.map { ": " + $0 + "." } ?? ": ")
+                    context.warn(location.line == nil ? place + message : place + ": " + message)
+                }
             } catch {
                 let field = location.path.map { $0 + "." + error.field } ?? error.field
                 context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")

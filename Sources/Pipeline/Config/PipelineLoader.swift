@@ -79,7 +79,8 @@ public struct PipelineLoader {
                                 + (zones.suggestion(for: zoneName).map { "; did you mean \"\($0)\"?" } ?? ""))
             }
         }
-        let today = PipelineEnvironment.today(in: zone, now: now)
+        let runTime = PipelineEnvironment.runTime(environment: environment, clock: now)
+        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(runTime)))
         var window: Window?
         if let w = top.nested("window") {
             w.rejectUnknownKeys(["from", "to"])
@@ -104,7 +105,7 @@ public struct PipelineLoader {
         }
 
         var env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
-                                      location: root["location"], environment: environment, zones: zones, today: today)
+                                      location: root["location"], environment: environment, zones: zones, today: today, now: runTime)
         env.fetcher = fetcher
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
