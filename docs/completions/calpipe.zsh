@@ -82,6 +82,7 @@ _calpipe_run() {
         '--dry-run[Read and process everything, but write nothing.]'
         '(--quiet -q)'{--quiet,-q}'[Print nothing but errors.]'
         '--strict[Fail (exit 1, nothing written) when any record is rejected.]'
+        '--offline[Use only the HTTP cache\: no request is made; a URL with nothing cached fails.]'
         '--log-level[Least important messages shown\: debug, info, warning or error.]:level:{__calpipe_complete "${___log_level[@]}"}'
         '--log-format[text (lines for people) or json (one object per line\: time, level, message, source, file, line).]:format:{__calpipe_complete "${___log_format[@]}"}'
         '--summary-json[Also write the summary as JSON to FILE\: counts, seconds per source, stage and sink, warnings, exit code and reason.]:file:'
