@@ -73,6 +73,12 @@ let package = Package(
             path: "Tests/ICSTests"
         ),
         .testTarget(
+            name: "HTMLTests",
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "Enrichers", "calpipe"],
+            path: "Tests/HTMLTests",
+            exclude: ["check_page.py", "png_stats.py", "agenda_pty.py"]
+        ),
+        .testTarget(
             name: "XMLTests",
             dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalXML"],
             path: "Tests/XMLTests"

@@ -9,6 +9,7 @@ public enum SinkPlugins {
             ICSSink.descriptor,
             XCalSink.descriptor,
             JCalSink.descriptor,
+            HTMLSink.descriptor,
         ]
     }
 }

@@ -59,6 +59,9 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
+        // From the start: a signal while the pipeline loads stops the run before it writes anything.
+        let signals = SignalWatch()
+        defer { signals.stop() }
         let loader = try PipelineSession.loader()
         let registry = loader.registry
         let sniffed = format == nil ? FormatSniffer.sourceType(ofFileAt: input).flatMap { registry.source($0)?.type } : nil
@@ -102,7 +105,7 @@ struct Convert: ParsableCommand {
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: false, log: log).run(definition)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: false, log: log).run(definition, signals: signals)
     }
 
     private func formatFromExtension(_ path: String, known: [String], lookup: (String) -> String?) throws -> String {

@@ -36,12 +36,15 @@ struct Run: ParsableCommand {
     var log: LogOptions
 
     func run() throws {
+        // From the start: a signal while the pipeline loads stops the run before it writes anything.
+        let signals = SignalWatch()
+        defer { signals.stop() }
         let definition: PipelineDefinition
         do {
             definition = try PipelineSession.loader(overrides: overrides, offline: offline).load(file: pipeline)
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log).run(definition)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log).run(definition, signals: signals)
     }
 }

@@ -35,15 +35,15 @@ public struct PipelineLoader {
 
     /// Loads a pipeline file. Throws `ConfigErrors` listing every problem.
     public func load(file: String) throws -> PipelineDefinition {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw ConfigErrors([ConfigIssue(file: file, path: "", message: "cannot read the file (\(Self.reason(error)))")])
+            bytes = try ChunkReader(path: file).readAll()
+        } catch let error as InputError {
+            throw ConfigErrors([ConfigIssue(file: file, path: "", message: error.message)])
         }
         var json: JSONValue
         do {
-            json = try JSONParser.parse(bytes: [UInt8](data))
+            json = try JSONParser.parse(bytes: bytes)
         } catch let e as JSONSyntaxError {
             throw ConfigErrors([ConfigIssue(file: file, path: "", message: "line \(e.line), column \(e.column): \(e.message)")])
         }
