@@ -96,6 +96,23 @@ final class StaleFeedTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("out/events.json")).isEmpty, false)
     }
 
+    func testACorruptCacheIsRebuiltWithAWarningInARun() throws {
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/team.ics", [.init(bodyFile: "feed.ics", etag: "\"v1\"")])
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pipeline(dir, source: "{ \"type\": \"ics\", \"url\": \"\(server.base)/team.ics\" }")
+        let cache = dir.appendingPathComponent("cache.sqlite").path
+        try Data(String(repeating: "garbage ", count: 1_000).utf8).write(to: URL(fileURLWithPath: cache))
+        let result = try CalpipeProcess.run(["run", "feed.json"], in: dir, environment: ["CALPIPE_CACHE": cache])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("calpipe: warning: the HTTP cache \(cache) was damaged (file is not a database); moved it to \(cache).corrupt-"), result.stderr)
+        let again = try CalpipeProcess.run(["run", "feed.json"], in: dir, environment: ["CALPIPE_CACHE": cache])
+        XCTAssertFalse(again.stderr.contains("warning"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("feeds from cache: 1"), again.stderr)
+    }
+
     func testLoginAndStalenessOptionsAreChecked() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
