@@ -131,6 +131,11 @@ final class StaleFeedTests: XCTestCase {
             """)
         let ok = try CalpipeProcess.run(["validate", "feed.json"], in: dir, environment: [:])
         XCTAssertEqual(ok.code, 0, ok.stderr)
+
+        try pipeline(dir, source: "{ \"type\": \"ics\", \"path\": \"team.ics\", \"bearer_token\": \"t\" }")
+        let local = try CalpipeProcess.run(["validate", "feed.json"], in: dir, environment: [:])
+        XCTAssertEqual(local.code, 2, local.stderr)
+        XCTAssertTrue(local.stderr.contains("sources[0].bearer_token: only read with \"url\" (this source reads \"path\")"), local.stderr)
     }
 }
 
