@@ -214,4 +214,19 @@ final class HTMLPageTests: XCTestCase {
         XCTAssertFalse(late.html.contains("aria-current") || late.html.contains("<section class=\"day is-today\"") || late.html.contains("badge\">today"),
                        "no day of the window is today")
     }
+
+    /// Without a pipeline window the page shows the strip's days: whole weeks around today.
+    func testWithoutAWindowThePageShowsTheStripsDays() throws {
+        let folder = try HTMLTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rendered = try HTMLTestSupport.renderDemo(into: folder, sinkOptions: ["days_before": 2, "days_after": 5], noWindow: true)
+        let page = try HTMLTestSupport.checkPage(rendered.page)
+        XCTAssertEqual(page["errors"] as? [String], [])
+        let sections = try XCTUnwrap(page["sections"] as? [[String: Any]])
+        // Today is Wednesday 2026-10-21: from Monday the 19th to Monday the 26th, the days of the strip's two weeks
+        // that are within 2 days before and 5 after are the agenda; the strip shows their whole weeks.
+        XCTAssertEqual(sections.map { $0["id"] as? String }, (19...26).map { "d-2026-10-\($0)" })
+        XCTAssertEqual(page["strip"] as? [String], (19...26).map { "#d-2026-10-\($0)" })
+        XCTAssertTrue(rendered.html.contains("<td class=\"m0 out\"><span class=\"cell\" aria-hidden=\"true\"><span class=\"n\">27</span>"))
+    }
 }

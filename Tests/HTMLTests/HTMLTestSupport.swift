@@ -32,7 +32,7 @@ enum HTMLTestSupport {
     /// `folder`, plus a sink that keeps the day entries; `window` replaces the demo's.
     static func renderDemo(into folder: URL, sinkOptions: [String: Any] = [:], window: (String, String)? = nil,
                            environment: [String: String] = ["SOURCE_DATE_EPOCH": "1792569600"], now: Date = now,
-                           extraSources: [[String: Any]] = []) throws -> Rendered {
+                           extraSources: [[String: Any]] = [], noWindow: Bool = false) throws -> Rendered {
         let demo = root.appendingPathComponent("pipelines/demo.json")
         var object = try JSONSerialization.jsonObject(with: Data(contentsOf: demo)) as! [String: Any]
         let page = folder.appendingPathComponent("agenda.html")
@@ -40,6 +40,7 @@ enum HTMLTestSupport {
         for (k, v) in sinkOptions { sink[k] = v }
         object["sinks"] = [sink]
         if let window { object["window"] = ["from": window.0, "to": window.1] }
+        if noWindow { object["window"] = nil }
         if !extraSources.isEmpty { object["sources"] = (object["sources"] as! [Any]) + extraSources }
         let data = try JSONSerialization.data(withJSONObject: object)
         let json = try JSONParser.parse(bytes: [UInt8](data))
