@@ -27,10 +27,13 @@ let package = Package(
         .target(name: "CalSQLite", dependencies: ["CSQLite"]),
         .target(name: "CalXML", dependencies: ["CLibXML"]),
 
+        // SHA-256 (HTTP cache bodies, fingerprints). Always optimised: unoptimised Swift hashes at ~4 MB/s,
+        // which would make debug builds and the tests crawl through any feed of size.
+        .target(name: "CalHash", swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "Pipeline"),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
-        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
         .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch"]),
@@ -44,18 +47,18 @@ let package = Package(
 
         .executableTarget(
             name: "calpipe-bench",
-            dependencies: ["CalpipeKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CalpipeKit", "Exporters", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/calpipe-bench"
         ),
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "CalHash", "calpipe"],
             path: "Tests/PipelineTests"
         ),
         .testTarget(
             name: "ForecastTests",
-            dependencies: ["CalpipeKit", "Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
+            dependencies: ["CalpipeKit", "Pipeline", "Fetch", "Enrichers", "CalSQLite", "CalHash", "Importers", "Exporters", "calpipe"],
             path: "Tests/ForecastTests"
         ),
         .testTarget(

@@ -15,7 +15,7 @@ struct Calpipe: ParsableCommand {
             Example:
               calpipe run pipelines/demo.json
             """,
-        version: "0.1.0",
+        version: CalpipeVersion.current,
         subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Schema.self, Query.self, Agenda.self]
     )
 

@@ -12,8 +12,11 @@ struct PipelineSession {
 
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
-    static func loader(overrides: [String] = []) throws -> PipelineLoader {
-        var loader = PipelineLoader.standard()
+    /// `offline`: only the cache answers (`--offline`; also `CALPIPE_OFFLINE=1`), for feeds and forecasts alike.
+    static func loader(overrides: [String] = [], offline: Bool = false) throws -> PipelineLoader {
+        var environment = ProcessInfo.processInfo.environment
+        if offline { environment["CALPIPE_OFFLINE"] = "1" }
+        var loader = PipelineLoader.standard(environment: environment)
         do {
             loader.overrides = try overrides.map { text throws(ConfigIssue) in try PipelineOverride(parsing: text) }
         } catch {
@@ -28,11 +31,11 @@ struct PipelineSession {
         return CalpipeExit.usage.code
     }
 
-    func run(_ pipeline: PipelineDefinition) throws {
+    /// Runs the pipeline. `signals`: the command's watch, started before it loaded the pipeline (so a signal
+    /// while loading stops the run before it writes).
+    func run(_ pipeline: PipelineDefinition, signals: SignalWatch) throws {
         let report = RunReport()
-        let cancellation = Cancellation()
-        let signals = SignalWatch(cancellation: cancellation)
-        defer { signals.stop() }
+        let cancellation = signals.cancellation
         let logger = RunLogger(level: log.logLevel, format: log.logFormat, quiet: quiet)
         let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation,
                                  logger: logger.log)
@@ -51,16 +54,43 @@ struct PipelineSession {
             failure = error
         }
         logger.clearProgress()
+        let seconds = Date().timeIntervalSince(started)
+        let name = pipeline.environment.name
+        if let failure {
+            // A run asked to stop that failed otherwise on its way (say, reading an input a signal cut short)
+            // was interrupted all the same. Every sink rolled back.
+            var interruption = cancellation.stopReason
+            if case RunFailure.interrupted(let reason) = failure { interruption = reason }
+            if let interruption {
+                // 130 for SIGINT, 143 for SIGTERM, as a shell reports a process a signal ended.
+                let message = "interrupted by \(interruption): rolled back, nothing was written"
+                logger.log(LogRecord(level: .error, message: message))
+                let code = SignalWatch.exitCode(for: interruption)
+                writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
+                throw ExitCode(code)
+            }
+        }
         for rejection in report.rejections {
             logger.log(LogRecord(level: .error, message: "rejected: \(rejection)", file: rejection.location.file, line: rejection.location.line))
         }
-        let seconds = Date().timeIntervalSince(started)
-        let exit: CalpipeExit = failure != nil ? .failed : report.rejections.isEmpty ? .done : .rejected
-        if let failure { logger.log(LogRecord(level: .error, message: "error: \(failure)")) }
-        if failure == nil { for line in summaryLines(report, name: pipeline.environment.name, seconds: seconds) { logger.log(LogRecord(level: .info, message: line)) } }
-        if let path = log.summaryJSON {
-            writeSummary(to: path, report: report, name: pipeline.environment.name, seconds: seconds, exit: exit, failure: failure, logger: logger)
+        if let failure {
+            logger.log(LogRecord(level: .error, message: "error: \(failure)"))
+            writeSummary(report: report, name: name, seconds: seconds, code: CalpipeExit.failed.rawValue, reason: "\(failure)", logger: logger)
+            throw CalpipeExit.failed.code
         }
+        for line in summaryLines(report, name: name, seconds: seconds) { logger.log(LogRecord(level: .info, message: line)) }
+        if let reason = cancellation.cancelledReason {
+            // The signal came after the point of no return (the outputs were being made visible): the run
+            // finished, and still says it was asked to stop.
+            let message = "interrupted by \(reason) after the point of no return: the run was completed, every output is written"
+            logger.log(LogRecord(level: .error, message: message))
+            let code = SignalWatch.exitCode(for: reason)
+            writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
+            throw ExitCode(code)
+        }
+        let exit: CalpipeExit = report.rejections.isEmpty ? .done : .rejected
+        writeSummary(report: report, name: name, seconds: seconds, code: exit.rawValue,
+                     reason: exit == .done ? "done" : "rejected records", logger: logger)
         if exit != .done { throw exit.code }
     }
 
@@ -97,20 +127,17 @@ struct PipelineSession {
         var lines = [line]
         for (sink, rows) in report.rowsWritten { lines.append("  \(sink): " + Self.plural(rows, "row") + " written") }
         for (counter, value) in report.counters { lines.append("  \(counter): \(value)") }
+        for copy in report.cachedCopies { lines.append("  cached copy of \(copy.label): \(DurationOption.describe(copy.age)) old (\(copy.origin))") }
         return lines
     }
 
     /// `--summary-json FILE`: what the summary says, for monitoring; written atomically whatever the outcome.
-    private func writeSummary(to path: String, report: RunReport, name: String, seconds: Double, exit: CalpipeExit,
-                              failure: Error?, logger: RunLogger) {
+    private func writeSummary(report: RunReport, name: String, seconds: Double, code: Int32, reason: String, logger: RunLogger) {
+        guard let path = log.summaryJSON else { return }
         var o = JSONObject()
         o["pipeline"] = .string(name)
-        o["exit_code"] = .number(Double(exit.rawValue))
-        switch exit {
-        case .done: o["exit_reason"] = .string("done")
-        case .rejected: o["exit_reason"] = .string("rejected records")
-        case .failed, .usage: o["exit_reason"] = .string(failure.map { "\($0)" } ?? "failed")
-        }
+        o["exit_code"] = .number(Double(code))
+        o["exit_reason"] = .string(reason)
         o["dry_run"] = .bool(dryRun)
         o["seconds"] = .number((seconds * 1000).rounded() / 1000)
         o["events_read"] = .number(Double(report.eventsRead))
@@ -120,6 +147,9 @@ struct PipelineSession {
         o["warnings"] = .array(report.warnings.map { .string($0) })
         o["rows_written"] = .array(report.rowsWritten.map { .object(JSONObject([("sink", .string($0.sink)), ("rows", .number(Double($0.rows)))])) })
         o["counters"] = .object(JSONObject(report.counters.map { (key: $0.name, value: .number(Double($0.value))) }))
+        o["cached_copies"] = .array(report.cachedCopies.map {
+            .object(JSONObject([("source", .string($0.label)), ("age_seconds", .number($0.age.rounded(.down))), ("origin", .string($0.origin))]))
+        })
         o["timings"] = .array(report.timings.map {
             .object(JSONObject([("step", .string($0.step)), ("seconds", .number(($0.seconds * 1000).rounded() / 1000))]))
         })

@@ -29,16 +29,22 @@ struct Run: ParsableCommand {
     @Flag(help: "Fail (exit 1, nothing written) when any record is rejected.")
     var strict = false
 
+    @Flag(help: "Use only the HTTP cache: no request is made; a URL with nothing cached fails.")
+    var offline = false
+
     @OptionGroup(title: "Logging")
     var log: LogOptions
 
     func run() throws {
+        // From the start: a signal while the pipeline loads stops the run before it writes anything.
+        let signals = SignalWatch()
+        defer { signals.stop() }
         let definition: PipelineDefinition
         do {
-            definition = try PipelineSession.loader(overrides: overrides).load(file: pipeline)
+            definition = try PipelineSession.loader(overrides: overrides, offline: offline).load(file: pipeline)
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log).run(definition)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log).run(definition, signals: signals)
     }
 }

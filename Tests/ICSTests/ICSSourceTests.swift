@@ -67,7 +67,7 @@ final class ICSSourceTests: XCTestCase {
 
     func testDescriptorsAreRegistered() {
         XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
-        XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "workers"])
+        XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.options.map(\.name), InputSpec.optionNames + ["workers"])
         XCTAssertTrue(SinkPlugins.all.contains { $0.type == "ics" })
     }
 }

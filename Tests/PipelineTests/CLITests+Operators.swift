@@ -92,4 +92,71 @@ extension CLITests {
         XCTAssertEqual(quietErrorsOnly.stderr.split(separator: "\n").count, 1, quietErrorsOnly.stderr)
         XCTAssertTrue(quietErrorsOnly.stderr.hasPrefix("calpipe: rejected: feed.json: [1].start"), quietErrorsOnly.stderr)
     }
+
+    /// The committed completions are what the binary prints (scripts/gen-cli-docs regenerates them), and the
+    /// committed man page names every command and every option of `run`.
+    func testCompletionsAndManPageAreCurrent() throws {
+        let root = TestSupport.repositoryRoot
+        for shell in ["bash", "zsh", "fish"] {
+            let generated = try calpipe(["--generate-completion-script", shell])
+            XCTAssertEqual(generated.code, 0)
+            let committed = try String(contentsOf: root.appendingPathComponent("docs/completions/calpipe.\(shell)"), encoding: .utf8)
+            XCTAssertEqual(committed, generated.stdout, "docs/completions/calpipe.\(shell) is stale: run scripts/gen-cli-docs")
+        }
+        let manual = try String(contentsOf: root.appendingPathComponent("docs/man/calpipe.1"), encoding: .utf8)
+        let help = try calpipe(["--help"]).stdout
+        let commands = help.components(separatedBy: "SUBCOMMANDS:").last!.split(separator: "\n")
+            .compactMap { line -> String? in
+                let word = line.split(separator: " ").first.map(String.init)
+                return line.hasPrefix("  ") && !line.hasPrefix("   ") ? word : nil
+            }
+            .filter { $0 != "See" }
+        XCTAssertGreaterThanOrEqual(commands.count, 6, help)
+        for command in commands { XCTAssertTrue(manual.contains(".It Em \(command)\n"), "man page lacks \(command): run scripts/gen-cli-docs") }
+        let runHelp = try calpipe(["run", "--help"]).stdout
+        let options = runHelp.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).filter { $0.hasPrefix("--") && $0 != "--help" }
+        XCTAssertGreaterThan(options.count, 5, runHelp)
+        for option in options {
+            XCTAssertTrue(manual.contains(" -" + option.dropFirst(2)), "man page lacks \(option): run scripts/gen-cli-docs")
+        }
+    }
+
+    /// Every `calpipe` command in a ```sh block of docs/scheduling.md runs, in a copy of the repository's
+    /// pipelines and data, and exits 0.
+    func testSchedulingExamplesRun() throws {
+        let root = TestSupport.repositoryRoot
+        let text = try String(contentsOf: root.appendingPathComponent("docs/scheduling.md"), encoding: .utf8)
+        let blocks = text.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let commands = blocks.flatMap { $0.split(separator: "\n") }.map(String.init).filter { $0.hasPrefix("calpipe ") }
+        XCTAssertGreaterThanOrEqual(commands.count, 3)
+        let dir = try TestSupport.temporaryDirectory()
+        for folder in ["pipelines", "data"] {
+            try FileManager.default.copyItem(at: root.appendingPathComponent(folder), to: dir.appendingPathComponent(folder))
+        }
+        for command in commands {
+            let arguments = command.split(separator: " ").dropFirst().map(String.init)
+            let result = try calpipe(arguments, in: dir)
+            XCTAssertEqual(result.code, 0, "\(command): \(result.stderr)")
+        }
+        let summary = try JSONParser.parse(try String(contentsOf: dir.appendingPathComponent("out/last-run.json"), encoding: .utf8))
+        XCTAssertEqual(summary.value(atDottedPath: "exit_reason"), .string("done"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/agenda-today.json").path))
+    }
+
+    /// `convert -o agenda.sqlite` makes a database of agenda days (expanded and split; without a window, the
+    /// year around today) that `query` reads.
+    func testConvertToADatabase() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let events = #"[{"uid": "w", "title": "Weekly", "start": "2026-11-02T09:00:00Z", "duration": "PT1H", "rrule": "FREQ=WEEKLY;COUNT=3"}]"#
+        try events.write(to: dir.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        let windowed = try calpipe(["convert", "feed.json", "-o", "agenda.sqlite", "--from", "2026-11-01", "--to", "2026-12-01", "-q"], in: dir)
+        XCTAssertEqual(windowed.code, 0, windowed.stderr)
+        let query = try calpipe(["query", "agenda.sqlite", "--json"], in: dir)
+        XCTAssertEqual(query.code, 0, query.stderr)
+        for day in ["2026-11-02", "2026-11-09", "2026-11-16"] { XCTAssertTrue(query.stdout.contains(day), query.stdout) }
+
+        let undated = try calpipe(["convert", "feed.json", "-o", "all.sqlite", "-q"], in: dir, environment: ["SOURCE_DATE_EPOCH": "1795348800"])
+        XCTAssertEqual(undated.code, 0, undated.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("all.sqlite").path))
+    }
 }

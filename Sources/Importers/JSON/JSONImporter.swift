@@ -58,7 +58,8 @@ public final class JSONImporter: EventSource {
         } catch let e as InputError {
             throw e
         } catch {
-            throw InputError(label: file.label, message: "cannot read (\(systemErrorText()))")
+            // Foundation's error says little (and a folder reads as "no such file"): look at the path again.
+            throw InputError(label: file.label, message: "cannot read: " + FileProblem.readProblem(path: file.path, label: file.label))
         }
         var batch: [Event] = []
         batch.reserveCapacity(Self.batchSize)
@@ -70,7 +71,10 @@ public final class JSONImporter: EventSource {
             }
             var event: Event
             do {
-                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones)
+                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones, strict: context.strict) { message in
+                    let place = location.line.map { "\(location.file):\($0)" } ?? location.file + (location.path.map { ": " + $0 + "." } ?? ": ")
+                    context.warn(location.line == nil ? place + message : place + ": " + message)
+                }
             } catch {
                 let field = location.path.map { $0 + "." + error.field } ?? error.field
                 context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")

@@ -129,7 +129,9 @@ public final class MappedXMLSource: EventSource {
             }
         }
         do {
-            var event = try mapping.event(lookup: lookup, zones: context.environment.zones)
+            var event = try mapping.event(lookup: lookup, zones: context.environment.zones, strict: context.strict) { message in
+                context.warn("\(location.file)\(location.line.map { ":\($0)" } ?? ""): \(message)")
+            }
             if let failure {
                 context.report.reject(location, failure.message)
                 return nil

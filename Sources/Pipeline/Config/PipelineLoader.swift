@@ -35,15 +35,15 @@ public struct PipelineLoader {
 
     /// Loads a pipeline file. Throws `ConfigErrors` listing every problem.
     public func load(file: String) throws -> PipelineDefinition {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw ConfigErrors([ConfigIssue(file: file, path: "", message: "cannot read the file (\(Self.reason(error)))")])
+            bytes = try ChunkReader(path: file).readAll()
+        } catch let error as InputError {
+            throw ConfigErrors([ConfigIssue(file: file, path: "", message: error.message)])
         }
         var json: JSONValue
         do {
-            json = try JSONParser.parse(bytes: [UInt8](data))
+            json = try JSONParser.parse(bytes: bytes)
         } catch let e as JSONSyntaxError {
             throw ConfigErrors([ConfigIssue(file: file, path: "", message: "line \(e.line), column \(e.column): \(e.message)")])
         }
@@ -79,7 +79,8 @@ public struct PipelineLoader {
                                 + (zones.suggestion(for: zoneName).map { "; did you mean \"\($0)\"?" } ?? ""))
             }
         }
-        let today = PipelineEnvironment.today(in: zone, now: now)
+        let runTime = PipelineEnvironment.runTime(environment: environment, clock: now)
+        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(runTime)))
         var window: Window?
         if let w = top.nested("window") {
             w.rejectUnknownKeys(["from", "to"])
@@ -104,7 +105,7 @@ public struct PipelineLoader {
         }
 
         var env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
-                                      location: root["location"], environment: environment, zones: zones, today: today)
+                                      location: root["location"], environment: environment, zones: zones, today: today, now: runTime)
         env.fetcher = fetcher
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
@@ -113,7 +114,8 @@ public struct PipelineLoader {
         let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }.map(\.product)
         let sources = builtSources.map(\.product)
         let labels = builtSources.map { built in
-            built.object["name"]?.stringValue ?? built.object["path"]?.stringValue ?? built.object["url"]?.stringValue ?? built.path
+            built.object["name"]?.stringValue ?? built.object["path"]?.stringValue
+                ?? built.object["url"]?.stringValue.map(URLRedaction.redact) ?? built.path
         }
 
         // Sinks must get what they read.

@@ -23,12 +23,12 @@ public final class ChunkReader {
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw InputError(label: label ?? path, message: "cannot open (\(systemErrorText()))")
+            throw InputError(label: label ?? path, message: "cannot read: " + FileProblem.readProblem(path: path, label: label, errorNumber: errno))
         }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw InputError(label: label ?? path, message: "is a directory, not a file")
+            throw InputError(label: label ?? path, message: "cannot read: it is a folder, not a file")
         }
         descriptor = fd
         ownsDescriptor = true
@@ -48,7 +48,7 @@ public final class ChunkReader {
                 progress?.readInput(bytes: n)
                 return n
             }
-            if errno != EINTR { throw InputError(label: label, message: "read failed (\(systemErrorText()))") }
+            if errno != EINTR { throw InputError(label: label, message: "cannot read: " + FileProblem.reason(errorNumber: errno)) }
         }
     }
 

@@ -43,9 +43,10 @@ public final class RunContext {
 
     public var zone: Zone { environment.zone }
 
-    /// Throws when the run was interrupted; sources and long stages call it between units of work.
+    /// Throws when the run was interrupted; sources and long stages call it between units of work, and sinks
+    /// that commit in place just before their commit. Past the run's point of no return it no longer throws.
     public func checkCancellation() throws {
-        if let reason = cancellation.cancelledReason { throw RunFailure.interrupted(reason) }
+        if let reason = cancellation.stopReason { throw RunFailure.interrupted(reason) }
     }
     public var window: Window? { environment.window }
 

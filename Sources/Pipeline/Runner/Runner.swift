@@ -44,10 +44,17 @@ public struct Runner {
         for label in pipeline.sourceLabels { context.report.addTime("source " + label, nanoseconds: 0) }
         for label in pipeline.stageLabels { context.report.addTime("stage " + label, nanoseconds: 0) }
         for sink in sinks { context.report.addTime("sink " + sink.label, nanoseconds: 0) }
+        let cancellation = context.cancellation
+        cancellation.beginRun()
+        // Sinks that write through `AtomicFile` (they register a temporary file when they open) only prepare
+        // when they commit; the others commit in place (a database transaction). See `commitAll`.
+        var writesFiles: [Bool] = []
         do {
             for sink in sinks {
+                let before = cancellation.temporaryFileCount
                 try sink.open(context: context)
                 opened.append(sink)
+                writesFiles.append(cancellation.temporaryFileCount > before)
             }
             if concurrentSinks && !opened.isEmpty {
                 pump = SinkPump(sinks: opened, context: context)
@@ -133,17 +140,33 @@ public struct Runner {
             if context.strict, !context.report.rejections.isEmpty {
                 throw RunFailure.rejectedUnderStrict(context.report.rejections.count)
             }
-            for sink in opened {
-                let t = DispatchTime.now().uptimeNanoseconds
-                let rows = try sink.commit(context: context)
-                context.report.addTime("sink " + sink.label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
-                context.report.wrote(rows, to: sink.label)
-            }
+            try commitAll(opened, writesFiles: writesFiles, context: context)
         } catch {
             // The sinks are the pump's until its thread has ended.
             pump?.cancel()
             for sink in opened { sink.abort(context: context) }
+            cancellation.discardPending()
             throw error
         }
+    }
+
+    /// The commit phase. File sinks commit first: each writes its last bytes into its temporary file and
+    /// syncs it, and the renames wait. Then sinks that commit in place (a database transaction), each of which
+    /// makes the run irreversible once it has committed. Last, every file is renamed over its target at once.
+    /// A signal before the first irreversible step rolls everything back; after it, the run goes to its end.
+    private func commitAll(_ sinks: [any Sink], writesFiles: [Bool], context: RunContext) throws {
+        let cancellation = context.cancellation
+        cancellation.beginCommit()
+        let order = sinks.indices.filter { writesFiles[$0] } + sinks.indices.filter { !writesFiles[$0] }
+        var rows = [Int](repeating: 0, count: sinks.count)
+        for index in order {
+            try context.checkCancellation()
+            let t = DispatchTime.now().uptimeNanoseconds
+            rows[index] = try sinks[index].commit(context: context)
+            context.report.addTime("sink " + sinks[index].label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
+            if !writesFiles[index] { cancellation.markIrreversible() }
+        }
+        try cancellation.publish()
+        for (sink, count) in zip(sinks, rows) { context.report.wrote(count, to: sink.label) }
     }
 }

@@ -1,43 +1,50 @@
 import Foundation
 import Pipeline
 
-/// Writes events as VEVENTs and remembers which zones they used (and for which years), so the calendar can
-/// carry one VTIMEZONE per zone. Fields are written in a fixed order, then the kept unknown properties in their
-/// source order, then the kept components (VALARM).
-public struct ICSEventWriter {
-    public var lines = ICSLineWriter()
+/// Walks events and occurrences into typed properties for a calendar writer (`ICalContentWriter`): the one
+/// place that decides what a VEVENT carries, shared by the `ics`, `xcal` and `jcal` sinks. Remembers which
+/// zones the events used (and for which years), so the calendar can carry one VTIMEZONE per zone.
+/// Fields are written in a fixed order, then the kept unknown properties in their source order, then the
+/// kept components (VALARM).
+struct ICalEventWriter<Output: ICalContentWriter> {
+    var output: Output
     /// Zones used, in first-use order, with the TZID written for each and the years their times fall in.
-    public private(set) var zonesUsed: [(zone: Zone, tzid: String, firstYear: Int, lastYear: Int)] = []
+    private(set) var zonesUsed: [(zone: Zone, tzid: String, firstYear: Int, lastYear: Int)] = []
     /// Series with no end are given VTIMEZONE data up to at least this year.
-    public var openEndedYear: Int
+    var openEndedYear: Int
+    /// DTSTAMP (UTC seconds) for events that carry none (nor LAST-MODIFIED/CREATED): the run's time
+    /// (`SOURCE_DATE_EPOCH` fixes it), so output is deterministic for a given run time.
+    var stamp: Int64
+    /// Names of kept components left out because no iCalendar name can be made of them (empty, or without
+    /// a letter or digit): a writer would make a malformed file of them (`BEGIN:`, `<>`).
+    private(set) var skippedNames: [String] = []
 
-    /// DTSTAMP for events that carry none (nor LAST-MODIFIED/CREATED): fixed, so output is deterministic.
-    public static let fallbackStamp = "19700101T000000Z"
-
-    public init(openEndedYear: Int = 2037) {
+    init(output: Output, openEndedYear: Int = 2037, stamp: Int64 = 0) {
+        self.output = output
         self.openEndedYear = openEndedYear
+        self.stamp = stamp
     }
 
     /// The source event as it is: with its recurrence data and RECURRENCE-ID.
-    public mutating func write(_ event: Event) {
+    mutating func write(_ event: Event) {
         writeEvent(event, start: event.start, endSpec: event.endSpec, recurrenceID: event.recurrenceID, recurrence: event.recurrence)
     }
 
     /// One occurrence as a VEVENT of its own: DTSTART/DTEND of the instance and RECURRENCE-ID when it is part of a series.
-    public mutating func write(_ occurrence: Occurrence) {
+    mutating func write(_ occurrence: Occurrence) {
         let rid = occurrence.recurrenceID.map { RecurrenceID(time: $0) } ?? occurrence.event.recurrenceID
         writeEvent(occurrence.event, start: occurrence.start, endSpec: .end(occurrence.end), recurrenceID: rid, recurrence: Recurrence())
     }
 
     private mutating func writeEvent(_ event: Event, start: EventTime, endSpec: Event.EndSpec?, recurrenceID: RecurrenceID?, recurrence: Recurrence) {
         let fp = event.fieldParameters
-        func params(_ name: String) -> [Parameter] { fp[name] ?? [] }
-        lines.begin("VEVENT")
-        lines.property("UID", params("UID"), event.uid)
+        func params(_ name: String) -> [Parameter] { fp.isEmpty ? [] : fp[name] ?? [] }
+        output.begin("VEVENT")
+        output.property("UID", params("UID"), .verbatim(type: "text", event.uid))
         time("DTSTART", start, params("DTSTART"))
         switch endSpec {
         case .end(let e): time("DTEND", e, params("DTEND"))
-        case .duration(let d): lines.property("DURATION", params("DURATION"), d.iCalendarText)
+        case .duration(let d): output.property("DURATION", params("DURATION"), .duration(d))
         case nil: break
         }
         if let recurrenceID {
@@ -45,8 +52,8 @@ public struct ICSEventWriter {
             if recurrenceID.thisAndFuture { extra.append(Parameter("RANGE", "THISANDFUTURE")) }
             time("RECURRENCE-ID", recurrenceID.time, extra)
         }
-        for (i, rule) in recurrence.rules.enumerated() { lines.property("RRULE", i == 0 ? params("RRULE") : [], rule.text) }
-        for rule in recurrence.exceptionRules { lines.property("EXRULE", [], rule.text) }
+        for (i, rule) in recurrence.rules.enumerated() { output.property("RRULE", i == 0 ? params("RRULE") : [], .recur(rule)) }
+        for rule in recurrence.exceptionRules { output.property("EXRULE", [], .recur(rule)) }
         if !recurrence.rules.isEmpty || !recurrence.dates.isEmpty { noteRecurrenceEnd(recurrence, start: start) }
         for (i, date) in recurrence.dates.enumerated() {
             let extra = i == 0 ? params("RDATE") : []
@@ -54,37 +61,53 @@ public struct ICSEventWriter {
             case .time(let t): time("RDATE", t, extra)
             case .period(let s, let e):
                 // TZID applies to both ends; a UTC end keeps its "Z".
-                let p = extra + zoneParameters(s) + [Parameter("VALUE", "PERIOD")]
+                note(s)
                 note(e)
-                lines.property("RDATE", p, BasicDateText.format(s) + "/" + BasicDateText.format(e))
+                output.property("RDATE", extra + zoneParameters(s), .period(s, end: e))
             case .periodWithDuration(let s, let d):
-                lines.property("RDATE", extra + zoneParameters(s) + [Parameter("VALUE", "PERIOD")], BasicDateText.format(s) + "/" + d.iCalendarText)
+                note(s)
+                output.property("RDATE", extra + zoneParameters(s), .periodWithDuration(s, d))
             }
         }
         for (i, t) in recurrence.exceptionDates.enumerated() { time("EXDATE", t, i == 0 ? params("EXDATE") : []) }
-        if let v = event.title { lines.property("SUMMARY", params("SUMMARY"), ICSTextEscaping.escape(v)) }
-        if let v = event.description { lines.property("DESCRIPTION", params("DESCRIPTION"), ICSTextEscaping.escape(v)) }
-        if let v = event.location { lines.property("LOCATION", params("LOCATION"), ICSTextEscaping.escape(v)) }
-        if let c = event.coordinate { lines.property("GEO", params("GEO"), Self.number(c.latitude) + ";" + Self.number(c.longitude)) }
+        if let v = event.title { output.property("SUMMARY", params("SUMMARY"), .text(v)) }
+        if let v = event.description { output.property("DESCRIPTION", params("DESCRIPTION"), .text(v)) }
+        if let v = event.location { output.property("LOCATION", params("LOCATION"), .text(v)) }
+        if let c = event.coordinate { output.property("GEO", params("GEO"), .geo(c.latitude, c.longitude)) }
         if let o = event.organizer { person("ORGANIZER", o) }
         for a in event.attendees { person("ATTENDEE", a) }
-        if !event.categories.isEmpty {
-            lines.property("CATEGORIES", params("CATEGORIES"), event.categories.map(ICSTextEscaping.escape).joined(separator: ","))
-        }
-        if let v = event.color { lines.property("COLOR", params("COLOR"), ICSTextEscaping.escape(v)) }
-        if let v = event.url { lines.property("URL", params("URL"), v) }
-        if let v = event.status { lines.property("STATUS", params("STATUS"), ICSTextEscaping.escape(v)) }
+        if !event.categories.isEmpty { output.property("CATEGORIES", params("CATEGORIES"), .texts(event.categories)) }
+        if let v = event.color { output.property("COLOR", params("COLOR"), .text(v)) }
+        if let v = event.url { output.property("URL", params("URL"), .verbatim(type: "uri", v)) }
+        if let v = event.status { output.property("STATUS", params("STATUS"), .text(v)) }
         // The event's own DTSTAMP stays where it was among the kept properties; an event without one gets one
-        // derived from its data (LAST-MODIFIED, CREATED, else a fixed value) in front of them, so re-reading and
-        // writing again gives the same bytes.
+        // derived from its data (LAST-MODIFIED, CREATED, else the run's time) in front of them.
         let others = event.otherProperties
-        if !others.contains(where: { $0.name.uppercased() == "DTSTAMP" }) {
-            let derived = others.first { ["LAST-MODIFIED", "CREATED"].contains($0.name.uppercased()) && $0.value.hasSuffix("Z") }
-            lines.property("DTSTAMP", [], derived?.value ?? Self.fallbackStamp)
+        if !others.contains(where: { Self.named($0.name, "DTSTAMP") }) {
+            if let derived = others.first(where: { (Self.named($0.name, "LAST-MODIFIED") || Self.named($0.name, "CREATED")) && $0.value.hasSuffix("Z") }) {
+                output.property("DTSTAMP", [], .raw(derived.value))
+            } else {
+                output.property("DTSTAMP", [], .time(.utc(stamp)))
+            }
         }
-        for p in others { lines.property(p.name, p.parameters, p.value) }
-        for c in event.components { lines.component(c) }
-        lines.end("VEVENT")
+        for p in others { output.property(p.name, p.parameters, .raw(p.value)) }
+        for c in event.components { component(c) }
+        output.end("VEVENT")
+    }
+
+    /// A kept component with its properties and nested components, its name repaired as property names are;
+    /// one with no letter or digit in its name is left out with everything in it.
+    mutating func component(_ c: RawComponent) {
+        guard ICalName.isWritableComponentName(c.name) else { skippedNames.append(c.name); return }
+        let name = ICalName.repaired(c.name)
+        output.begin(name)
+        for p in c.properties { output.property(p.name, p.parameters, .raw(p.value)) }
+        for child in c.components { component(child) }
+        output.end(name)
+    }
+
+    private static func named(_ name: String, _ expected: String) -> Bool {
+        name.utf8.count == expected.utf8.count && name.uppercased() == expected
     }
 
     private mutating func person(_ name: String, _ a: Attendee) {
@@ -96,16 +119,14 @@ public struct ICSEventWriter {
         }
         p.append(contentsOf: a.otherParameters)
         let address = a.email ?? ""
-        lines.property(name, p, address.contains(":") || address.isEmpty ? address : "mailto:" + address)
+        output.property(name, p, .verbatim(type: "cal-address", address.contains(":") || address.isEmpty ? address : "mailto:" + address))
     }
 
-    /// A DATE / DATE-TIME property: VALUE=DATE for dates, TZID for zoned times, "Z" for UTC.
+    /// A DATE / DATE-TIME property: the TZID of zoned times among the parameters.
     private mutating func time(_ name: String, _ t: EventTime, _ extra: [Parameter]) {
         note(t)
-        var p = extra
-        if t.isDate { p.append(Parameter("VALUE", "DATE")) }
-        p.append(contentsOf: zoneParameters(t))
-        lines.property(name, p, BasicDateText.format(t))
+        guard case .zoned = t else { return output.property(name, extra, .time(t)) }
+        output.property(name, extra + zoneParameters(t), .time(t))
     }
 
     private mutating func zoneParameters(_ t: EventTime) -> [Parameter] {

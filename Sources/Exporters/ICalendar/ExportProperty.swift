@@ -1,18 +1,8 @@
-import Pipeline
-
-/// A calendar component in the typed form xCal and jCal write, read back from the iCalendar text that
-/// `ICSEventWriter` and `ICSTimeZoneWriter` produce, so all three exports carry exactly the same data.
-struct ExportComponent {
-    /// Lower case: "vevent".
-    var name: String
-    var properties: [ExportProperty] = []
-    var components: [ExportComponent] = []
-}
-
+/// A kept property in the typed form xCal and jCal write, converted from its iCalendar text by `ICalRawValue`.
 struct ExportProperty {
-    /// Lower case: "dtstart".
+    /// As written in iCalendar ("X-FOO", "DTSTAMP"); the writers lower-case it.
     var name: String
-    /// Lower-case names, values, and the xCal value type of each parameter ("text", "cal-address", ...).
+    /// Names, values, and the xCal value type of each parameter ("text", "cal-address", ...); VALUE removed.
     var parameters: [(name: String, type: String, values: [String])]
     /// The value type: "date-time", "text", "unknown", ...
     var type: String

@@ -1,90 +1,10 @@
 import Pipeline
 
-/// Reads the iCalendar text calpipe's own writers produce (unfolds lines, splits name, parameters and value)
-/// back into typed components for the xCal and jCal writers.
-enum ICalExportReader {
-    /// The components in `bytes` (a sequence of BEGIN ... END blocks).
-    static func components(_ bytes: [UInt8]) -> [ExportComponent] {
-        var stack: [ExportComponent] = []
-        var done: [ExportComponent] = []
-        for line in unfold(bytes) {
-            let (name, parameters, value) = split(line)
-            switch name {
-            case "BEGIN":
-                stack.append(ExportComponent(name: value.lowercased()))
-            case "END":
-                guard let finished = stack.popLast() else { continue }
-                if stack.isEmpty { done.append(finished) } else { stack[stack.count - 1].components.append(finished) }
-            default:
-                guard !stack.isEmpty else { continue }
-                stack[stack.count - 1].properties.append(property(name, parameters, value))
-            }
-        }
-        return done
-    }
-
-    /// Logical lines: CRLF removed, folded continuations joined.
-    static func unfold(_ bytes: [UInt8]) -> [String] {
-        var lines: [[UInt8]] = []
-        var current: [UInt8] = []
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
-                if i + 2 < bytes.count, bytes[i + 2] == 0x20 || bytes[i + 2] == 0x09 {
-                    i += 3
-                    continue
-                }
-                lines.append(current)
-                current = []
-                i += 2
-                continue
-            }
-            current.append(b)
-            i += 1
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines.map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// NAME;P="a,b";Q=c:value -> ("NAME", [("P", ["a,b"]), ("Q", ["c"])], "value"); RFC 6868 escapes decoded.
-    static func split(_ line: String) -> (String, [Parameter], String) {
-        let chars = Array(line.unicodeScalars)
-        var i = 0
-        var name = ""
-        while i < chars.count, chars[i] != ";", chars[i] != ":" { name.unicodeScalars.append(chars[i]); i += 1 }
-        var parameters: [Parameter] = []
-        while i < chars.count, chars[i] == ";" {
-            i += 1
-            var pname = ""
-            while i < chars.count, chars[i] != "=" { pname.unicodeScalars.append(chars[i]); i += 1 }
-            i += 1
-            var values: [String] = []
-            var value = ""
-            var quoted = false
-            while i < chars.count {
-                let c = chars[i]
-                if c == "\"" { quoted.toggle(); i += 1; continue }
-                if !quoted, c == "," { values.append(value); value = ""; i += 1; continue }
-                if !quoted, c == ";" || c == ":" { break }
-                if c == "^", i + 1 < chars.count {
-                    switch chars[i + 1] {
-                    case "n", "N": value += "\n"; i += 2; continue
-                    case "'": value += "\""; i += 2; continue
-                    case "^": value += "^"; i += 2; continue
-                    default: break
-                    }
-                }
-                value.unicodeScalars.append(c)
-                i += 1
-            }
-            values.append(value)
-            parameters.append(Parameter(name: pname.uppercased(), values: values))
-        }
-        let value = i < chars.count ? String(String.UnicodeScalarView(chars[(i + 1)...])) : ""
-        return (name.uppercased(), parameters, value)
-    }
-
+/// Converts a kept property's iCalendar text (a value as an importer stored it, `ICalValue.raw`) into the
+/// typed values xCal and jCal write: the type from the VALUE parameter, else the property's default type; a
+/// value that does not fit its type is written as "unknown" text. (Fields calpipe models are typed directly by
+/// `ICalEventWriter`; only kept properties take this way.)
+enum ICalRawValue {
     /// Splits on commas that are not escaped with a backslash.
     static func splitList(_ value: String) -> [String] { split(value, on: ",") }
 
@@ -127,10 +47,11 @@ enum ICalExportReader {
         return out
     }
 
+    /// `name` upper case.
     static func property(_ name: String, _ parameters: [Parameter], _ value: String) -> ExportProperty {
         var params = parameters
         var type: String
-        if let i = params.firstIndex(where: { $0.name == "VALUE" }), let v = params[i].values.first,
+        if let i = params.firstIndex(where: { $0.name.uppercased() == "VALUE" }), let v = params[i].values.first,
            ICalValueTypes.known.contains(v.lowercased()) && v.lowercased() != "unknown" {
             type = v.lowercased()
             params.remove(at: i)
@@ -148,9 +69,9 @@ enum ICalExportReader {
             values = typedValues(value, type: &type)
         }
         let exportParameters = params.map { p in
-            (name: p.name.lowercased(), type: ICalValueTypes.parameterTypes[p.name] ?? "text", values: p.values)
+            (name: p.name, type: ICalValueTypes.parameterTypes[p.name.uppercased()] ?? "text", values: p.values)
         }
-        return ExportProperty(name: name.lowercased(), parameters: exportParameters, type: type, values: values)
+        return ExportProperty(name: name, parameters: exportParameters, type: type, values: values)
     }
 
     /// The values of one property in extended form; a value that does not fit its type makes it "unknown".
