@@ -23,6 +23,7 @@ public final class HTMLSink: Sink {
             OptionDoc("max_entries_per_day", "integer", "entries shown per day; the rest are counted as \"+N more\" (1-10000)", default: "100"),
             OptionDoc("theme", "object", "colours: {\"light\": {...}, \"dark\": {...}} with any of " + HTMLTheme.Palette.keys.joined(separator: ", ") + " as \"#rrggbb\""),
         ],
+        fileExtensions: ["html", "htm"],
         make: { options in
             options.rejectUnknownKeys(["path", "title", "days_before", "days_after", "locale", "max_entries_per_day", "theme"])
             let path = options.path("path", required: true)
