@@ -9,7 +9,8 @@ import XCTest
 enum HTMLTestSupport {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    /// "Now" for the demo: Wednesday 2026-10-21, 08:00 UTC (10:00 in Berlin), inside the demo's window.
+    /// "Now" for the demo: Wednesday 2026-10-21, 08:00 UTC (10:00 in Berlin), inside the demo's window. The
+    /// loader takes today from SOURCE_DATE_EPOCH when it is set (as `renderDemo` sets it), else from `now`.
     static let now = Date(timeIntervalSince1970: 1_792_569_600)
 
     static var registry: PluginRegistry { .standard }
