@@ -66,8 +66,8 @@ final class ICSSourceTests: XCTestCase {
     }
 
     func testDescriptorsAreRegistered() {
-        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
-        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "workers"])
-        XCTAssertTrue(Exporters.all.contains { $0.type == "ics" })
+        XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
+        XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.options.map(\.name), InputSpec.optionNames + ["workers"])
+        XCTAssertTrue(SinkPlugins.all.contains { $0.type == "ics" })
     }
 }

@@ -1,3 +1,4 @@
+import CalpipeKit
 import CalXML
 @testable import Exporters
 import Foundation
@@ -19,12 +20,7 @@ final class CalendarExportTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private var registry: PluginRegistry {
-        var registry = PluginRegistry()
-        for d in Importers.all { registry.register(d) }
-        for d in Exporters.all { registry.register(d) }
-        return registry
-    }
+    private var registry: PluginRegistry { .standard }
 
     private func loader(_ environment: [String: String] = [:]) -> PipelineLoader {
         PipelineLoader(registry: registry, environment: environment, zones: TestSupport.zones)

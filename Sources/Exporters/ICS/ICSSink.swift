@@ -16,7 +16,6 @@ public final class ICSSink: Sink {
         ] + ICalCalendarHead.options,
         fileExtensions: ["ics"],
         make: { options in
-            options.rejectUnknownKeys(["path", "expand"] + ICalCalendarHead.optionNames)
             let path = options.path("path", required: true)
             let expand = options.bool("expand", default: false)
             let head = ICalCalendarHead.read(options)

@@ -29,7 +29,7 @@ final class ICalExportOutput {
     }
 
     func open(context: RunContext) throws {
-        file = try AtomicFile(path: path)
+        file = try AtomicFile(path: path, cancellation: context.cancellation)
         scratch = try ScratchFile()
         let year = max(2037, context.window?.to.year ?? 0)
         let stamp = context.environment.now

@@ -12,7 +12,6 @@ public final class ICSSource: EventSource {
         options: ICSSource.optionDocs,
         fileExtensions: ["ics", "ical", "ifb"],
         make: { options in
-            options.rejectUnknownKeys(ICSSource.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
             let workers = options.contains("workers") ? options.integer("workers", default: 0, range: 0...64) : nil
             try options.finish()
@@ -42,7 +41,7 @@ public final class ICSSource: EventSource {
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let chunks = try ChunkReader(path: file.path, label: file.label)
+            let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
             var events: [Event] = []
             events.reserveCapacity(Self.batchSize)
             // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.

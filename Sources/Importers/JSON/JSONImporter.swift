@@ -58,7 +58,8 @@ public final class JSONImporter: EventSource {
         } catch let e as InputError {
             throw e
         } catch {
-            throw InputError(label: file.label, message: "cannot read (\(systemErrorText()))")
+            // Foundation's error says little (and a folder reads as "no such file"): look at the path again.
+            throw InputError(label: file.label, message: "cannot read: " + FileProblem.readProblem(path: file.path, label: file.label))
         }
         var batch: [Event] = []
         batch.reserveCapacity(Self.batchSize)

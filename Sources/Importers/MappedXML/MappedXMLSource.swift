@@ -71,7 +71,7 @@ public final class MappedXMLSource: EventSource {
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let reader = try XMLStreamReader(file: file)
+            let reader = try XMLStreamReader(file: file, progress: context.report)
             var batch: [Event] = []
             var moved = try reader.read()
             while moved {

@@ -26,7 +26,30 @@ public final class RunReport: @unchecked Sendable {
     /// Named counters plugins add to the summary ("skipped VTODO", "forecasts from cache", ...), in first-use order.
     public private(set) var counters: [(name: String, value: Int)] = []
 
+    /// Cached copies of remote inputs used by the run (label with credentials redacted, age in seconds,
+    /// how: "cached", "revalidated" or "stale"), in use order: the summary shows every copy's age.
+    public private(set) var cachedCopies: [(label: String, age: Double, origin: String)] = []
+
+    /// Seconds spent in each step of the run ("source team", "stage expand", "sink json out/a.json"), in
+    /// first-use order; a source's time leaves out the stages and sinks its batches went through.
+    public private(set) var timings: [(step: String, seconds: Double)] = []
+
+    /// The size of the inputs found so far (files and downloaded feeds; standard input is not counted) and
+    /// how much of them the sources have read: the progress line's percent and time left.
+    public private(set) var inputBytesExpected: Int64 = 0
+    public private(set) var inputBytesRead: Int64 = 0
+
     public init() {}
+
+    public func expectInput(bytes: Int64) { locked { inputBytesExpected += bytes } }
+    public func readInput(bytes: Int) { locked { inputBytesRead += Int64(bytes) } }
+
+    public func addTime(_ step: String, nanoseconds: UInt64) {
+        let seconds = Double(nanoseconds) / 1e9
+        locked {
+            if let i = timings.firstIndex(where: { $0.step == step }) { timings[i].seconds += seconds } else { timings.append((step, seconds)) }
+        }
+    }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -50,6 +73,10 @@ public final class RunReport: @unchecked Sendable {
 
     public func counter(_ name: String) -> Int {
         locked { counters.first { $0.name == name }?.value ?? 0 }
+    }
+
+    public func cachedCopy(_ label: String, age: Double, origin: String) {
+        locked { cachedCopies.append((label, age, origin)) }
     }
 
     func addEvents(_ n: Int) { locked { eventsRead += n } }

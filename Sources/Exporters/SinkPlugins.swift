@@ -1,7 +1,7 @@
 import Pipeline
 
-/// The sinks this module provides, for the executable's registry. Each format adds its descriptor here.
-public enum Exporters {
+/// The sinks this module provides, for the standard registry (CalpipeKit). Each format adds its descriptor here.
+public enum SinkPlugins {
     public static var all: [SinkDescriptor] {
         [
             JSONExporter.descriptor,
@@ -9,6 +9,7 @@ public enum Exporters {
             ICSSink.descriptor,
             XCalSink.descriptor,
             JCalSink.descriptor,
+            HTMLSink.descriptor,
         ]
     }
 }

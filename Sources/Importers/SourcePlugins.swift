@@ -1,7 +1,7 @@
 import Pipeline
 
-/// The sources this module provides, for the executable's registry. Each format adds its descriptor here.
-public enum Importers {
+/// The sources this module provides, for the standard registry (CalpipeKit). Each format adds its descriptor here.
+public enum SourcePlugins {
     public static var all: [SourceDescriptor] {
         [
             JSONImporter.descriptor,
