@@ -121,6 +121,7 @@ struct PipelineSession {
         var line = "\(name): " + Self.plural(report.eventsRead, "event") + " read"
         line += ", " + Self.plural(report.occurrences, "occurrence") + ", " + Self.plural(report.dayEntries, "day entry", "day entries")
         line += ", \(report.rejections.count) rejected"
+        line += ", \(report.repairs.count) repaired"
         if !report.warnings.isEmpty { line += ", " + Self.plural(report.warnings.count, "warning") }
         line += " in \(String(format: "%.2f", seconds)) s"
         if dryRun { line += " (dry run: nothing written)" }
@@ -144,6 +145,7 @@ struct PipelineSession {
         o["occurrences"] = .number(Double(report.occurrences))
         o["day_entries"] = .number(Double(report.dayEntries))
         o["rejected"] = .number(Double(report.rejections.count))
+        o["repaired"] = .number(Double(report.repairs.count))
         o["warnings"] = .array(report.warnings.map { .string($0) })
         o["rows_written"] = .array(report.rowsWritten.map { .object(JSONObject([("sink", .string($0.sink)), ("rows", .number(Double($0.rows)))])) })
         o["counters"] = .object(JSONObject(report.counters.map { (key: $0.name, value: .number(Double($0.value))) }))

@@ -204,7 +204,7 @@ final class HTMLPageTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Today (2026-11-25) after the window: the strip ends with the window's last week.
         let late = try HTMLTestSupport.renderDemo(into: folder, sinkOptions: ["days_before": 3, "days_after": 10],
-                                                  now: Date(timeIntervalSince1970: 1_795_600_000))
+                                                  environment: ["SOURCE_DATE_EPOCH": "1795600000"], now: Date(timeIntervalSince1970: 1_795_600_000))
         let page = try HTMLTestSupport.checkPage(late.page)
         let strip = try XCTUnwrap(page["strip"] as? [String])
         // 2026-11-09 (Monday) to 2026-11-22 (Sunday): two weeks, all inside the window.

@@ -161,9 +161,9 @@ final class EventJSONRoundTripTests: XCTestCase {
         XCTAssertEqual(events[1].recurrence.rules.map(\.text), ["FREQ=WEEKLY;COUNT=2"])
         XCTAssertEqual(context.report.warnings.count, 4, "\(context.report.warnings)")
         XCTAssertTrue(context.report.warnings[0].hasPrefix("\(path): [0].rrule: invalid rule \"FREQ=SOMETIMES\""), context.report.warnings[0])
-        XCTAssertTrue(context.report.warnings[0].hasSuffix("; the event is kept without it"), context.report.warnings[0])
+        XCTAssertTrue(context.report.warnings[0].hasSuffix("; the event is kept without it (event \"a\")"), context.report.warnings[0])
         XCTAssertTrue(context.report.warnings[1].contains("[0].rdate[2]: invalid date \"later\""), context.report.warnings[1])
-        XCTAssertTrue(context.report.warnings[1].hasSuffix("; that value is left out"), context.report.warnings[1])
+        XCTAssertTrue(context.report.warnings[1].hasSuffix("; that value is left out (event \"a\")"), context.report.warnings[1])
         XCTAssertTrue(context.report.warnings[2].contains("[0].exdate[1]: invalid date \"tuesday\""), context.report.warnings[2])
         XCTAssertTrue(context.report.warnings[3].contains("[1].rrule[1]: invalid rule \"\""), context.report.warnings[3])
 

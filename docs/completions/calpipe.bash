@@ -173,20 +173,20 @@ _calpipe() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    run|validate|convert|plugins|schema|query|help)
+    run|validate|convert|plugins|schema|query|agenda|help)
         # Offer subcommand argument completions
         "_calpipe_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'run validate convert plugins schema query help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'run validate convert plugins schema query agenda help' -- "${cur}"))
         ;;
     esac
 }
 
 _calpipe_run() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --quiet -q --strict --version -h --help)
+    non_repeating_flags=(--dry-run --quiet -q --strict --offline --version -h --help)
     repeating_options=(--set)
     non_repeating_options=(--log-level --log-format --summary-json)
     __calpipe_offer_flags_options 1
@@ -301,6 +301,34 @@ _calpipe_query() {
         return
         ;;
     '--to')
+        return
+        ;;
+    esac
+}
+
+_calpipe_agenda() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--from --to --color --width --locale)
+    __calpipe_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--from')
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    '--color')
+        __calpipe_add_completions -W 'never'$'\n''auto'$'\n''always'
+        return
+        ;;
+    '--width')
+        return
+        ;;
+    '--locale')
         return
         ;;
     esac

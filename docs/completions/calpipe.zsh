@@ -56,13 +56,14 @@ _calpipe() {
             'plugins:List the sources, stages and sinks a pipeline can use.'
             'schema:Print a JSON Schema of pipeline files, made from every plugin'\''s declared options.'
             'query:Print the agenda stored in a database written by the sqlite sink.'
+            'agenda:Print the agenda of a pipeline or of a database in the terminal.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        run|validate|convert|plugins|schema|query|help)
+        run|validate|convert|plugins|schema|query|agenda|help)
             "_calpipe_${words[1]}" && ret=0
             ;;
         esac
@@ -82,6 +83,7 @@ _calpipe_run() {
         '--dry-run[Read and process everything, but write nothing.]'
         '(--quiet -q)'{--quiet,-q}'[Print nothing but errors.]'
         '--strict[Fail (exit 1, nothing written) when any record is rejected.]'
+        '--offline[Use only the HTTP cache\: no request is made; a URL with nothing cached fails.]'
         '--log-level[Least important messages shown\: debug, info, warning or error.]:level:{__calpipe_complete "${___log_level[@]}"}'
         '--log-format[text (lines for people) or json (one object per line\: time, level, message, source, file, line).]:format:{__calpipe_complete "${___log_format[@]}"}'
         '--summary-json[Also write the summary as JSON to FILE\: counts, seconds per source, stage and sink, warnings, exit code and reason.]:file:'
@@ -163,6 +165,24 @@ _calpipe_query() {
         '--from[Show days from this one on.]:from:'
         '--to[Show days before this one (exclusive).]:to:'
         '--json[Print JSON instead of a table.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_agenda() {
+    local -i ret=1
+    local -ar ___color=('never' 'auto' 'always')
+    local -ar arg_specs=(
+        ':input:'
+        '--from[First day to show (YYYY-MM-DD, today, today+Nd, today-Nw).]:from:'
+        '--to[Day to stop before (exclusive).]:to:'
+        '--color[Colours\: never, auto (a terminal without NO_COLOR) or always.]:color:{__calpipe_complete "${___color[@]}"}'
+        '--width[Columns to fit (default\: the terminal'\''s width, else $COLUMNS, else 80).]:width:'
+        '--locale[Language of weekday and month names (en, en-GB, de, ...).]:locale:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

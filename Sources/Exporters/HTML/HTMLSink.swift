@@ -24,7 +24,6 @@ public final class HTMLSink: Sink {
             OptionDoc("theme", "object", "colours: {\"light\": {...}, \"dark\": {...}} with any of " + HTMLTheme.Palette.keys.joined(separator: ", ") + " as \"#rrggbb\""),
         ],
         make: { options in
-            options.rejectUnknownKeys(["path", "title", "days_before", "days_after", "locale", "max_entries_per_day", "theme"])
             let path = options.path("path", required: true)
             let settings = Settings(
                 title: options.string("title") ?? options.environment.name,

@@ -217,7 +217,9 @@ struct RecordReader {
             guard case .string(var s) = item else { throw MappingError(field: itemPath, message: "expected RRULE text such as \"FREQ=WEEKLY;BYDAY=MO\", got \(item.kindDescription)") }
             if s.uppercased().hasPrefix("RRULE:") || s.uppercased().hasPrefix("EXRULE:") { s = String(s[s.index(after: s.firstIndex(of: ":")!)...]) }
             do {
-                out.append(try RecurrenceRule(parsing: s))
+                let parsed = try RecurrenceRule.parse(s, strict: strict)
+                for note in parsed.repairs { warn("\(itemPath): \(note)") }
+                out.append(parsed.rule)
             } catch {
                 try repair(itemPath, "invalid rule \"\(s)\": \(error)", "the event is kept without it")
             }

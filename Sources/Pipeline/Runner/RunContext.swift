@@ -60,6 +60,16 @@ public final class RunContext {
         if !quiet { logger(LogRecord(level: .debug, message: message, source: currentSourceLabel)) }
     }
 
+    /// A record kept with a part dropped or fixed: counted as `repaired` in the summary (apart from rejections)
+    /// and shown on stderr unless --quiet.
+    public func repair(_ repair: Repair) {
+        report.repair(repair)
+        if !quiet {
+            logger(LogRecord(level: .warning, message: "repaired: \(repair)", source: currentSourceLabel, file: repair.location.file,
+                             line: repair.location.line))
+        }
+    }
+
     /// A warning: counted in the summary and shown on stderr unless --quiet.
     public func warn(_ message: String) {
         report.warn(message)

@@ -13,6 +13,28 @@ public struct Rejection: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(location): \(reason)" }
 }
 
+/// A record that was kept after a part of it was dropped or fixed (issue 15: repair by default): where, which
+/// record, what was wrong and what was done. `--strict` or a source's `"strict": true` turns repairs into
+/// rejections instead.
+public struct Repair: Hashable, Sendable, CustomStringConvertible {
+    public var location: SourceLocation
+    /// The record's UID when it has one.
+    public var uid: String?
+    /// What was wrong and what was done ("RRULE is empty: the event is kept without this rule").
+    public var message: String
+
+    public init(location: SourceLocation, uid: String?, message: String) {
+        self.location = location
+        self.uid = uid
+        self.message = message
+    }
+
+    public var description: String {
+        if let uid { return "\(location): UID \"\(uid)\": \(message)" }
+        return "\(location): \(message)"
+    }
+}
+
 /// Counts and messages of one run, filled by the runner and the plugins, printed as the summary.
 public final class RunReport: @unchecked Sendable {
     private let lock = NSLock()
@@ -21,6 +43,8 @@ public final class RunReport: @unchecked Sendable {
     public private(set) var dayEntries = 0
     public private(set) var rejections: [Rejection] = []
     public private(set) var warnings: [String] = []
+    /// Records kept with a part dropped or fixed (not counted in `rejections`).
+    public private(set) var repairs: [Repair] = []
     /// Rows written per sink label, in sink order.
     public private(set) var rowsWritten: [(sink: String, rows: Int)] = []
     /// Named counters plugins add to the summary ("skipped VTODO", "forecasts from cache", ...), in first-use order.
@@ -59,6 +83,10 @@ public final class RunReport: @unchecked Sendable {
 
     public func reject(_ location: SourceLocation, _ reason: String) {
         locked { rejections.append(Rejection(location: location, reason: reason)) }
+    }
+
+    public func repair(_ repair: Repair) {
+        locked { repairs.append(repair) }
     }
 
     public func warn(_ message: String) {
