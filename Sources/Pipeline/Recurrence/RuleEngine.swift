@@ -53,9 +53,9 @@ struct RuleEngine {
     let secondMask: UInt64
     let setPositions: [Int]
 
-    /// Where a COUNT rule's last run began its last period: the instances counted before that period. A
-    /// later run over a later span (the series expander's next step) starts there instead of walking from
-    /// DTSTART again; the count from DTSTART is the same either way.
+    /// Where a COUNT rule's last run began the last period it handed an instance on from: the instances
+    /// counted before that period. A later run from after that instance (the series expander's next step)
+    /// starts there instead of walking from DTSTART again; the count from DTSTART is the same either way.
     struct Checkpoint {
         var period: Int
         var counted: Int
@@ -319,8 +319,10 @@ struct RuleEngine {
         let emptyCap = 146_097 * interval  // the Gregorian calendar repeats every 400 years
         var work = 0
         while !emission.done {
-            if count != nil { checkpoint = Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending) }
+            let before = Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending)
+            let emitted = emission.emitted
             let (firstDay, productive) = runDayPeriod(period, startYear: startYear, monthZero: monthZero, weekZero: weekZero, &emission, body)
+            if count != nil && emission.emitted > emitted { checkpoint = before }
             if emission.done || firstDay > toDay { break }
             if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
             work += 1
@@ -569,8 +571,10 @@ struct RuleEngine {
         while !emission.done {
             let periodStart = base + Int64(period) * step
             if periodStart >= emission.to { break }
-            if count != nil { checkpoint = Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending) }
+            let before = Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending)
+            let emitted = emission.emitted
             let next = runSubDailyPeriod(period, base: base, step: step, cachedDay: &cachedDay, cachedMatch: &cachedMatch, &emission, body)
+            if count != nil && emission.emitted > emitted { checkpoint = before }
             if next < 0 {
                 lastProductiveDay = cachedDay
                 period += 1
