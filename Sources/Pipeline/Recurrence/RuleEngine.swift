@@ -318,11 +318,22 @@ struct RuleEngine {
         var lastProductiveDay = startDay
         let emptyCap = 146_097 * interval  // the Gregorian calendar repeats every 400 years
         var work = 0
+        // Checkpoints only for runs cut into steps (a COUNT rule with a limit): one run to the end needs none.
+        let tracking = count != nil && emission.limit < Int.max
         while !emission.done {
-            let before = Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending)
-            let emitted = emission.emitted
+            if tracking {
+                let before = Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending)
+                let emitted = emission.emitted
+                let (firstDay, productive) = runDayPeriod(period, startYear: startYear, monthZero: monthZero, weekZero: weekZero, &emission, body)
+                if emission.emitted > emitted { checkpoint = before }
+                if emission.done || firstDay > toDay { break }
+                if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
+                work += 1
+                if work > RecurrenceRule.workBudget { emission.truncated = true; break }
+                period += 1
+                continue
+            }
             let (firstDay, productive) = runDayPeriod(period, startYear: startYear, monthZero: monthZero, weekZero: weekZero, &emission, body)
-            if count != nil && emission.emitted > emitted { checkpoint = before }
             if emission.done || firstDay > toDay { break }
             if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
             work += 1
@@ -568,13 +579,14 @@ struct RuleEngine {
         var lastProductiveDay = startDay
         let emptyCap = 146_097 * interval
         var work = 0
+        let tracking = count != nil && emission.limit < Int.max
         while !emission.done {
             let periodStart = base + Int64(period) * step
             if periodStart >= emission.to { break }
-            let before = Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending)
+            let before = tracking ? Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending) : nil
             let emitted = emission.emitted
             let next = runSubDailyPeriod(period, base: base, step: step, cachedDay: &cachedDay, cachedMatch: &cachedMatch, &emission, body)
-            if count != nil && emission.emitted > emitted { checkpoint = before }
+            if let before, emission.emitted > emitted { checkpoint = before }
             if next < 0 {
                 lastProductiveDay = cachedDay
                 period += 1
