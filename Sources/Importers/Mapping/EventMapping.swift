@@ -65,16 +65,14 @@ public struct EventMapping: Sendable {
 
     public func path(for field: String) -> String { paths[field] ?? field }
 
-    /// Builds the event. `lookup` answers a path with the value there (nil when absent). Unless `strict`, what
-    /// can be repaired (a recurrence rule, for now) is, and `repaired` hears of it (path and what was done).
-    public func event(lookup: (String) -> JSONValue?, zones: ZoneDatabase, strict: Bool = true,
-                      repaired: (MappingError) -> Void = { _ in }) throws(MappingError) -> Event {
+    /// Builds the event. `lookup` answers a path with the value there (nil when absent). Parts that can be
+    /// repaired (an unparsable rule, one bad RDATE/EXDATE value, an unknown zone with its offsets in
+    /// "starts_at"/"ends_at") are repaired and told to `warn` with the field's path; under `strict` they reject.
+    public func event(lookup: (String) -> JSONValue?, zones: ZoneDatabase, strict: Bool = false,
+                      warn: (String) -> Void = { _ in }) throws(MappingError) -> Event {
         try withoutActuallyEscaping(lookup) { lookup throws(MappingError) in
-            try withoutActuallyEscaping(repaired) { repaired throws(MappingError) in
-                var reader = RecordReader(mapping: self, lookup: lookup, zones: zones)
-                reader.strict = strict
-                reader.repaired = repaired
-                return try reader.event()
+            try withoutActuallyEscaping(warn) { warn throws(MappingError) in
+                try RecordReader(mapping: self, lookup: lookup, zones: zones, strict: strict, warn: warn).event()
             }
         }
     }
