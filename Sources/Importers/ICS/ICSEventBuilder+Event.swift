@@ -146,6 +146,17 @@ extension ICSEventBuilder {
                 } else {
                     do { rule = try RecurrenceRule(parsing: ICSText.trimmed(p.value)) } catch {
                         let wrong = ICSText.trimmed(p.value).isEmpty ? "\(p.name) is empty" : "\(error)"
+                        // What the rule parser repairs itself (a value out of range dropped, COUNT with UNTIL
+                        // both kept, ...): the rule as repaired, each repair said.
+                        if let lenient = try? RecurrenceRule.parse(ICSText.trimmed(p.value)), !lenient.repairs.isEmpty {
+                            for note in lenient.repairs {
+                                let cut = note.range(of: "; ")
+                                try repairs.add(line: p.line, cut.map { String(note[..<$0.lowerBound]) } ?? note,
+                                                cut.map { String(note[$0.upperBound...]) } ?? "repaired")
+                            }
+                            if kind == .rrule { rules.append(lenient.rule) } else { exceptionRules.append(lenient.rule) }
+                            continue
+                        }
                         // One bad part (`COUNT=-1` next to UNTIL): the rule without it. Else the event stays,
                         // without the rule (issue 15).
                         if let (salvaged, part) = Self.ruleWithoutOneBadPart(p.value) {
