@@ -74,3 +74,13 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer harness (scripts/fuzz), only when CALPIPE_FUZZ is set: it has no main of its own (libFuzzer's is
+// linked by `--sanitize=fuzzer`), so ordinary builds must not see it.
+if Context.environment["CALPIPE_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "calpipe-fuzz",
+        dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers"],
+        path: "Fuzz/calpipe-fuzz"
+    ))
+}
