@@ -72,13 +72,14 @@ struct PipelineSession {
     }
 
     private func printSummary(_ report: RunReport, name: String, seconds: Double) {
-        var line = "calpipe: \(name): \(report.eventsRead) event\(report.eventsRead == 1 ? "" : "s") read"
-        line += ", \(report.occurrences) occurrences, \(report.dayEntries) day entries"
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        var line = "calpipe: \(name): \(count(report.eventsRead, "event", "events")) read"
+        line += ", \(count(report.occurrences, "occurrence", "occurrences")), \(count(report.dayEntries, "day entry", "day entries"))"
         line += ", \(report.rejections.count) rejected"
         line += ", \(String(format: "%.2f", seconds)) s"
         if dryRun { line += " (dry run: nothing written)" }
         Terminal.error(line)
-        for (sink, rows) in report.rowsWritten { Terminal.error("calpipe:   \(sink): \(rows) rows written") }
+        for (sink, rows) in report.rowsWritten { Terminal.error("calpipe:   \(sink): \(count(rows, "row", "rows")) written") }
         for (counter, value) in report.counters { Terminal.error("calpipe:   \(counter): \(value)") }
         if !report.warnings.isEmpty { Terminal.error("calpipe:   warnings: \(report.warnings.count)") }
     }

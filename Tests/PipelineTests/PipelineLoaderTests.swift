@@ -125,7 +125,7 @@ final class PipelineLoaderTests: XCTestCase {
         XCTAssertEqual(p.environment.zone.identifier, "America/New_York")
         XCTAssertEqual(issues("""
         {"timezone": "Europe/Berln", "sources": [{"type": "json", "path": "a.json"}], "sinks": [{"type": "json", "path": "o.json", "shape": "events"}]}
-        """), ["pipelines/team.json: timezone: unknown time zone \"Europe/Berln\" (expected an IANA name such as \"Europe/Berlin\")"])
+        """), ["pipelines/team.json: timezone: unknown time zone \"Europe/Berln\" (expected an IANA name such as \"Europe/Berlin\"); did you mean \"Europe/Berlin\"?"])
     }
 
     func testSyntaxErrorInPipelineFileReportsLineAndColumn() throws {

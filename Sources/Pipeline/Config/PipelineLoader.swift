@@ -57,7 +57,7 @@ public struct PipelineLoader {
         var zone = zones.defaultZone(environment: environment)
         if let zoneName = top.string("timezone") {
             if let z = zones.zone(named: zoneName) { zone = z } else {
-                diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")")
+                diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")" + ZoneDatabase.hint(for: zoneName))
             }
         }
         let today = PipelineEnvironment.today(in: zone, now: now)
