@@ -1,3 +1,4 @@
+import CalpipeKit
 import Enrichers
 import Exporters
 import Foundation
@@ -37,12 +38,7 @@ private final class Harness: @unchecked Sendable {
         }
         berlin = zones.zone(named: "Europe/Berlin")!
         utc = zones.zone(named: "UTC")!
-        var registry = PluginRegistry()
-        for descriptor in CoreStages.all { registry.register(descriptor) }
-        for descriptor in Importers.all { registry.register(descriptor) }
-        for descriptor in Enrichers.all { registry.register(descriptor) }
-        for descriptor in Exporters.all { registry.register(descriptor) }
-        self.registry = registry
+        registry = .standard
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         folder = URL(fileURLWithPath: base).appendingPathComponent("calpipe-fuzz-\(getpid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

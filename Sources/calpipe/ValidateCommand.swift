@@ -18,11 +18,14 @@ struct Validate: ParsableCommand {
     @Argument(help: "The pipeline file (JSON).")
     var pipeline: String
 
+    @Option(name: .customLong("set"), help: ArgumentHelp("Put VALUE at KEY in the pipeline file before it is read (repeatable): window.from=today-1d, sinks[0].path=out/a.json.", valueName: "KEY=VALUE"))
+    var overrides: [String] = []
+
     func run() throws {
         do {
-            let loader = PipelineSession.loader()
+            let loader = try PipelineSession.loader(overrides: overrides)
             let definition = try loader.load(file: pipeline)
-            let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment)
+            let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment, overrides: loader.overrides)
             for warning in files.warnings { Terminal.error("\(warning.file): \(warning.path): warning: \(warning.message)") }
             if !files.errors.isEmpty { throw PipelineSession.reportConfigErrors(ConfigErrors(files.errors)) }
             let env = definition.environment

@@ -9,6 +9,9 @@ import XCTest
 /// left behind. The moments depend on the seed and on how long a run takes here, so every kind of moment is
 /// hit (start-up, reading, writing, the commit phase, after the end); the checks hold at any moment.
 final class FaultInjectionTests: XCTestCase {
+    /// Outputs carry the run's time (ICS DTSTAMP, generated_at): fixed, so two runs of one input are equal.
+    static let fixedTime = ["SOURCE_DATE_EPOCH": "1795348800"]
+
     /// SplitMix64: a small seeded generator, so the moments are the same in every run of the test.
     struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64
@@ -77,7 +80,7 @@ final class FaultInjectionTests: XCTestCase {
         try writePipeline(in: folder)
         try feed(version: version).write(to: folder.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
         let started = Date()
-        let result = try CalpipeProcess.run(["run", "-q", "pipeline.json"], in: folder)
+        let result = try CalpipeProcess.run(["run", "-q", "pipeline.json"], in: folder, environment: Self.fixedTime)
         let seconds = Date().timeIntervalSince(started)
         XCTAssertEqual(result.code, 0, result.stderr)
         return (try read(in: folder), seconds)
@@ -96,7 +99,7 @@ final class FaultInjectionTests: XCTestCase {
 
         // The starting point: A, complete.
         try feed(version: "A").write(to: dir.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
-        XCTAssertEqual(try CalpipeProcess.run(["run", "-q", "pipeline.json"], in: dir).code, 0)
+        XCTAssertEqual(try CalpipeProcess.run(["run", "-q", "pipeline.json"], in: dir, environment: Self.fixedTime).code, 0)
         var current = "A"
         var generator = SeededGenerator(state: 20261125)
         var seen: [String: Int] = [:]
@@ -105,7 +108,7 @@ final class FaultInjectionTests: XCTestCase {
             try feed(version: next).write(to: dir.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
             let signal = moment % 2 == 0 ? SIGKILL : SIGTERM
             let delay = Double.random(in: 0..<span, using: &generator)
-            let child = try CalpipeProcess(["run", "-q", "pipeline.json"], in: dir)
+            let child = try CalpipeProcess(["run", "-q", "pipeline.json"], in: dir, environment: Self.fixedTime)
             Thread.sleep(forTimeInterval: delay)
             child.signal(signal)
             let result = child.finish()
@@ -144,7 +147,7 @@ final class FaultInjectionTests: XCTestCase {
             } else {
                 seen["killed, \(state(after))", default: 0] += 1
                 // The next run completes the change and leaves no temporary file of the killed one.
-                let rerun = try CalpipeProcess.run(["run", "-q", "pipeline.json"], in: dir)
+                let rerun = try CalpipeProcess.run(["run", "-q", "pipeline.json"], in: dir, environment: Self.fixedTime)
                 XCTAssertEqual(rerun.code, 0, "\(what): the next run failed: \(rerun.stderr)")
                 XCTAssertEqual(CalpipeProcess.temporaryFiles(under: dir), [], "\(what): a temporary file survived the next run")
                 XCTAssertTrue(try read(in: dir) == expected[next]!, "\(what): the next run did not write the new outputs")

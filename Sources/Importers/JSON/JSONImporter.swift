@@ -73,8 +73,16 @@ public final class JSONImporter: EventSource {
                 return
             }
             var event: Event
+            var repairs: [String] = []
             do {
-                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones)
+                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones, strict: context.strict) {
+                    repairs.append($0)
+                }
+                // Each repair with where it was and which event it belongs to.
+                let place = location.line.map { "\(location.file):\($0)" } ?? location.file + (location.path.map { ": " + $0 + "." } ?? ": ")
+                for message in repairs {
+                    context.warn((location.line == nil ? place + message : place + ": " + message) + " (event \"\(event.uid)\")")
+                }
             } catch {
                 let field = location.path.map { $0 + "." + error.field } ?? error.field
                 context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")

@@ -10,9 +10,12 @@ public struct PipelineFileCheck {
     public var warnings: [ConfigIssue] = []
 
     /// Checks the pipeline file `file` (already loaded without errors) against the file system.
-    public static func check(file: String, registry: PluginRegistry, environment: [String: String]) -> PipelineFileCheck {
+    /// `overrides`: the `--set` values the loader applied.
+    public static func check(file: String, registry: PluginRegistry, environment: [String: String],
+                             overrides: [PipelineOverride] = []) -> PipelineFileCheck {
         var result = PipelineFileCheck()
-        guard let bytes = try? ChunkReader(path: file).readAll(), let raw = try? JSONParser.parse(bytes: bytes) else { return result }
+        guard let bytes = try? ChunkReader(path: file).readAll(), var raw = try? JSONParser.parse(bytes: bytes) else { return result }
+        for override in overrides { raw = (try? override.apply(to: raw)) ?? raw }
         let diagnostics = ConfigDiagnostics(file: file)
         let json = EnvironmentInterpolation.expand(raw, path: "", environment: environment, diagnostics: diagnostics)
         let base = URL(fileURLWithPath: file).deletingLastPathComponent()

@@ -40,6 +40,10 @@ public struct Runner {
         context.sourceLabels = pipeline.sourceLabels
         let cores = ProcessInfo.processInfo.activeProcessorCount
         context.idleCores = sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
+        // Timings listed in pipeline order: sources, stages, sinks.
+        for label in pipeline.sourceLabels { context.report.addTime("source " + label, nanoseconds: 0) }
+        for label in pipeline.stageLabels { context.report.addTime("stage " + label, nanoseconds: 0) }
+        for sink in sinks { context.report.addTime("sink " + sink.label, nanoseconds: 0) }
         let cancellation = context.cancellation
         cancellation.beginRun()
         // Sinks that write through `AtomicFile` (they register a temporary file when they open) only prepare
@@ -57,19 +61,30 @@ public struct Runner {
                 pump?.start()
             }
             let stages = pipeline.stages
+            // Time spent in stages and sinks, per stage; what is left of a source's read is the source's own.
+            var stageNanos = [UInt64](repeating: 0, count: stages.count)
+            var pushNanos: UInt64 = 0
             func push(_ batch: Batch, from index: Int) throws {
+                let started = DispatchTime.now().uptimeNanoseconds
+                defer { pushNanos &+= DispatchTime.now().uptimeNanoseconds &- started }
                 try context.checkCancellation()
                 var current = batch
-                for stage in stages[index...] {
+                for i in index..<stages.count {
                     if current.isEmpty { return }
-                    current = try stage.process(current, context: context)
+                    let t = DispatchTime.now().uptimeNanoseconds
+                    current = try stages[i].process(current, context: context)
+                    stageNanos[i] &+= DispatchTime.now().uptimeNanoseconds &- t
                 }
                 if current.isEmpty { return }
                 context.report.setOutputCounts(occurrences: current.expanded ? current.occurrences.count : 0, days: current.days.count)
                 if let pump {
                     try pump.send(current)
                 } else {
-                    for sink in opened { try sink.write(current, context: context) }
+                    for sink in opened {
+                        let t = DispatchTime.now().uptimeNanoseconds
+                        try sink.write(current, context: context)
+                        context.report.addTime("sink " + sink.label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
+                    }
                 }
             }
             for (index, source) in pipeline.sources.enumerated() {
@@ -78,6 +93,12 @@ public struct Runner {
                 let labelOnly = ["source": label]
                 context.currentSourceLabel = label
                 defer { context.currentSourceLabel = nil }
+                let readStarted = DispatchTime.now().uptimeNanoseconds
+                let pushedBefore = pushNanos
+                defer {
+                    let total = DispatchTime.now().uptimeNanoseconds &- readStarted
+                    context.report.addTime("source " + label, nanoseconds: total &- min(total, pushNanos &- pushedBefore))
+                }
                 try source.read(context: context) { batch in
                     context.report.addEvents(batch.events.count)
                     // By index: iterating the events would copy each one (retaining all its fields).
@@ -104,7 +125,14 @@ public struct Runner {
                 }
             }
             for (i, stage) in stages.enumerated() {
+                let t = DispatchTime.now().uptimeNanoseconds
+                let pushedBefore = pushNanos
                 try stage.finish(context: context) { tail in try push(tail, from: i + 1) }
+                let total = DispatchTime.now().uptimeNanoseconds &- t
+                stageNanos[i] &+= total &- min(total, pushNanos &- pushedBefore)
+            }
+            for (i, nanos) in stageNanos.enumerated() {
+                context.report.addTime("stage " + pipeline.stageLabels[i], nanoseconds: nanos)
             }
             try pump?.finish()
             pump = nil
@@ -133,7 +161,9 @@ public struct Runner {
         var rows = [Int](repeating: 0, count: sinks.count)
         for index in order {
             try context.checkCancellation()
+            let t = DispatchTime.now().uptimeNanoseconds
             rows[index] = try sinks[index].commit(context: context)
+            context.report.addTime("sink " + sinks[index].label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
             if !writesFiles[index] { cancellation.markIrreversible() }
         }
         try cancellation.publish()
