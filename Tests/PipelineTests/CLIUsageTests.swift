@@ -1,29 +1,13 @@
 import Foundation
 import XCTest
 
-/// The command line's own messages: bare `calpipe`, unknown commands and options, misspelt zones, the summary.
+/// The command line's own messages: unknown options, misspelt zones, the summary's singular and plural.
+/// (Bare `calpipe` and unknown commands: CLITests+Operators.)
 final class CLIUsageTests: XCTestCase {
     private var dir: URL!
 
     override func setUpWithError() throws {
         dir = try TestSupport.temporaryDirectory()
-    }
-
-    func testBareCalpipePrintsHelpAndExits2() throws {
-        let result = try CalpipeProcess.run([], in: dir)
-        XCTAssertEqual(result.code, 2)
-        XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.hasPrefix("OVERVIEW: Move calendar data"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("SUBCOMMANDS:"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("130 or 143 interrupted"), result.stderr)
-    }
-
-    func testAnUnknownCommandNamesTheClosestOne() throws {
-        let result = try CalpipeProcess.run(["valdate", "p.json"], in: dir)
-        XCTAssertEqual(result.code, 2)
-        XCTAssertEqual(result.stderr, "calpipe: unknown command \"valdate\" (expected one of: run, validate, convert, plugins, query); did you mean \"validate\"?\n")
-        let far = try CalpipeProcess.run(["frobnicate"], in: dir)
-        XCTAssertEqual(far.stderr, "calpipe: unknown command \"frobnicate\" (expected one of: run, validate, convert, plugins, query)\n")
     }
 
     func testAnUnknownOptionNamesTheClosestOne() throws {
