@@ -34,6 +34,8 @@ public struct CacheEntry: Sendable, Hashable {
         if let contentType { headers["content-type"] = contentType }
         if let etag { headers["etag"] = etag }
         if let lastModified { headers["last-modified"] = lastModified }
+        // When it was fetched: read as the forecast's `fetched_at`.
+        headers["date"] = HTTPDate.format(Int64(storedAt))
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 }

@@ -44,13 +44,17 @@ final class BundledPipelinesTests: XCTestCase {
         try Runner().run(pipeline, context: context)
         let days = collected.days
         XCTAssertFalse(days.isEmpty)
-        // Every place of the sample agenda is within reach of the sample's four places; the pipeline's location
-        // covers events without one; so every day entry has a forecast from the file.
-        let missing = days.filter { if case .missing? = $0.forecast { return true }; return $0.forecast == nil }
-        XCTAssertEqual(missing.map { "\($0.event.uid) \($0.day.iso8601)" }, [])
-        XCTAssertEqual(context.report.counter("forecasts from file"), days.count)
+        // Every day of the window (42, empty ones included) has the weather of the pipeline's location from
+        // the file; entries share it unless their place is more than 25 km away, and then have their own.
+        let headers = collected.headers
+        XCTAssertEqual(headers.count, 42)
+        XCTAssertEqual(headers.filter { $0.weather?.isAvailable != true }.map(\.date.iso8601), [])
+        XCTAssertEqual(Set(headers.compactMap(\.weather?.place)), [Coordinate(latitude: 52.52, longitude: 13.41)])
+        let own = days.filter { $0.forecast != nil }
+        XCTAssertEqual(own.filter { if case .missing? = $0.forecast { return true }; return false }.map { "\($0.event.uid) \($0.day.iso8601)" }, [])
+        XCTAssertEqual(context.report.counter("forecasts from file"), headers.count + own.count)
         XCTAssertEqual(context.report.warnings, [])
-        XCTAssertEqual(DailyForecast.attributions(for: days), [
+        XCTAssertEqual(DailyForecast.attributions(for: headers), [
             "Weather data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)",
         ])
     }

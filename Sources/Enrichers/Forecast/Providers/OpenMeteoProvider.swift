@@ -76,6 +76,16 @@ final class OpenMeteoProvider: ForecastProvider {
         return a
     }
 
+    /// The days with `fetchedAt` set to the answer's HTTP `Date` (when the service made it).
+    static func stamped(_ days: [CivilDate: DailyForecast], fetchedAt response: HTTPResponse) -> [CivilDate: DailyForecast] {
+        guard let date = response.header("date").flatMap(HTTPDate.parse) else { return days }
+        return days.mapValues { day in
+            var d = day
+            d.fetchedAt = date
+            return d
+        }
+    }
+
     static func coordinateText(_ value: Double) -> String {
         String(format: "%.2f", value)
     }
@@ -144,7 +154,7 @@ final class OpenMeteoProvider: ForecastProvider {
         return objects.map { object in
             do {
                 let place = try OpenMeteoDocument.place(object, units: query.units, provider: name)
-                return PlaceAnswer(days: place.days, origin: origin)
+                return PlaceAnswer(days: Self.stamped(place.days, fetchedAt: result.response), origin: origin)
             } catch {
                 return PlaceAnswer(days: [:], origin: origin, error: "\(name): \(error)")
             }
