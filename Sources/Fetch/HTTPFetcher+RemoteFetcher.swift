@@ -1,3 +1,4 @@
+import Foundation
 import Pipeline
 
 /// Feeds over HTTP: `"url"` inputs of every source come through here. A feed's answer is kept in the cache
@@ -14,6 +15,9 @@ extension HTTPFetcher: RemoteFetcher {
         }
         var stale = false
         if case .stale = result.origin { stale = true }
-        return RemoteBody(path: path, fromCache: result.origin.isFromCache, stale: stale)
+        // A cached answer's Date is when it was stored (CacheEntry.response): its age for the `sources` list.
+        let age = result.origin.isFromCache
+            ? result.response.header("date").flatMap(HTTPDate.parse).map { max(0, Int64(Date().timeIntervalSince1970) - $0) } : nil
+        return RemoteBody(path: path, fromCache: result.origin.isFromCache, stale: stale, ageSeconds: age)
     }
 }

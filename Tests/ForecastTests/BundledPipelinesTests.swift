@@ -11,7 +11,9 @@ import XCTest
 final class BundledPipelinesTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    var registry: PluginRegistry {
+    var registry: PluginRegistry { Self.registry }
+
+    static var registry: PluginRegistry {
         var registry = PluginRegistry()
         for d in Importers.all { registry.register(d) }
         for d in CoreStages.all { registry.register(d) }

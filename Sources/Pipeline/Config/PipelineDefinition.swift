@@ -6,6 +6,12 @@ public struct PipelineDefinition {
     public var sourceLabels: [String]
     public var stages: [any Stage]
     public var sinks: [any Sink]
+    /// The plugin type of each source, stage and sink ("ics", "split", "json"), for the resolved plan.
+    public var sourceTypes: [String] = []
+    public var stageTypes: [String] = []
+    public var sinkTypes: [String] = []
+    /// What the loader changed in the pipeline as written (an `expand` stage it added), one line each.
+    public var notes: [String] = []
 
     public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage], sinks: [any Sink]) {
         self.environment = environment

@@ -10,7 +10,7 @@ public struct PipelineLoader {
     /// Installed in the pipeline environment for URL inputs.
     public var fetcher: (any RemoteFetcher)?
 
-    public static let topLevelKeys = ["name", "description", "timezone", "window", "location", "sources", "stages", "sinks"]
+    public static let topLevelKeys = ["name", "description", "timezone", "window", "location", "locale", "sources", "stages", "sinks"]
 
     public init(registry: PluginRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
                 zones: ZoneDatabase = ZoneDatabase(), now: Date = Date()) {
@@ -60,7 +60,22 @@ public struct PipelineLoader {
                 diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")")
             }
         }
-        let today = PipelineEnvironment.today(in: zone, now: now)
+        // SOURCE_DATE_EPOCH fixes "now" (reproducible builds' convention): today, generated_at.
+        var runDate = now
+        if let text = environment["SOURCE_DATE_EPOCH"] {
+            if let seconds = Int64(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 {
+                runDate = Date(timeIntervalSince1970: TimeInterval(seconds))
+            } else {
+                diagnostics.add("", "the environment's SOURCE_DATE_EPOCH is \"\(text)\" (expected seconds since 1970, a whole number)")
+            }
+        }
+        let today = PipelineEnvironment.today(in: zone, now: runDate)
+        var locale = "en"
+        if let text = top.string("locale") {
+            if WeekdayNames.isKnown(text) { locale = text } else {
+                diagnostics.add("locale", "unknown locale \"\(text)\" (expected a language code such as \"en\", \"de\" or \"fr_CA\")")
+            }
+        }
         var window: Window?
         if let w = top.nested("window") {
             w.rejectUnknownKeys(["from", "to"])
@@ -87,10 +102,14 @@ public struct PipelineLoader {
         var env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
                                       location: root["location"], environment: environment, zones: zones, today: today)
         env.fetcher = fetcher
+        env.runTime = Int64(runDate.timeIntervalSince1970.rounded(.down))
+        env.locale = locale
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
-        let stages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }.map(\.product)
-        let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }.map(\.product)
+        let builtStages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }
+        let builtSinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }
+        let stages = builtStages.map(\.product)
+        let sinks = builtSinks.map(\.product)
         let sources = builtSources.map(\.product)
         let labels = builtSources.map { built in
             built.object["name"]?.stringValue ?? built.object["path"]?.stringValue ?? built.object["url"]?.stringValue ?? built.path
@@ -104,7 +123,11 @@ public struct PipelineLoader {
         }
 
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
-        return PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages, sinks: sinks)
+        var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages, sinks: sinks)
+        definition.sourceTypes = builtSources.map { $0.object["type"]?.stringValue ?? "" }
+        definition.stageTypes = builtStages.map { $0.object["type"]?.stringValue ?? "" }
+        definition.sinkTypes = builtSinks.map { $0.object["type"]?.stringValue ?? "" }
+        return definition
     }
 
     private func placeholderEnvironment(file: String, base: URL) -> PipelineEnvironment {

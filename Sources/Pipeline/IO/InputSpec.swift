@@ -59,7 +59,10 @@ public struct InputSpec: Sendable, Hashable {
     public func inputs(context: RunContext) throws -> [Input] {
         switch location {
         case .path(let resolved, let written):
-            if resolved == "-" { return [Input(path: "-", label: "-")] }
+            if resolved == "-" {
+                context.sourceLedger.noteOrigin("stdin")
+                return [Input(path: "-", label: "-")]
+            }
             guard resolved.contains(where: { "*?[".contains($0) }) else { return [Input(path: resolved, label: written)] }
             let matches = Self.glob(resolved)
             if matches.isEmpty { throw InputError(label: written, message: "no file matches this pattern") }
@@ -72,6 +75,7 @@ public struct InputSpec: Sendable, Hashable {
             let body = try fetcher.fetch(url: url, context: context)
             if body.stale { context.warn("\(url): server unreachable, using the cached copy") }
             context.report.count(body.fromCache ? "feeds from cache" : "feeds downloaded")
+            context.sourceLedger.noteOrigin(body.stale ? "stale" : body.fromCache ? "cached" : "fetched", ageSeconds: body.ageSeconds)
             return [Input(path: body.path, label: url)]
         }
     }

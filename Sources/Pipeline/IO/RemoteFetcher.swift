@@ -12,10 +12,13 @@ public struct RemoteBody: Sendable {
     public var fromCache: Bool
     /// True when the server could not be reached and an expired cached copy was used.
     public var stale: Bool
+    /// Seconds since the body was downloaded, when it came from the cache (nil when unknown).
+    public var ageSeconds: Int64?
 
-    public init(path: String, fromCache: Bool, stale: Bool) {
+    public init(path: String, fromCache: Bool, stale: Bool, ageSeconds: Int64? = nil) {
         self.path = path
         self.fromCache = fromCache
         self.stale = stale
+        self.ageSeconds = ageSeconds
     }
 }

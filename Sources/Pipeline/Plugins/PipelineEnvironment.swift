@@ -16,6 +16,11 @@ public struct PipelineEnvironment: Sendable {
     public var zones: ZoneDatabase
     /// "Today" in the pipeline's zone, fixed once per run so every relative date agrees.
     public var today: CivilDate
+    /// The run's time (UTC seconds): `SOURCE_DATE_EPOCH` when set, so outputs stay reproducible, else the
+    /// clock when the pipeline was loaded. Written as `generated_at`; "today" is its day in the zone.
+    public var runTime: Int64 = 0
+    /// The pipeline's `"locale"` (default "en"): weekday names in exported days.
+    public var locale: String = "en"
     /// Fetches URL inputs; installed by the executable. Nil: URL inputs fail with a clear error.
     public var fetcher: (any RemoteFetcher)?
 

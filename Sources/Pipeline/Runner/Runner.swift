@@ -71,8 +71,10 @@ public struct Runner {
                 let labelOnly = ["source": label]
                 context.currentSourceLabel = label
                 defer { context.currentSourceLabel = nil }
+                context.sourceLedger.begin(name: label, type: index < pipeline.sourceTypes.count ? pipeline.sourceTypes[index] : "")
                 try source.read(context: context) { batch in
                     context.report.addEvents(batch.events.count)
+                    context.sourceLedger.addEvents(batch.events.count)
                     // By index: iterating the events would copy each one (retaining all its fields).
                     var stampedBySource = true
                     for i in batch.events.indices where batch.events[i].metadata["source"] != label {
