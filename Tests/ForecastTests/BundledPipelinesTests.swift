@@ -25,9 +25,10 @@ final class BundledPipelinesTests: XCTestCase {
     func testLivePipelineIsValid() throws {
         let loader = PipelineLoader(registry: registry, environment: ["HOME": NSTemporaryDirectory(), "CALPIPE_FEED_URL": "webcal://calendar.example.org/team.ics"], now: Harness.now)
         let pipeline = try loader.load(file: Self.root.appendingPathComponent("pipelines/forecast-live.json").path)
-        XCTAssertEqual(pipeline.stages.count, 2)
-        XCTAssertEqual((pipeline.stages[1] as? ForecastStage)?.providerName, "open-meteo")
-        XCTAssertEqual((pipeline.stages[1] as? ForecastStage)?.fetcher?.settings.userAgent, "calpipe/0.1 (forecast-live pipeline)")
+        XCTAssertEqual(pipeline.stageTypes, ["expand", "split", "forecast"])
+        XCTAssertEqual(pipeline.notes, [], "the bundled pipeline expands its recurring events itself")
+        XCTAssertEqual((pipeline.stages[2] as? ForecastStage)?.providerName, "open-meteo")
+        XCTAssertEqual((pipeline.stages[2] as? ForecastStage)?.fetcher?.settings.userAgent, "calpipe/0.1 (forecast-live pipeline)")
     }
 
     func testDemoAgendaWithTheBundledSampleOffline() throws {

@@ -12,6 +12,8 @@ public struct PipelineDefinition {
     public var sinkTypes: [String] = []
     /// What the loader changed in the pipeline as written (an `expand` stage it added), one line each.
     public var notes: [String] = []
+    /// Stages the loader added (indexes into `stages`).
+    public var addedStageIndexes: [Int] = []
 
     public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage], sinks: [any Sink]) {
         self.environment = environment

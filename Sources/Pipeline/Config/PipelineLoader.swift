@@ -127,7 +127,19 @@ public struct PipelineLoader {
         definition.sourceTypes = builtSources.map { $0.object["type"]?.stringValue ?? "" }
         definition.stageTypes = builtStages.map { $0.object["type"]?.stringValue ?? "" }
         definition.sinkTypes = builtSinks.map { $0.object["type"]?.stringValue ?? "" }
+        // Recurring events must not silently lose their later instances (issue 17): expand before split.
+        if let note = definition.addExpandWhereNeeded(make: { makeDefaultStage("expand", env: env, file: file) }) {
+            definition.notes.append(note)
+        }
         return definition
+    }
+
+    /// A stage with its default options, for stages the loader adds.
+    private func makeDefaultStage(_ type: String, env: PipelineEnvironment, file: String) -> (any Stage)? {
+        guard let descriptor = registry.stage(type) else { return nil }
+        let diagnostics = ConfigDiagnostics(file: file)
+        let options = PluginOptions(path: "stages", object: JSONObject(), environment: env, diagnostics: diagnostics)
+        return try? descriptor.make(options)
     }
 
     private func placeholderEnvironment(file: String, base: URL) -> PipelineEnvironment {
