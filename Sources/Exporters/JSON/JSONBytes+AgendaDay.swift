@@ -89,6 +89,18 @@ extension JSONBytes {
         close("}", level: level, empty: first)
     }
 
+    /// `"0123456789abcdef"`: the 16 lower-case hex digits of `value` (`DayEntry.stableID`), quoted.
+    func quotedHex(_ value: UInt64) {
+        byte(0x22)
+        var shift = 60
+        while shift >= 0 {
+            let d = UInt8(truncatingIfNeeded: (value >> UInt64(shift)) & 15)
+            byte(d < 10 ? 0x30 + d : 0x57 + d)
+            shift -= 4
+        }
+        byte(0x22)
+    }
+
     func optionalNumber(_ n: Double?) {
         if let n { number(n) } else { null() }
     }

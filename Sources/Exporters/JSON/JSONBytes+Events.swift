@@ -15,7 +15,7 @@ extension JSONBytes {
         var first = true
         raw("{")
         key("id", level: level, first: &first)
-        quoted(d.stableID)
+        quotedHex(d.stableIDValue)
         key("uid", level: level, first: &first)
         quoted(e.uid)
         key("title", level: level, first: &first)

@@ -8,7 +8,10 @@
 /// of it, so an edited event keeps its ids. Not a secret and not collision-proof against a malicious feed:
 /// 64 bits keep accidental collisions unlikely (about 1 in 10^8 for a million entries).
 extension DayEntry {
-    public var stableID: String {
+    public var stableID: String { StableHash.hexDigits(stableIDValue) }
+
+    /// The id as a number (its 16 hex digits are `stableID`).
+    public var stableIDValue: UInt64 {
         var hash = StableHash()
         occurrence.withEvent { event in
             hash.add(event.metadata["source"] ?? "")
@@ -16,13 +19,13 @@ extension DayEntry {
         }
         hash.add(occurrence.recurrenceID ?? occurrence.start)
         hash.add(Int64(day.daysSinceEpoch))
-        return hash.hexDigits
+        return hash.value
     }
 }
 
 /// FNV-1a, 64 bits, over a sequence of fields (each followed by a separator byte, so "ab"+"c" and "a"+"bc" differ).
 struct StableHash {
-    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
     @inline(__always)
     private mutating func byte(_ b: UInt8) {
@@ -30,7 +33,12 @@ struct StableHash {
     }
 
     mutating func add(_ text: String) {
-        for b in text.utf8 { byte(b) }
+        var text = text
+        text.withUTF8 { bytes in
+            var v = value
+            for b in bytes { v = (v ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+            value = v
+        }
         byte(0xFF)
     }
 
@@ -61,7 +69,7 @@ struct StableHash {
         }
     }
 
-    var hexDigits: String {
+    static func hexDigits(_ value: UInt64) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8](repeating: 0, count: 16)
         var v = value
