@@ -54,6 +54,16 @@ final class AgendaModelTests: XCTestCase {
         XCTAssertEqual(Set(ids).count, 3)
         XCTAssertEqual(ids[0], entry(first, T.date(2026, 11, 2)).stableID)
         XCTAssertTrue(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isHexDigit) })
+        // The SQLite key columns give the same ids (calpipe query): source, uid, instance text, day.
+        let e2 = entry(second, T.date(2026, 11, 9))
+        XCTAssertEqual(DayEntry.stableIDValue(source: "team", uid: "weekly", instance: second.recurrenceID!.iso8601, day: T.date(2026, 11, 9)), e2.stableIDValue)
+        XCTAssertEqual(DayEntry.stableIDValue(source: "team", uid: "weekly", instance: "", day: T.date(2026, 11, 2)), entry(first, T.date(2026, 11, 2)).stableIDValue)
+        for t: EventTime in [.date(T.date(2026, 11, 9)), .utc(1_794_000_000), .floating(T.local(2026, 11, 9, 8, 30)), .zoned(T.local(2026, 3, 29, 2, 30), berlin)] {
+            var o = second
+            o.recurrenceID = t
+            XCTAssertEqual(DayEntry.stableIDValue(source: "team", uid: "weekly", instance: t.iso8601, day: T.date(2026, 11, 9)),
+                           entry(o, T.date(2026, 11, 9)).stableIDValue, t.iso8601)
+        }
         // Another source, another id.
         var other = e
         other.metadata = ["source": "private"]

@@ -3,10 +3,11 @@
 /// get different ids.
 ///
 /// It is the FNV-1a 64-bit hash, as 16 lower-case hex digits, of the entry's identity: the source's name,
-/// the event's UID, the instance (RECURRENCE-ID, else the occurrence's start as written: local time and
-/// zone name, UTC, floating or date) and the day. Titles, times of an override and the like are not part
-/// of it, so an edited event keeps its ids. Not a secret and not collision-proof against a malicious feed:
-/// 64 bits keep accidental collisions unlikely (about 1 in 10^8 for a million entries).
+/// the event's UID, the instance (its RECURRENCE-ID as the instant and offset its ISO text shows, none for a
+/// single event) and the day. These are also the key columns of the SQLite sink's rows (`source`, `uid`,
+/// `instance`, `day`), so `calpipe query` computes the same ids (`stableID(source:uid:instance:day:)`).
+/// Titles, times of an override and the like are not part of it, so an edited event keeps its ids. Not a
+/// secret and not collision-proof against a malicious feed: 64 bits keep accidental collisions unlikely.
 extension DayEntry {
     public var stableID: String { StableHash.hexDigits(stableIDValue) }
 
@@ -17,7 +18,23 @@ extension DayEntry {
             hash.add(event.metadata["source"] ?? "")
             hash.add(event.uid)
         }
-        hash.add(occurrence.recurrenceID ?? occurrence.start)
+        hash.add(instance: occurrence.recurrenceID)
+        hash.add(Int64(day.daysSinceEpoch))
+        return hash.value
+    }
+
+    /// The id of the entry with this source, UID, instance (`EventTime.iso8601` text of its RECURRENCE-ID,
+    /// "" for none) and day; nil when the instance text cannot be read.
+    public static func stableIDValue(source: String, uid: String, instance: String, day: CivilDate) -> UInt64? {
+        var time: EventTime?
+        if !instance.isEmpty {
+            guard let parsed = StableHash.instance(fromISO: instance) else { return nil }
+            time = parsed
+        }
+        var hash = StableHash()
+        hash.add(source)
+        hash.add(uid)
+        hash.add(instance: time)
         hash.add(Int64(day.daysSinceEpoch))
         return hash.value
     }
@@ -51,22 +68,48 @@ struct StableHash {
         byte(0xFF)
     }
 
-    mutating func add(_ t: EventTime) {
+    /// The instance as its ISO text shows it: a date, a UTC time, a local time with its offset (zoned: the
+    /// instant and the offset, not the zone's name), or a floating local time.
+    mutating func add(instance t: EventTime?) {
         switch t {
-        case .date(let d):
+        case nil:
+            byte(0)
+        case .date(let d)?:
             byte(1)
             add(Int64(d.daysSinceEpoch))
-        case .utc(let s):
+        case .utc(let s)?:
             byte(2)
             add(s)
-        case .zoned(let l, let z):
+        case .zoned(let l, let z)?:
             byte(3)
-            add(l.secondsSinceEpoch)
-            add(z.identifier)
-        case .floating(let l):
+            let instant = z.utc(fromLocal: l)
+            add(instant)
+            add(Int64(z.offset(atUTC: instant)))
+        case .floating(let l)?:
             byte(4)
             add(l.secondsSinceEpoch)
         }
+        byte(0xFF)
+    }
+
+    /// Reads the `EventTime.iso8601` text back: "2026-11-10", "...T10:00:00Z", "...T10:00:00+01:00" (as a
+    /// fixed-offset zone: the same instant and offset), "...T10:00:00" (floating).
+    static func instance(fromISO text: String) -> EventTime? {
+        if text.count == 10 { return ISODate.parseDate(text).map(EventTime.date) }
+        guard text.count >= 19, let local = ISODate.parseDate(String(text.prefix(10))).flatMap({ date -> CivilDateTime? in
+            let clock = Array(text.utf8)[11..<19]
+            guard let h = Int(String(decoding: clock[11..<13], as: UTF8.self)), let m = Int(String(decoding: clock[14..<16], as: UTF8.self)),
+                  let s = Int(String(decoding: clock[17..<19], as: UTF8.self)) else { return nil }
+            return CivilDateTime(secondsSinceEpoch: CivilDateTime(date: date).secondsSinceEpoch + Int64(h * 3600 + m * 60 + s))
+        }) else { return nil }
+        let rest = text.dropFirst(19)
+        if rest.isEmpty { return .floating(local) }
+        if rest == "Z" { return .utc(local.secondsSinceEpoch) }
+        let sign: Int = rest.first == "-" ? -1 : 1
+        let parts = rest.dropFirst().split(separator: ":").compactMap { Int($0) }
+        guard rest.first == "+" || rest.first == "-", parts.count >= 2 else { return nil }
+        let offset = sign * (parts[0] * 3600 + parts[1] * 60 + (parts.count > 2 ? parts[2] : 0))
+        return .zoned(local, Zone.fixed(offsetSeconds: offset))
     }
 
     static func hexDigits(_ value: UInt64) -> String {
