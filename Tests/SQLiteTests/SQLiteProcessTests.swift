@@ -1,5 +1,6 @@
 import CalSQLite
 import Foundation
+import Pipeline
 import XCTest
 
 /// Tests that spawn the real calpipe executable: kills mid-write, concurrent runs, `calpipe query`.
@@ -61,11 +62,18 @@ final class SQLiteProcessTests: XCTestCase {
         var stderr = Data()
     }
 
+    /// Set for every process the test starts (SOURCE_DATE_EPOCH fixes "today").
+    private static let fixedNow = ["SOURCE_DATE_EPOCH": "1794787200"]  // 2026-11-16 00:00 UTC, a Monday
+
     private func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try calpipe()
         process.arguments = arguments
         process.currentDirectoryURL = dir
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "COLUMNS")
+        for (k, v) in Self.fixedNow { environment[k] = v }
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -248,59 +256,61 @@ final class SQLiteProcessTests: XCTestCase {
         try writePipeline("q", feed: "feed.json", source: "team")
         XCTAssertEqual(try run(["run", "--quiet", "q.pipeline.json"]).0, 0)
 
-        let (status, table, _) = try run(["query", "agenda.db"])
+        let (status, table, _) = try run(["query", "agenda.db", "--from", "2026-11-10", "--to", "2026-11-14"])
         XCTAssertEqual(status, 0)
         XCTAssertEqual(table, """
-            DAY         TIME         TITLE              LOCATION  ATTENDEES
-            2026-11-10  10:00-11:00  Standup            Room 4    Ann, bob@example.com
-            2026-11-12  all day      Offsite (1/2)
-            2026-11-13  all day      Offsite (2/2)
-            2026-11-25  22:00-24:00  Night shift (1/2)
-            2026-11-26  00:00-02:00  Night shift (2/2)
+            Tue 2026-11-10
+              10:00-11:00  Standup  Room 4  Ann, bob@example.com
+            Wed 2026-11-11
+              no events
+            Thu 2026-11-12
+              all day      Offsite (1/2)
+            Fri 2026-11-13
+              all day      Offsite (2/2)
 
             """)
-        XCTAssertEqual(try run(["query", "agenda.db", "--from", "2026-11-13", "--to", "2026-11-26"]).1, """
-            DAY         TIME         TITLE              LOCATION  ATTENDEES
-            2026-11-13  all day      Offsite (2/2)
-            2026-11-25  22:00-24:00  Night shift (1/2)
+        XCTAssertEqual(try run(["query", "agenda.db", "--day", "2026-11-25", "--days", "2", "--width", "30"]).1, """
+            Wed 2026-11-25
+              22:00-24:00  Night shift (1…
+            Thu 2026-11-26
+              00:00-02:00  Night shift (2…
 
             """)
-        XCTAssertEqual(try run(["query", "agenda.db", "--day", "2026-11-01"]).1, "no agenda entries\n")
+        // Today is 2026-11-16 (SOURCE_DATE_EPOCH): tomorrow, +3, and "friday" (the next Friday).
+        XCTAssertEqual(try run(["query", "agenda.db", "--day", "tomorrow"]).1, "Tue 2026-11-17\n  no events\n")
+        XCTAssertEqual(try run(["query", "agenda.db", "--day", "today"]).1, "Mon 2026-11-16 (today)\n  no events\n")
+        XCTAssertEqual(try run(["query", "agenda.db", "--day=-4"]).1, "Thu 2026-11-12\n  all day      Offsite (1/2)\n")
+        XCTAssertEqual(try run(["query", "agenda.db", "--day", "wednesday", "--days", "1"]).1, "Wed 2026-11-18\n  no events\n")
+        let (badDay, _, badDayErr) = try run(["query", "agenda.db", "--day", "someday"])
+        XCTAssertEqual(badDay, 2)
+        XCTAssertTrue(badDayErr.hasPrefix("Error: --day: invalid day \"someday\" (expected YYYY-MM-DD, today, tomorrow, yesterday, +N, -N, a weekday such as monday, today+Nd or today-Nw)"), badDayErr)
+        // --json: the days document, as the json sink writes it (docs/agenda-days.schema.json).
         let (jsonStatus, json, _) = try run(["query", "agenda.db", "--day", "2026-11-10", "--json"])
         XCTAssertEqual(jsonStatus, 0)
-        XCTAssertEqual(json, """
-            [
-              {
-                "day": "2026-11-10",
-                "all_day": false,
-                "start": "10:00",
-                "end": "11:00",
-                "starts_at_local": "2026-11-10T10:00:00",
-                "ends_at_local": "2026-11-10T11:00:00",
-                "duration_minutes": 60,
-                "part": 1,
-                "parts": 1,
-                "title": "Standup",
-                "location": "Room 4",
-                "color": null,
-                "status": null,
-                "attendees": [
-                  "Ann",
-                  "bob@example.com"
-                ],
-                "source": "team",
-                "uid": "a@x",
-                "recurrence_id": null,
-                "forecast": null
-              }
-            ]
-
-            """)
+        let doc = try JSONParser.parse(json)
+        XCTAssertEqual(doc.objectValue?.keys, ["generated_at", "pipeline", "timezone", "window", "locale", "attribution", "sources", "days"])
+        XCTAssertEqual(doc.value(atDottedPath: "generated_at"), .string("2026-11-16T00:00:00Z"))
+        let standup = doc.value(atDottedPath: "days.0.entries.0")
+        XCTAssertEqual(standup?.objectValue?.keys, ["id", "uid", "title", "description", "location", "url", "color", "all_day", "start", "end",
+                                                    "duration_minutes", "starts_at", "ends_at", "part", "parts", "attendees", "attendee_count",
+                                                    "status", "source", "calendar"])
+        XCTAssertEqual(standup?.value(atDottedPath: "id"), .string(StableHashForTest.id(source: "team", uid: "a@x", day: "2026-11-10")))
+        XCTAssertEqual(doc.value(atDottedPath: "days.0.weather"), .object(JSONObject([("available", .bool(false)), ("reason", .string("no-forecast"))])))
         let (badStatus, _, badErr) = try run(["query", "agenda.db", "--day", "2026-11-10", "--from", "2026-11-01"])
         XCTAssertEqual(badStatus, 2)
-        XCTAssertTrue(badErr.hasPrefix("Error: --day cannot be combined with --from or --to\n"), badErr)
+        XCTAssertTrue(badErr.hasPrefix("Error: --day and --days cannot be combined with --from or --to\n"), badErr)
         let (missingStatus, _, missingErr) = try run(["query", "missing.db"])
         XCTAssertEqual(missingStatus, 1)
         XCTAssertEqual(missingErr, "calpipe: error: sqlite missing.db: no such file\n")
     }
+}
+
+enum StableHashForTest {
+    static func id(source: String, uid: String, day: String) -> String {
+        String(DayEntry.stableIDValue(source: source, uid: uid, instance: "", day: ISODate.parseDate(day)!)!, radix: 16).leftPadded(16)
+    }
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

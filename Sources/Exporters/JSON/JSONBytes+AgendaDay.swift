@@ -140,6 +140,19 @@ struct DaysDocumentHead {
     var attribution: String?
     var sources: [SourceLedger.Entry]
 
+    init(generatedAt: Int64, pipeline: String, timezone: String, window: Window?, locale: String, today: CivilDate,
+         attribution: String?, sources: [SourceLedger.Entry]) {
+        self.generatedAt = generatedAt
+        self.pipeline = pipeline
+        self.timezone = timezone
+        self.window = window
+        self.locale = locale
+        weekdays = WeekdayNames(locale: locale)
+        self.today = today
+        self.attribution = attribution
+        self.sources = sources
+    }
+
     init(context: RunContext, attribution: String?) {
         let env = context.environment
         generatedAt = env.runTime

@@ -40,6 +40,13 @@ extension DayEntry {
     }
 }
 
+extension EventTime {
+    /// Reads an instance key back (`EventTime.iso8601`'s text, as the SQLite sink stores it): a date, a UTC
+    /// time, a local time with its offset (as a fixed-offset zone: the same instant, offset and local text),
+    /// or a floating local time.
+    public static func instance(fromISO text: String) -> EventTime? { StableHash.instance(fromISO: text) }
+}
+
 /// FNV-1a, 64 bits, over a sequence of fields (each followed by a separator byte, so "ab"+"c" and "a"+"bc" differ).
 struct StableHash {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
