@@ -303,6 +303,50 @@ final class SQLiteProcessTests: XCTestCase {
         XCTAssertEqual(missingStatus, 1)
         XCTAssertEqual(missingErr, "calpipe: error: sqlite missing.db: no such file\n")
     }
+
+    /// Issue 17: a database made with a window around today (SOURCE_DATE_EPOCH: Monday 2026-11-16), read
+    /// with `--day tomorrow`, with the day's weather from the bundled sample forecast.
+    func testQueryTomorrowOnAWindowAroundToday() throws {
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("data/forecast-sample.json").path
+        try """
+            [{"uid": "t@x", "title": "Dentist", "start": "2026-11-17T08:30:00", "end": "2026-11-17T09:00:00", "timezone": "Europe/Berlin"},
+             {"uid": "r@x", "title": "Run", "start": "2026-11-10T07:00:00", "end": "2026-11-10T07:30:00", "timezone": "Europe/Berlin",
+              "rrule": "FREQ=WEEKLY"}]
+            """.write(to: dir.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        try """
+            {"name": "around-today", "timezone": "Europe/Berlin", "window": {"from": "today-2d", "to": "today+5d"}, "locale": "de",
+             "location": {"latitude": 52.52, "longitude": 13.41},
+             "sources": [{"type": "json", "path": "feed.json", "name": "me"}],
+             "stages": [{"type": "expand"}, {"type": "split"}, {"type": "forecast", "provider": "file", "path": "\(sample)"}],
+             "sinks": [{"type": "sqlite", "path": "agenda.db"}, {"type": "json", "path": "days.json"}]}
+            """.write(to: dir.appendingPathComponent("t.pipeline.json"), atomically: true, encoding: .utf8)
+        let (status, _, err) = try run(["run", "--quiet", "t.pipeline.json"])
+        XCTAssertEqual(status, 0, err)
+        let (queryStatus, table, queryErr) = try run(["query", "agenda.db", "--day", "tomorrow", "--days", "2"])
+        XCTAssertEqual(queryStatus, 0, queryErr)
+        let lines = table.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 5, table)
+        XCTAssertTrue(lines[0].hasPrefix("Di. 2026-11-17  "), table)
+        // The weekly run (from Tuesday 2026-11-10) is expanded: this Tuesday has its instance.
+        XCTAssertEqual(lines[1], "  07:00-07:30  Run")
+        XCTAssertEqual(lines[2], "  08:30-09:00  Dentist")
+        XCTAssertTrue(lines[3].hasPrefix("Mi. 2026-11-18  "), table)
+        XCTAssertEqual(lines[4], "  no events")
+        // The weather text of the header comes from the day's one record in the days document.
+        let document = try JSONParser.parse(String(contentsOf: dir.appendingPathComponent("days.json"), encoding: .utf8))
+        let tomorrow = try XCTUnwrap(document.value(atDottedPath: "days")?.arrayValue?.first { $0.value(atDottedPath: "date") == .string("2026-11-17") })
+        let summary = try XCTUnwrap(tomorrow.value(atDottedPath: "weather.summary")?.stringValue)
+        XCTAssertTrue(lines[0].contains(summary), table)
+        // --json gives the sink's day, member for member (the same ids, weather and entries).
+        let (_, json, _) = try run(["query", "agenda.db", "--day", "tomorrow", "--json"])
+        XCTAssertEqual(try JSONParser.parse(json).value(atDottedPath: "days.0"), tomorrow)
+        // The whole window (today-2d to today+5d), today marked, empty days listed.
+        let (_, week, _) = try run(["query", "agenda.db"])
+        XCTAssertEqual(week.split(separator: "\n").filter { $0.hasPrefix("  ") == false }.count, 7, week)
+        XCTAssertTrue(week.contains("Mo. 2026-11-16 (today)"), week)
+        XCTAssertEqual(week.components(separatedBy: "  no events").count - 1, 6, week)
+    }
 }
 
 enum StableHashForTest {
