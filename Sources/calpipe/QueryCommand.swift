@@ -124,6 +124,14 @@ enum QueryDay {
 enum AgendaFormatter {
     static func number(_ value: Double) -> String { JSONWriter.numberText(value) }
 
+    /// "HH:MM" of a local ISO date-time, "24:00" for the next day's midnight (`calpipe agenda` reads rows with it).
+    static func clock(_ local: String, day: String) -> String {
+        let chars = Array(local)
+        guard chars.count >= 16 else { return local }
+        if String(chars[0..<10]) > day { return "24:00" }
+        return String(chars[11..<16])
+    }
+
     /// "Overcast, -1…4 °C, 54% snow": one daily record, so the precipitation's kind agrees with the summary.
     static func weather(_ w: DayWeather?) -> String {
         guard let w else { return "" }

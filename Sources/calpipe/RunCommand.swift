@@ -5,7 +5,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a pipeline file.",
         discussion: """
-            Reads every source, passes events through the stages and writes every sink. Outputs appear only when
+            Reads every source, passes events through the stages and writes every sink. Outputs appear only when \
             the run succeeds. A summary goes to standard error.
 
             Example:
@@ -17,6 +17,9 @@ struct Run: ParsableCommand {
     @Argument(help: "The pipeline file (JSON).")
     var pipeline: String
 
+    @Option(name: .customLong("set"), help: ArgumentHelp("Put VALUE at KEY in the pipeline file before it is read (repeatable): window.from=today-1d, sinks[0].path=out/a.json.", valueName: "KEY=VALUE"))
+    var overrides: [String] = []
+
     @Flag(help: "Read and process everything, but write nothing.")
     var dryRun = false
 
@@ -26,10 +29,19 @@ struct Run: ParsableCommand {
     @Flag(help: "Fail (exit 1, nothing written) when any record is rejected.")
     var strict = false
 
+    @Flag(help: "Use only the HTTP cache: no request is made; a URL with nothing cached fails.")
+    var offline = false
+
+    @OptionGroup(title: "Logging")
+    var log: LogOptions
+
     func run() throws {
+        // From the start: a signal while the pipeline loads stops the run before it writes anything.
+        let signals = SignalWatch()
+        defer { signals.stop() }
         let definition: PipelineDefinition
         do {
-            definition = try PipelineSession.loader().load(file: pipeline)
+            definition = try PipelineSession.loader(overrides: overrides, offline: offline).load(file: pipeline)
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
@@ -39,6 +51,6 @@ struct Run: ParsableCommand {
         } else if !quiet {
             for note in definition.notes { Terminal.error("calpipe: note: " + note) }
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun).run(definition)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log).run(definition, signals: signals)
     }
 }

@@ -32,7 +32,7 @@ final class SQLiteDaysTableTests: XCTestCase {
                                       window: Window(from: CivilDate(year: 2026, month: 11, day: 23), to: CivilDate(year: 2026, month: 11, day: 30)),
                                       environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 11, day: 23))
         env.locale = locale
-        env.runTime = 1_795_392_000
+        env.now = 1_795_392_000
         let sink = SQLiteSink(path: path, displayPath: "agenda.db")
         let pipeline = PipelineDefinition(environment: env, sources: [ListSource([events])], sourceLabels: ["team"],
                                           stages: [SplitStage(), HeaderStage()], sinks: [sink])

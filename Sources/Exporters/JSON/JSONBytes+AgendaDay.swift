@@ -155,7 +155,7 @@ struct DaysDocumentHead {
 
     init(context: RunContext, attribution: String?) {
         let env = context.environment
-        generatedAt = env.runTime
+        generatedAt = env.now
         pipeline = env.name
         timezone = env.zone.identifier
         window = env.window

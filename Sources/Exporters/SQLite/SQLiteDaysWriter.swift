@@ -66,7 +66,7 @@ final class SQLiteDaysWriter {
             WHERE (pipeline, timezone, window_from, window_to, locale, generated_at, schema_version) IS NOT (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """, arguments: [
                 .text(env.name), .text(env.zone.identifier), text(env.window?.from.iso8601), text(env.window?.to.iso8601),
-                .text(env.locale), .text(CivilDateTime(secondsSinceEpoch: env.runTime).iso8601 + "Z"),
+                .text(env.locale), .text(CivilDateTime(secondsSinceEpoch: env.now).iso8601 + "Z"),
                 .integer(Int64(SQLiteSchema.currentVersion)),
             ])
     }

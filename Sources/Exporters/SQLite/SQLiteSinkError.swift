@@ -30,6 +30,8 @@ public struct SQLiteSinkError: Error, CustomStringConvertible, Equatable {
         case let e as SQLiteError where e.isBusy: return busy(path: path, waitedMilliseconds: busyTimeout)
         case let e as SQLiteError where e.code == 26: // SQLITE_NOTADB
             return SQLiteSinkError(path: path, message: "not a SQLite database (\(e.message))")
+        case let e as SQLiteError where e.code == 11: // SQLITE_CORRUPT
+            return SQLiteSinkError(path: path, message: "the database file is damaged; restore it from a backup, or move it aside and run the pipeline again to rebuild it")
         case let e as SQLiteError: return SQLiteSinkError(path: path, message: e.description)
         default: return error
         }

@@ -39,6 +39,7 @@ extension PipelineDefinition {
         let index = splitIndex ?? 0
         stages.insert(expand, at: index)
         stageTypes.insert("expand", at: index)
+        stageLabels.insert("expand", at: min(index, stageLabels.count))
         addedStageIndexes = [index]
         let before = splitIndex != nil ? "in front of \"split\"" : "first"
         return "added {\"type\": \"expand\"} \(before): without it recurring events keep only their first occurrence (add it to \"stages\" to silence this note)"

@@ -5,6 +5,8 @@ public struct PipelineDefinition {
     /// One label per source (its "name" option, else its path or URL): stamped on events as metadata["source"].
     public var sourceLabels: [String]
     public var stages: [any Stage]
+    /// One label per stage (its `type`), for timings in the summary.
+    public var stageLabels: [String]
     public var sinks: [any Sink]
     /// The plugin type of each source, stage and sink ("ics", "split", "json"), for the resolved plan.
     public var sourceTypes: [String] = []
@@ -15,11 +17,13 @@ public struct PipelineDefinition {
     /// Stages the loader added (indexes into `stages`).
     public var addedStageIndexes: [Int] = []
 
-    public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage], sinks: [any Sink]) {
+    public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage],
+                stageLabels: [String]? = nil, sinks: [any Sink]) {
         self.environment = environment
         self.sources = sources
         self.sourceLabels = sourceLabels ?? sources.indices.map { "sources[\($0)]" }
         self.stages = stages
+        self.stageLabels = stageLabels ?? stages.map { String(describing: type(of: $0)) }
         self.sinks = sinks
     }
 }
