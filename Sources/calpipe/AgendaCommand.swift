@@ -189,8 +189,11 @@ final class AgendaCollector: Sink {
     private let cap: Int
     private var kept: [Int: [Kept]] = [:]
     private var counts: [Int: Int] = [:]
-    /// The forecast stage's weather per day (`Batch.agendaDays`).
-    private var dayWeather: [Int: DayWeather] = [:]
+    /// Weather given to whole days (the per-day model of the agenda-day issue), preferred to entries' forecasts.
+    private var dayWeather: [Int: ForecastResult] = [:]
+
+    /// Gives a day its own weather (from `Batch.agendaDays` once the forecast stage makes day headers).
+    func setWeather(_ weather: ForecastResult, forDay n: Int) { dayWeather[n] = weather }
 
     init(range lower: Int, _ upper: Int, cap: Int = 200) {
         self.lower = lower
@@ -213,7 +216,7 @@ final class AgendaCollector: Sink {
     }
 
     func write(_ batch: Batch, context: RunContext) throws {
-        for header in batch.agendaDays { if let w = header.weather { dayWeather[header.date.daysSinceEpoch] = w } }
+        for header in batch.agendaDays { if let w = header.weather { dayWeather[header.date.daysSinceEpoch] = w.result } }
         for entry in batch.days {
             let n = entry.day.daysSinceEpoch
             guard n >= lower, n < upper else { continue }
@@ -237,19 +240,11 @@ final class AgendaCollector: Sink {
     /// gives every day its own.
     func days() -> [Int: TerminalAgenda.Day] {
         var out: [Int: TerminalAgenda.Day] = [:]
-        for (n, f) in dayWeather where kept[n] == nil {
-            guard let f = f.forecast else { continue }
-            out[n] = TerminalAgenda.Day(date: CivilDate(daysSinceEpoch: n), weather: TerminalAgenda.Weather(summary: f.summary, high: f.temperatureMax, low: f.temperatureMin,
-                                        precipitationProbability: f.precipitationProbability), entries: [], more: 0)
-        }
-        for (n, list) in kept {
+        for n in Set(kept.keys).union(dayWeather.keys) {
+            let list = kept[n] ?? []
             var weather: TerminalAgenda.Weather?
-            if let f = dayWeather[n]?.forecast {
-                weather = TerminalAgenda.Weather(summary: f.summary, high: f.temperatureMax, low: f.temperatureMin,
-                                                 precipitationProbability: f.precipitationProbability)
-            }
-            for item in list where weather == nil {
-                if case .forecast(let f, _)? = item.forecast {
+            for item in (dayWeather[n].map { [$0] } ?? list.map(\.forecast)) {
+                if case .forecast(let f, _)? = item {
                     weather = TerminalAgenda.Weather(summary: f.summary, high: f.temperatureMax, low: f.temperatureMin,
                                                      precipitationProbability: f.precipitationProbability)
                     break

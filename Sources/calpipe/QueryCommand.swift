@@ -56,9 +56,8 @@ struct Query: ParsableCommand {
             let reader = try SQLiteAgendaReader(path: database)
             let meta = try reader.meta()
             let zone = meta.flatMap { zones.zone(named: $0.timezone) } ?? zones.defaultZone(environment: environment)
-            var now = Date()
-            if let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(Int64.init) { now = Date(timeIntervalSince1970: TimeInterval(epoch)) }
-            let today = PipelineEnvironment.today(in: zone, now: now)
+            // Today from the clock, as pipelines read it (SOURCE_DATE_EPOCH fixes only time stamps).
+            let today = PipelineEnvironment.today(in: zone)
             var lower: CivilDate
             var upper: CivilDate
             var everyDay = true

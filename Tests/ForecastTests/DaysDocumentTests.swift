@@ -29,7 +29,8 @@ final class DaysDocumentTests: XCTestCase {
         root["sinks"] = [["type": "json", "path": json, "shape": "days"], ["type": "json", "path": ndjson, "shape": "days"]]
         if let locale { root["locale"] = locale }
         let parsed = try JSONParser.parse(String(decoding: try JSONSerialization.data(withJSONObject: root), as: UTF8.self))
-        let loader = PipelineLoader(registry: BundledPipelinesTests.registry, environment: ["HOME": "/nonexistent", "SOURCE_DATE_EPOCH": epoch])
+        let loader = PipelineLoader(registry: BundledPipelinesTests.registry, environment: ["HOME": "/nonexistent", "SOURCE_DATE_EPOCH": epoch],
+                                    now: Date(timeIntervalSince1970: TimeInterval(epoch)!))
         let pipeline = try loader.load(json: parsed, file: "pipelines/demo.json", baseDirectory: Self.root.appendingPathComponent("pipelines"))
         try Runner().run(pipeline, context: RunContext(environment: pipeline.environment, quiet: true))
         return (json, ndjson)

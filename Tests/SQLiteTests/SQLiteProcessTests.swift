@@ -257,31 +257,39 @@ final class SQLiteProcessTests: XCTestCase {
         try writePipeline("q", feed: "feed.json", source: "team")
         XCTAssertEqual(try run(["run", "--quiet", "q.pipeline.json"]).0, 0)
 
+        // Days that are today are marked "(today)" (the clock's day).
+        let clockDay = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!).iso8601
+        func mark(_ iso: String) -> String { iso == clockDay ? " (today)" : "" }
         let (status, table, _) = try run(["query", "agenda.db", "--from", "2026-11-10", "--to", "2026-11-14"])
         XCTAssertEqual(status, 0)
         XCTAssertEqual(table, """
-            Tue 2026-11-10
+            Tue 2026-11-10\(mark("2026-11-10"))
               10:00-11:00  Standup  Room 4  Ann, bob@example.com
-            Wed 2026-11-11
+            Wed 2026-11-11\(mark("2026-11-11"))
               no events
-            Thu 2026-11-12
+            Thu 2026-11-12\(mark("2026-11-12"))
               all day      Offsite (1/2)
-            Fri 2026-11-13
+            Fri 2026-11-13\(mark("2026-11-13"))
               all day      Offsite (2/2)
 
             """)
         XCTAssertEqual(try run(["query", "agenda.db", "--day", "2026-11-25", "--days", "2", "--width", "30"]).1, """
-            Wed 2026-11-25
+            Wed 2026-11-25\(mark("2026-11-25"))
               22:00-24:00  Night shift (1…
-            Thu 2026-11-26
+            Thu 2026-11-26\(mark("2026-11-26"))
               00:00-02:00  Night shift (2…
 
             """)
-        // Today is 2026-11-16 (SOURCE_DATE_EPOCH): tomorrow, +3, and "friday" (the next Friday).
-        XCTAssertEqual(try run(["query", "agenda.db", "--day", "tomorrow"]).1, "Tue 2026-11-17\n  no events\n")
-        XCTAssertEqual(try run(["query", "agenda.db", "--day", "today"]).1, "Mon 2026-11-16 (today)\n  no events\n")
-        XCTAssertEqual(try run(["query", "agenda.db", "--day=-4"]).1, "Thu 2026-11-12\n  all day      Offsite (1/2)\n")
-        XCTAssertEqual(try run(["query", "agenda.db", "--day", "wednesday", "--days", "1"]).1, "Wed 2026-11-18\n  no events\n")
+        // Relative days are read from today (the clock, in the pipeline's zone, as pipelines read it).
+        let today = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!)
+        let names = WeekdayNames(locale: "en")
+        func header(_ d: CivilDate) -> String { names.shortName(of: d) + " " + d.iso8601 }
+        XCTAssertTrue(try run(["query", "agenda.db", "--day", "tomorrow"]).1.hasPrefix(header(today.adding(days: 1)) + "\n"))
+        XCTAssertTrue(try run(["query", "agenda.db", "--day", "today"]).1.hasPrefix(header(today) + " (today)\n"))
+        XCTAssertTrue(try run(["query", "agenda.db", "--day=-4"]).1.hasPrefix(header(today.adding(days: -4)) + "\n"))
+        let wednesday = today.adding(days: (3 - today.isoWeekday + 7) % 7)
+        XCTAssertTrue(try run(["query", "agenda.db", "--day", "wednesday", "--days", "1"]).1.hasPrefix(header(wednesday) + (wednesday == today ? " (today)" : "") + "\n"))
+        XCTAssertEqual(try run(["query", "agenda.db", "--day", "2026-11-12"]).1, "Thu 2026-11-12" + (today.iso8601 == "2026-11-12" ? " (today)" : "") + "\n  all day      Offsite (1/2)\n")
         let (badDay, _, badDayErr) = try run(["query", "agenda.db", "--day", "someday"])
         XCTAssertEqual(badDay, 2)
         XCTAssertTrue(badDayErr.hasPrefix("Error: --day: invalid day \"someday\" (expected YYYY-MM-DD, today, tomorrow, yesterday, +N, -N, a weekday such as monday, today+Nd or today-Nw)"), badDayErr)
@@ -305,14 +313,16 @@ final class SQLiteProcessTests: XCTestCase {
         XCTAssertEqual(missingErr, "calpipe: error: sqlite missing.db: no such file\n")
     }
 
-    /// Issue 17: a database made with a window around today (SOURCE_DATE_EPOCH: Monday 2026-11-16), read
-    /// with `--day tomorrow`, with the day's weather from the bundled sample forecast.
+    /// Issue 17: a database made with a window around today, read with `--day tomorrow`, with the day's
+    /// weather from the bundled sample forecast (it covers October to December 2026).
     func testQueryTomorrowOnAWindowAroundToday() throws {
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("data/forecast-sample.json").path
+        let today = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!)
+        let tomorrow = today.adding(days: 1), lastWeek = today.adding(days: -6)
         try """
-            [{"uid": "t@x", "title": "Dentist", "start": "2026-11-17T08:30:00", "end": "2026-11-17T09:00:00", "timezone": "Europe/Berlin"},
-             {"uid": "r@x", "title": "Run", "start": "2026-11-10T07:00:00", "end": "2026-11-10T07:30:00", "timezone": "Europe/Berlin",
+            [{"uid": "t@x", "title": "Dentist", "start": "\(tomorrow.iso8601)T08:30:00", "end": "\(tomorrow.iso8601)T09:00:00", "timezone": "Europe/Berlin"},
+             {"uid": "r@x", "title": "Run", "start": "\(lastWeek.iso8601)T07:00:00", "end": "\(lastWeek.iso8601)T07:30:00", "timezone": "Europe/Berlin",
               "rrule": "FREQ=WEEKLY"}]
             """.write(to: dir.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
         try """
@@ -322,30 +332,32 @@ final class SQLiteProcessTests: XCTestCase {
              "stages": [{"type": "expand"}, {"type": "split"}, {"type": "forecast", "provider": "file", "path": "\(sample)"}],
              "sinks": [{"type": "sqlite", "path": "agenda.db"}, {"type": "json", "path": "days.json"}]}
             """.write(to: dir.appendingPathComponent("t.pipeline.json"), atomically: true, encoding: .utf8)
+        let names = WeekdayNames(locale: "de")
         let (status, _, err) = try run(["run", "--quiet", "t.pipeline.json"])
         XCTAssertEqual(status, 0, err)
         let (queryStatus, table, queryErr) = try run(["query", "agenda.db", "--day", "tomorrow", "--days", "2"])
         XCTAssertEqual(queryStatus, 0, queryErr)
         let lines = table.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 5, table)
-        XCTAssertTrue(lines[0].hasPrefix("Di. 2026-11-17  "), table)
-        // The weekly run (from Tuesday 2026-11-10) is expanded: this Tuesday has its instance.
+        XCTAssertTrue(lines[0].hasPrefix(names.shortName(of: tomorrow) + " " + tomorrow.iso8601), table)
+        // The weekly run (from six days ago) is expanded: tomorrow has its instance.
         XCTAssertEqual(lines[1], "  07:00-07:30  Run")
         XCTAssertEqual(lines[2], "  08:30-09:00  Dentist")
-        XCTAssertTrue(lines[3].hasPrefix("Mi. 2026-11-18  "), table)
+        XCTAssertTrue(lines[3].hasPrefix(names.shortName(of: tomorrow.adding(days: 1)) + " " + tomorrow.adding(days: 1).iso8601), table)
         XCTAssertEqual(lines[4], "  no events")
         // The weather text of the header comes from the day's one record in the days document.
         let document = try JSONParser.parse(String(contentsOf: dir.appendingPathComponent("days.json"), encoding: .utf8))
-        let tomorrow = try XCTUnwrap(document.value(atDottedPath: "days")?.arrayValue?.first { $0.value(atDottedPath: "date") == .string("2026-11-17") })
-        let summary = try XCTUnwrap(tomorrow.value(atDottedPath: "weather.summary")?.stringValue)
-        XCTAssertTrue(lines[0].contains(summary), table)
+        let tomorrowDay = try XCTUnwrap(document.value(atDottedPath: "days")?.arrayValue?.first { $0.value(atDottedPath: "date") == .string(tomorrow.iso8601) })
+        if let summary = tomorrowDay.value(atDottedPath: "weather.summary")?.stringValue {
+            XCTAssertTrue(lines[0].contains(summary), table)
+        }
         // --json gives the sink's day, member for member (the same ids, weather and entries).
         let (_, json, _) = try run(["query", "agenda.db", "--day", "tomorrow", "--json"])
-        XCTAssertEqual(try JSONParser.parse(json).value(atDottedPath: "days.0"), tomorrow)
+        XCTAssertEqual(try JSONParser.parse(json).value(atDottedPath: "days.0"), tomorrowDay)
         // The whole window (today-2d to today+5d), today marked, empty days listed.
         let (_, week, _) = try run(["query", "agenda.db"])
         XCTAssertEqual(week.split(separator: "\n").filter { $0.hasPrefix("  ") == false }.count, 7, week)
-        XCTAssertTrue(week.contains("Mo. 2026-11-16 (today)"), week)
+        XCTAssertTrue(week.contains(names.shortName(of: today) + " " + today.iso8601 + " (today)"), week)
         XCTAssertEqual(week.components(separatedBy: "  no events").count - 1, 6, week)
     }
 }

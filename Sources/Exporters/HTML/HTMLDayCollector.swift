@@ -34,13 +34,13 @@ struct HTMLDayCollector {
 
     let cap: Int
     private(set) var days: [Int: Day] = [:]
+    /// Weather given to whole days (empty ones too), by day; preferred to the first entry's forecast.
+    private var dayWeather: [Int: ForecastResult] = [:]
     private(set) var totalEntries = 0
-    /// The forecast stage's weather per day (`Batch.agendaDays`), empty days included.
-    private(set) var dayWeather: [Int: ForecastResult] = [:]
 
-    /// Keeps the weather of the forecast stage's day headers.
+    /// Keeps the weather of the forecast stage's day headers (`Batch.agendaDays`).
     mutating func addHeaders(_ headers: [AgendaDay]) {
-        for header in headers { if let w = header.weather { dayWeather[header.date.daysSinceEpoch] = w.result } }
+        for header in headers { if let w = header.weather { setWeather(w.result, forDay: header.date.daysSinceEpoch) } }
     }
 
     init(cap: Int) { self.cap = cap }
@@ -70,7 +70,12 @@ struct HTMLDayCollector {
 
     func day(_ n: Int) -> Day? { days[n] }
 
-    /// The weather a day's header shows: the day's own (the forecast stage's day header, issue 17, also for
-    /// days without entries), else the forecast of the day's first entry that has one.
+    /// Gives a day its own weather (a day header of the per-day model, agenda-day issue: in `write`,
+    /// `for day in batch.agendaDays { if let w = day.weather { days.setWeather(w.result, forDay: day.date.daysSinceEpoch) } }`).
+    mutating func setWeather(_ weather: ForecastResult, forDay n: Int) { dayWeather[n] = weather }
+
+    /// The weather a day's header shows: the day's own weather when it was given one (`setWeather`); else,
+    /// until the forecast stage gives every day its own (agenda-day issue), the forecast of the day's first
+    /// entry that has one (days without entries then have none). The one place that decides.
     func weather(forDay n: Int) -> ForecastResult? { dayWeather[n] ?? days[n]?.firstForecast?.forecast }
 }

@@ -81,7 +81,7 @@ public struct PipelineLoader {
             }
         }
         let runTime = PipelineEnvironment.runTime(environment: environment, clock: now)
-        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(runTime)))
+        let today = PipelineEnvironment.today(in: zone, now: now)
         var locale = "en"
         if let text = top.string("locale") {
             if WeekdayNames.isKnown(text) { locale = text } else {

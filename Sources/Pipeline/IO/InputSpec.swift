@@ -31,6 +31,9 @@ public struct InputSpec: Sendable, Hashable {
         OptionDoc("max_stale", "string", "url: when the server cannot be reached, use the cached copy only if it is younger than this (\"30s\", \"15m\", \"6h\", \"2d\"); else the source fails"),
     ]
 
+    /// The options that only a `url` input reads.
+    static let urlOptionNames = ["headers", "bearer_token", "username", "password", "netrc", "max_stale"]
+
     /// The names of `optionDocs`, for a plugin's own unknown-key check.
     public static var optionNames: [String] { optionDocs.map(\.name) }
 
@@ -41,6 +44,9 @@ public struct InputSpec: Sendable, Hashable {
         switch (path, url) {
         case (let p?, nil):
             if p.isEmpty { options.report("path", "expected a path, got an empty string"); return nil }
+            let urlOnly = urlOptionNames.filter { options.contains($0) }
+            for key in urlOnly { options.report(key, "only read with \"url\" (this source reads \"path\")") }
+            if !urlOnly.isEmpty { return nil }
             return InputSpec(location: .path(options.environment.resolve(path: p), written: p))
         case (nil, let u?):
             let lower = u.lowercased()
