@@ -134,8 +134,15 @@ struct Agenda: ParsableCommand {
             throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
         }
         let rows: [AgendaRow]
+        var dayWeather: [Int: DailyForecast] = [:]
         do {
-            rows = try SQLiteAgendaReader(path: input).rows(from: lower, to: upper)
+            let reader = try SQLiteAgendaReader(path: input)
+            rows = try reader.rows(from: lower, to: upper)
+            // The days table's weather per day (issue 17), empty days included.
+            let from = lower ?? CivilDate(year: 1, month: 1, day: 1), through = upper ?? CivilDate(year: 9999, month: 12, day: 31)
+            for day in try reader.agendaDays(from: from, to: through, zone: .utc, everyDay: false) {
+                if let f = day.weather?.forecast { dayWeather[day.date.daysSinceEpoch] = f }
+            }
         } catch {
             Terminal.error("calpipe: error: \(error)")
             throw CalpipeExit.failed.code
@@ -144,6 +151,10 @@ struct Agenda: ParsableCommand {
         for row in rows {
             guard let date = ISODate.parseDate(row.day) else { continue }
             var day = byDay[date.daysSinceEpoch] ?? TerminalAgenda.Day(date: date, weather: nil, entries: [])
+            if day.weather == nil, let f = dayWeather[date.daysSinceEpoch] {
+                day.weather = TerminalAgenda.Weather(summary: f.summary, high: f.temperatureMax, low: f.temperatureMin,
+                                                     precipitationProbability: f.precipitationProbability)
+            }
             if day.weather == nil, row.forecastStatus == "forecast" {
                 day.weather = TerminalAgenda.Weather(summary: row.forecastSummary, high: row.temperatureMax, low: row.temperatureMin,
                                                      precipitationProbability: row.precipitationProbability)
@@ -153,6 +164,10 @@ struct Agenda: ParsableCommand {
                 title: row.title.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)", location: row.location, color: row.color,
                 attendees: row.attendees.filter { !$0.isEmpty }, part: row.part, parts: row.parts, status: row.status))
             byDay[date.daysSinceEpoch] = day
+        }
+        for (n, f) in dayWeather where byDay[n] == nil {
+            byDay[n] = TerminalAgenda.Day(date: CivilDate(daysSinceEpoch: n), weather: TerminalAgenda.Weather(
+                summary: f.summary, high: f.temperatureMax, low: f.temperatureMin, precipitationProbability: f.precipitationProbability), entries: [])
         }
         guard let first = lower ?? byDay.keys.min().map(CivilDate.init(daysSinceEpoch:)),
               let end = upper ?? byDay.keys.max().map({ CivilDate(daysSinceEpoch: $0 + 1) }) else { return [] }
@@ -201,6 +216,7 @@ final class AgendaCollector: Sink {
     }
 
     func write(_ batch: Batch, context: RunContext) throws {
+        for header in batch.agendaDays { if let w = header.weather { dayWeather[header.date.daysSinceEpoch] = w.result } }
         for entry in batch.days {
             let n = entry.day.daysSinceEpoch
             guard n >= lower, n < upper else { continue }

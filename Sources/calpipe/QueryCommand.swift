@@ -7,12 +7,15 @@ struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the agenda stored in a database written by the sqlite sink.",
         discussion: """
-            Shows day entries in agenda order (all-day first, then by start time, then title), as a table or as
-            JSON. Days are given as YYYY-MM-DD, "today", "today+7d" or "today-2w"; --to is exclusive, like a
-            pipeline's window. Without a day or range, the whole agenda is printed.
+            Shows days with a header (weekday, date, the day's weather) and their entries in agenda order (all-day
+            first, then by start time, then title); a day without entries says "no events". Lines are cut to the
+            terminal's width. Days are YYYY-MM-DD, today, tomorrow, yesterday, +3, -1, a weekday (monday: the next
+            Monday, today included), today+7d or today-2w, in the pipeline's zone; --to is exclusive, like a
+            pipeline's window. Without a day or range, the pipeline's window is printed.
 
             Example:
-              calpipe query out/agenda.db --day today
+              calpipe query out/agenda.db --day tomorrow
+              calpipe query out/agenda.db --day monday --days 7
               calpipe query out/agenda.db --from 2026-11-01 --to 2026-12-01 --json
             """
     )
@@ -20,8 +23,11 @@ struct Query: ParsableCommand {
     @Argument(help: "The database file.")
     var database: String
 
-    @Option(help: "Show one day.")
+    @Option(help: "Show this day (with --days, the first of them).")
     var day: String?
+
+    @Option(help: "Show this many days (from --day, else from today).")
+    var days: Int?
 
     @Option(help: "Show days from this one on.")
     var from: String?
@@ -29,57 +35,95 @@ struct Query: ParsableCommand {
     @Option(help: "Show days before this one (exclusive).")
     var to: String?
 
-    @Flag(help: "Print JSON instead of a table.")
+    @Option(help: "Cut lines to this many characters (default: the terminal's width; no cut when not a terminal).")
+    var width: Int?
+
+    @Flag(help: "Print the days document (the json sink's shape) instead of a table.")
     var json = false
 
     func validate() throws {
-        if day != nil && (from != nil || to != nil) {
-            throw ValidationError("--day cannot be combined with --from or --to")
+        if (day != nil || days != nil) && (from != nil || to != nil) {
+            throw ValidationError("--day and --days cannot be combined with --from or --to")
         }
-    }
-
-    private func parseDay(_ text: String, option: String, today: CivilDate) throws -> CivilDate {
-        guard let date = Window.parseBound(text, today: today) else {
-            throw ValidationError("--\(option): invalid day \"\(text)\" (expected YYYY-MM-DD, today, today+Nd or today-Nw)")
-        }
-        return date
+        if let days, days < 1 || days > 3660 { throw ValidationError("--days: expected a number of days from 1 to 3660, got \(days)") }
+        if let width, width < 20 { throw ValidationError("--width: expected at least 20 characters, got \(width)") }
     }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let zone = ZoneDatabase().defaultZone(environment: environment)
-        let today = PipelineEnvironment.today(in: zone)
-        var lower: CivilDate?
-        var upper: CivilDate?
-        if let day {
-            lower = try parseDay(day, option: "day", today: today)
-            upper = lower?.adding(days: 1)
-        }
-        if let from { lower = try parseDay(from, option: "from", today: today) }
-        if let to { upper = try parseDay(to, option: "to", today: today) }
-        if let lower, let upper, upper <= lower {
-            throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
-        }
-        let rows: [AgendaRow]
+        let zones = ZoneDatabase()
         do {
-            rows = try SQLiteAgendaReader(path: database).rows(from: lower, to: upper)
+            let reader = try SQLiteAgendaReader(path: database)
+            let meta = try reader.meta()
+            let zone = meta.flatMap { zones.zone(named: $0.timezone) } ?? zones.defaultZone(environment: environment)
+            // Today from the clock, as pipelines read it (SOURCE_DATE_EPOCH fixes only time stamps).
+            let today = PipelineEnvironment.today(in: zone)
+            var lower: CivilDate
+            var upper: CivilDate
+            var everyDay = true
+            if day != nil || days != nil {
+                lower = try day.map { try QueryDay.parse($0, option: "day", today: today) } ?? today
+                upper = lower.adding(days: days ?? 1)
+            } else if from != nil || to != nil {
+                lower = try from.map { try QueryDay.parse($0, option: "from", today: today) } ?? CivilDate(year: 1, month: 1, day: 1)
+                upper = try to.map { try QueryDay.parse($0, option: "to", today: today) } ?? CivilDate(year: 9999, month: 12, day: 31)
+                everyDay = from != nil && to != nil
+            } else if let window = meta?.window {
+                (lower, upper) = (window.from, window.to)
+            } else {
+                (lower, upper) = (CivilDate(year: 1, month: 1, day: 1), CivilDate(year: 9999, month: 12, day: 31))
+                everyDay = false
+            }
+            if upper <= lower {
+                throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
+            }
+            let agenda = try reader.agendaDays(from: lower, to: upper, zone: zone, everyDay: everyDay)
+            if json {
+                print(DaysDocument.render(agenda, pipeline: meta?.pipeline ?? "", zone: zone, window: meta?.window, locale: meta?.locale ?? "en",
+                                          generatedAt: meta?.generatedAt ?? 0, today: today), terminator: "")
+            } else {
+                let names = WeekdayNames(locale: meta?.locale ?? "en")
+                print(AgendaFormatter.table(agenda, names: names, today: today, width: width ?? Terminal.outputWidth), terminator: "")
+            }
+        } catch let error as ValidationError {
+            throw error
         } catch {
             Terminal.error("calpipe: error: \(error)")
             throw CalpipeExit.failed.code
         }
-        print(json ? AgendaFormatter.json(rows) : AgendaFormatter.table(rows), terminator: "")
     }
 }
 
-/// Renders agenda rows for `calpipe query`: an aligned text table or JSON.
-enum AgendaFormatter {
-    /// "10:00-11:00", "22:00-24:00" when it runs to the next midnight, or "all day".
-    static func time(_ row: AgendaRow) -> String {
-        if row.allDay { return "all day" }
-        return clock(row.startLocal, day: row.day) + "-" + clock(row.endLocal, day: row.day)
-    }
+/// The day words of `calpipe query`.
+enum QueryDay {
+    static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
-    /// "HH:MM" of a local ISO date-time, "24:00" for the next day's midnight.
+    static func parse(_ text: String, option: String, today: CivilDate) throws -> CivilDate {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        switch t {
+        case "today": return today
+        case "tomorrow": return today.adding(days: 1)
+        case "yesterday": return today.adding(days: -1)
+        default: break
+        }
+        if let first = t.first, first == "+" || first == "-", let n = Int(t.dropFirst()), n <= 100_000 {
+            return today.adding(days: first == "-" ? -n : n)
+        }
+        if t.count >= 3, let index = weekdays.firstIndex(where: { $0.hasPrefix(t) }) {
+            // The next such day, today included.
+            let ahead = (index + 1 - today.isoWeekday + 7) % 7
+            return today.adding(days: ahead)
+        }
+        if let date = Window.parseBound(t, today: today) { return date }
+        throw ValidationError("--\(option): invalid day \"\(text)\" (expected YYYY-MM-DD, today, tomorrow, yesterday, +N, -N, a weekday such as monday, today+Nd or today-Nw)")
+    }
+}
+
+/// Renders days for `calpipe query`: a header per day with its weather, then its entries, cut to a width.
+enum AgendaFormatter {
+    static func number(_ value: Double) -> String { JSONWriter.numberText(value) }
+
+    /// "HH:MM" of a local ISO date-time, "24:00" for the next day's midnight (`calpipe agenda` reads rows with it).
     static func clock(_ local: String, day: String) -> String {
         let chars = Array(local)
         guard chars.count >= 16 else { return local }
@@ -87,83 +131,55 @@ enum AgendaFormatter {
         return String(chars[11..<16])
     }
 
-    static func number(_ value: Double) -> String { JSONWriter.numberText(value) }
-
-    static func forecast(_ row: AgendaRow) -> String {
-        switch row.forecastStatus {
-        case "forecast"?:
+    /// "Overcast, -1…4 °C, 54% snow": one daily record, so the precipitation's kind agrees with the summary.
+    static func weather(_ w: DayWeather?) -> String {
+        guard let w else { return "" }
+        switch w.result {
+        case .missing(let reason):
+            return "(no weather: \(reason))"
+        case .forecast(let f, _):
             var parts: [String] = []
-            if let s = row.forecastSummary { parts.append(s) }
-            let unit = row.forecastUnits == "imperial" ? "°F" : "°C"
-            if let lo = row.temperatureMin, let hi = row.temperatureMax { parts.append(number(lo) + "…" + number(hi) + unit) }
-            if let p = row.precipitationProbability { parts.append(number(p) + "% rain") }
+            if let s = f.summary { parts.append(s) }
+            let unit = f.units == "imperial" ? " °F" : " °C"
+            if let lo = f.temperatureMin, let hi = f.temperatureMax { parts.append(number(lo) + "…" + number(hi) + unit) }
+            if let p = f.precipitationProbability { parts.append(number(p) + "% " + WeatherIcon.precipitationKind(forCode: f.weatherCode)) }
             return parts.joined(separator: ", ")
-        case "missing"?: return "(" + (row.forecastReason ?? "missing") + ")"
-        default: return ""
         }
     }
 
-    static func table(_ rows: [AgendaRow]) -> String {
-        guard !rows.isEmpty else { return "no agenda entries\n" }
-        let showForecast = rows.contains { $0.forecastStatus != nil }
-        var header = ["DAY", "TIME", "TITLE", "LOCATION", "ATTENDEES"]
-        if showForecast { header.append("FORECAST") }
-        var lines: [[String]] = [header]
-        for row in rows {
-            var title = row.title ?? "(no title)"
-            if row.parts > 1 { title += " (\(row.part)/\(row.parts))" }
-            var line = [row.day, time(row), title, row.location ?? "", row.attendees.joined(separator: ", ")]
-            if showForecast { line.append(forecast(row)) }
-            lines.append(line)
-        }
-        var widths = Array(repeating: 0, count: header.count)
-        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
+    /// "10:00-11:00", "22:00-24:00" when it runs to the next midnight, or "all day".
+    static func time(_ entry: DayEntry) -> String {
+        if entry.allDay { return "all day" }
+        let end = entry.end.date > entry.day ? "24:00" : entry.end.shortTimeText
+        return entry.start.shortTimeText + "-" + end
+    }
+
+    static func cut(_ line: String, to width: Int?) -> String {
+        guard let width, line.count > width else { return line }
+        return String(line.prefix(width - 1)) + "…"
+    }
+
+    static func table(_ days: [AgendaDay], names: WeekdayNames, today: CivilDate, width: Int?) -> String {
+        guard !days.isEmpty else { return "no agenda entries\n" }
         var out = ""
-        for line in lines {
-            var text = ""
-            for (i, cell) in line.enumerated() {
-                text += cell
-                if i < line.count - 1 { text += String(repeating: " ", count: widths[i] - cell.count + 2) }
+        for day in days {
+            var header = names.shortName(of: day.date) + " " + day.date.iso8601
+            if day.date == today { header += " (today)" }
+            let w = weather(day.weather)
+            if !w.isEmpty { header += "  " + w }
+            out += cut(header, to: width) + "\n"
+            if day.entries.isEmpty { out += "  no events\n" }
+            for entry in day.entries {
+                var title = entry.event.title ?? "(no title)"
+                if entry.parts > 1 { title += " (\(entry.part)/\(entry.parts))" }
+                var cells = ["  " + time(entry).padding(toLength: 11, withPad: " ", startingAt: 0), title]
+                if let location = entry.event.location, !location.isEmpty { cells.append(location) }
+                let people = entry.event.attendees.map { $0.name ?? $0.email ?? "" }.filter { !$0.isEmpty }
+                if !people.isEmpty { cells.append(people.joined(separator: ", ")) }
+                if case .forecast? = entry.forecast { cells.append("[" + weather(DayWeather(result: entry.forecast!)) + "]") }
+                out += cut(cells.joined(separator: "  "), to: width) + "\n"
             }
-            while text.hasSuffix(" ") { text.removeLast() }
-            out += text + "\n"
         }
         return out
-    }
-
-    static func json(_ rows: [AgendaRow]) -> String {
-        func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-        func num(_ d: Double?) -> JSONValue { d.map(JSONValue.number) ?? .null }
-        let items: [JSONValue] = rows.map { row in
-            var forecast: JSONValue = .null
-            if let status = row.forecastStatus {
-                forecast = .object(JSONObject([
-                    ("status", .string(status)), ("reason", text(row.forecastReason)), ("summary", text(row.forecastSummary)),
-                    ("temperature_min", num(row.temperatureMin)), ("temperature_max", num(row.temperatureMax)),
-                    ("precipitation_probability", num(row.precipitationProbability)), ("units", text(row.forecastUnits)),
-                ]))
-            }
-            return .object(JSONObject([
-                ("day", .string(row.day)),
-                ("all_day", .bool(row.allDay)),
-                ("start", row.allDay ? .null : .string(clock(row.startLocal, day: row.day))),
-                ("end", row.allDay ? .null : .string(clock(row.endLocal, day: row.day))),
-                ("starts_at_local", .string(row.startLocal)),
-                ("ends_at_local", .string(row.endLocal)),
-                ("duration_minutes", .number(Double(row.durationSeconds / 60))),
-                ("part", .number(Double(row.part))),
-                ("parts", .number(Double(row.parts))),
-                ("title", text(row.title)),
-                ("location", text(row.location)),
-                ("color", text(row.color)),
-                ("status", text(row.status)),
-                ("attendees", .array(row.attendees.map(JSONValue.string))),
-                ("source", .string(row.source)),
-                ("uid", .string(row.uid)),
-                ("recurrence_id", row.recurrenceID.isEmpty ? .null : .string(row.recurrenceID)),
-                ("forecast", forecast),
-            ]))
-        }
-        return JSONWriter(pretty: true).string(.array(items)) + "\n"
     }
 }

@@ -45,6 +45,12 @@ struct Run: ParsableCommand {
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
+        // The resolved plan on a dry run; otherwise only what the loader changed (an added expand stage).
+        if dryRun && !quiet {
+            for line in definition.planLines { Terminal.error("calpipe: " + line) }
+        } else if !quiet {
+            for note in definition.notes { Terminal.error("calpipe: note: " + note) }
+        }
         try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log).run(definition, signals: signals)
     }
 }

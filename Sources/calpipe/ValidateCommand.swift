@@ -34,6 +34,7 @@ struct Validate: ParsableCommand {
             line += "time zone \(env.zone.identifier)"
             if let w = env.window { line += ", window \(w.from.iso8601) to \(w.to.iso8601) (exclusive)" }
             print(line)
+            for planLine in definition.planLines { print(planLine) }
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }

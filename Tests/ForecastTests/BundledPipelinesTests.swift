@@ -12,14 +12,17 @@ import XCTest
 final class BundledPipelinesTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    var registry: PluginRegistry { .standard }
+    var registry: PluginRegistry { Self.registry }
+
+    static var registry: PluginRegistry { .standard }
 
     func testLivePipelineIsValid() throws {
         let loader = PipelineLoader(registry: registry, environment: ["HOME": NSTemporaryDirectory(), "CALPIPE_FEED_URL": "webcal://calendar.example.org/team.ics"], now: Harness.now)
         let pipeline = try loader.load(file: Self.root.appendingPathComponent("pipelines/forecast-live.json").path)
-        XCTAssertEqual(pipeline.stages.count, 2)
-        XCTAssertEqual((pipeline.stages[1] as? ForecastStage)?.providerName, "open-meteo")
-        XCTAssertEqual((pipeline.stages[1] as? ForecastStage)?.fetcher?.settings.userAgent, "calpipe/0.1 (forecast-live pipeline)")
+        XCTAssertEqual(pipeline.stageTypes, ["expand", "split", "forecast"])
+        XCTAssertEqual(pipeline.notes, [], "the bundled pipeline expands its recurring events itself")
+        XCTAssertEqual((pipeline.stages[2] as? ForecastStage)?.providerName, "open-meteo")
+        XCTAssertEqual((pipeline.stages[2] as? ForecastStage)?.fetcher?.settings.userAgent, "calpipe/0.1 (forecast-live pipeline)")
     }
 
     func testDemoAgendaWithTheBundledSampleOffline() throws {
@@ -38,13 +41,17 @@ final class BundledPipelinesTests: XCTestCase {
         try Runner().run(pipeline, context: context)
         let days = collected.days
         XCTAssertFalse(days.isEmpty)
-        // Every place of the sample agenda is within reach of the sample's four places; the pipeline's location
-        // covers events without one; so every day entry has a forecast from the file.
-        let missing = days.filter { if case .missing? = $0.forecast { return true }; return $0.forecast == nil }
-        XCTAssertEqual(missing.map { "\($0.event.uid) \($0.day.iso8601)" }, [])
-        XCTAssertEqual(context.report.counter("forecasts from file"), days.count)
+        // Every day of the window (42, empty ones included) has the weather of the pipeline's location from
+        // the file; entries share it unless their place is more than 25 km away, and then have their own.
+        let headers = collected.headers
+        XCTAssertEqual(headers.count, 42)
+        XCTAssertEqual(headers.filter { $0.weather?.isAvailable != true }.map(\.date.iso8601), [])
+        XCTAssertEqual(Set(headers.compactMap(\.weather?.place)), [Coordinate(latitude: 52.52, longitude: 13.41)])
+        let own = days.filter { $0.forecast != nil }
+        XCTAssertEqual(own.filter { if case .missing? = $0.forecast { return true }; return false }.map { "\($0.event.uid) \($0.day.iso8601)" }, [])
+        XCTAssertEqual(context.report.counter("forecasts from file"), headers.count + own.count)
         XCTAssertEqual(context.report.warnings, [])
-        XCTAssertEqual(DailyForecast.attributions(for: days), [
+        XCTAssertEqual(DailyForecast.attributions(for: headers), [
             "Weather data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)",
         ])
     }

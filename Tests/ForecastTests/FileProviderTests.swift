@@ -25,7 +25,8 @@ final class FileProviderTests: XCTestCase {
         XCTAssertEqual(run.byKey["later 2027-02-15"], .missing(reason: "beyond-horizon"))
         XCTAssertEqual(run.byKey["earlier 2026-09-01"], .missing(reason: "past"))
         XCTAssertEqual(run.warnings, ["forecast for 48.21,16.37 (2026-11-24 to 2026-11-24): file: no place in the file within 50 km of 48.21,16.37"])
-        XCTAssertEqual(run.report.counter("forecasts from file"), 2)
+        // Two day headers (Munich, the pipeline's location) and Berlin's own forecast (500 km away).
+        XCTAssertEqual(run.report.counter("forecasts from file"), 3)
     }
 
     func testMetricFileReadAsImperial() throws {
@@ -45,7 +46,7 @@ final class FileProviderTests: XCTestCase {
         }
         XCTAssertThrowsError(try Harness.run(events: events, forecast: ["provider": "open-meteo", "path": "x.json", "unit": "metric"], cache: "/nonexistent/x.sqlite")) { error in
             XCTAssertEqual("\(error)", """
-                pipelines/test.json: stages[1].unit: unknown option (expected one of: provider, path, units, historical, geocode, cache, ttl, base_url, archive_url, geocoding_url, apikey, user_agent, timeout, connect_timeout, retry_budget, backoff, max_attempts, max_requests_per_second, batch_size, max_distance_km, buffer_limit); did you mean "units"?
+                pipelines/test.json: stages[1].unit: unknown option (expected one of: provider, path, units, historical, geocode, cache, ttl, base_url, archive_url, geocoding_url, apikey, user_agent, timeout, connect_timeout, retry_budget, backoff, max_attempts, max_requests_per_second, batch_size, max_distance_km, buffer_limit, entry_distance_km); did you mean "units"?
                 pipelines/test.json: stages[1].path: only the file provider reads this option (provider is "open-meteo")
                 """)
         }

@@ -48,7 +48,7 @@ final class ForecastStageTests: XCTestCase {
     func testOneRequestPerBatchOfPlacesAndTheRecordedValues() throws {
         try routeMixed()
         let cache = Harness.temporaryCache()
-        let run = try Harness.run(events: mixedEvents, forecast: options(), cache: cache)
+        let run = try Harness.run(events: mixedEvents, forecast: options(["historical": false]), cache: cache)
 
         let forecasts = try server.requests(to: "/v1/forecast")
         XCTAssertEqual(forecasts.count, 1)
@@ -69,13 +69,17 @@ final class ForecastStageTests: XCTestCase {
         XCTAssertEqual(r["geo-beats-location 2026-11-25"], .forecast(DailyForecast(weatherCode: 2, summary: "Partly cloudy", temperatureMax: 5.5, precipitationAmount: 0.0, windSpeedMax: 12.1, units: "metric", provider: "open-meteo"), place: berlin))
         XCTAssertEqual(r["last-week 2026-11-20"], .missing(reason: "past"))
         XCTAssertEqual(r["far-future 2026-12-15"], .missing(reason: "beyond-horizon"))
-        XCTAssertEqual(r["nowhere 2026-11-24"], .missing(reason: "no-location"))
-        XCTAssertEqual(r["room 2026-11-24"], .missing(reason: "no-location"))
+        // No place of their own: the day's weather, at the day's place (Munich, of its only entry with a place).
+        XCTAssertEqual(r["nowhere 2026-11-24"], r["munich-offsite 2026-11-24"])
+        XCTAssertEqual(r["room 2026-11-24"], r["munich-offsite 2026-11-24"])
+        // One forecast per day header; only the Munich offsite on a Berlin day (2026-11-25) has its own.
+        XCTAssertEqual(run.ownForecasts, ["munich-offsite 2026-11-25"])
+        XCTAssertEqual(run.headers.map(\.date.iso8601), ["2026-11-20", "2026-11-23", "2026-11-24", "2026-11-25", "2026-12-15"])
 
         XCTAssertEqual(run.report.counter("forecasts fetched"), 4)
         XCTAssertEqual(run.report.counter("forecasts missing (past)"), 1)
         XCTAssertEqual(run.report.counter("forecasts missing (beyond-horizon)"), 1)
-        XCTAssertEqual(run.report.counter("forecasts missing (no-location)"), 2)
+        XCTAssertEqual(run.report.counter("forecasts missing (no-location)"), 0)
         XCTAssertEqual(run.report.counter("forecast requests"), 1)
         XCTAssertEqual(run.warnings, ["geocoding \"Room 4.12\": no place found"])
         XCTAssertTrue(run.report.rejections.isEmpty)

@@ -9,12 +9,15 @@ import XCTest
 final class Collected: @unchecked Sendable {
     private let lock = NSLock()
     private var storedDays: [DayEntry] = []
+    private var storedHeaders: [AgendaDay] = []
     private var storedLog: [String] = []
 
     var days: [DayEntry] { lock.lock(); defer { lock.unlock() }; return storedDays }
     var log: [String] { lock.lock(); defer { lock.unlock() }; return storedLog }
 
+    var headers: [AgendaDay] { lock.lock(); defer { lock.unlock() }; return storedHeaders }
     func add(_ days: [DayEntry]) { lock.lock(); storedDays += days; lock.unlock() }
+    func add(headers: [AgendaDay]) { lock.lock(); storedHeaders += headers; lock.unlock() }
     func add(log line: String) { lock.lock(); storedLog.append(line); lock.unlock() }
 }
 
@@ -35,21 +38,49 @@ final class CollectSink: Sink {
     var needs: BatchContent { .days }
     var label: String { "collect" }
     func open(context: RunContext) throws {}
-    func write(_ batch: Batch, context: RunContext) throws { collected.add(batch.days) }
+    func write(_ batch: Batch, context: RunContext) throws {
+        collected.add(batch.days)
+        collected.add(headers: batch.agendaDays)
+    }
     func commit(context: RunContext) throws -> Int { collected.days.count }
     func abort(context: RunContext) {}
 }
 
 struct RunOutcome {
     var days: [DayEntry]
+    /// The day headers of the forecast stage.
+    var headers: [AgendaDay] = []
     var report: RunReport
     var warnings: [String] { report.warnings }
 
-    /// Forecast results by event uid and day ("uid 2026-11-23").
-    var byKey: [String: ForecastResult] {
+    /// The weather of each day header by date ("2026-11-23").
+    var weather: [String: ForecastResult] {
         var out: [String: ForecastResult] = [:]
-        for d in days { out[d.event.uid + " " + d.day.iso8601] = d.forecast }
+        for h in headers { if let w = h.weather { out[h.date.iso8601] = w.result } }
         return out
+    }
+
+    /// The weather an app shows beside each entry, by event uid and day ("uid 2026-11-23"): the entry's own
+    /// forecast when it has one (its place is far from the day's), else its day's weather. `fetchedAt` is
+    /// left out (it is the recorded server's clock); tests of it read `headers` or `days`.
+    var byKey: [String: ForecastResult] {
+        let dayWeather = weather
+        var out: [String: ForecastResult] = [:]
+        for d in days {
+            out[d.event.uid + " " + d.day.iso8601] = (d.forecast ?? dayWeather[d.day.iso8601]).map(Self.withoutFetchTime)
+        }
+        return out
+    }
+
+    /// Entries that carry a forecast of their own ("uid 2026-11-23").
+    var ownForecasts: Set<String> {
+        Set(days.filter { $0.forecast != nil }.map { $0.event.uid + " " + $0.day.iso8601 })
+    }
+
+    static func withoutFetchTime(_ result: ForecastResult) -> ForecastResult {
+        guard case .forecast(var f, let place) = result else { return result }
+        f.fetchedAt = nil
+        return .forecast(f, place: place)
     }
 }
 
@@ -74,7 +105,7 @@ enum Harness {
 
     /// Loads and runs `{"sources": [test events], "stages": [split, forecast], "sinks": [collect]}`.
     static func run(events: [Event], forecast: [String: Any], cache: String, timezone: String = "Europe/Berlin",
-                    location: [String: Any]? = nil, now: Date = Harness.now) throws -> RunOutcome {
+                    location: [String: Any]? = nil, window: (from: String, to: String)? = nil, now: Date = Harness.now) throws -> RunOutcome {
         let collected = Collected()
         var registry = PluginRegistry()
         registry.register(SourceDescriptor(type: "test-events", kind: .source, summary: "events made by the test", options: [], make: { _ in ListSource(events: events) }))
@@ -91,13 +122,14 @@ enum Harness {
             "sinks": [["type": "collect"]],
         ]
         if let location { root["location"] = location }
+        if let window { root["window"] = ["from": window.from, "to": window.to] }
         let text = String(decoding: try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]), as: UTF8.self)
         let json = try JSONParser.parse(text)
         let loader = PipelineLoader(registry: registry, environment: ["HOME": NSTemporaryDirectory()], now: now)
         let pipeline = try loader.load(json: json, file: "pipelines/test.json", baseDirectory: RecordedServer.fixtures)
         let context = RunContext(environment: pipeline.environment, quiet: true)
         try Runner().run(pipeline, context: context)
-        return RunOutcome(days: collected.days, report: context.report)
+        return RunOutcome(days: collected.days, headers: collected.headers, report: context.report)
     }
 
     /// Removes the cache folders of earlier test processes that have ended, once per process.

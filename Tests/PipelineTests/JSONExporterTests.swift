@@ -35,7 +35,7 @@ final class JSONExporterTests: XCTestCase {
         XCTAssertEqual(doc.value(atDottedPath: "days.0.entries"), .array([]))
         XCTAssertEqual(doc.value(atDottedPath: "days.1.entries")?.arrayValue?.map { $0.value(atDottedPath: "title")?.stringValue }, ["Holiday", "Late"])
         XCTAssertEqual(JSONWriter(pretty: false).string(doc.value(atDottedPath: "days.1.entries.1")!),
-            #"{"uid":"b","title":"Late","location":"Room 1","color":null,"all_day":false,"start":"23:00","end":"24:00","duration_minutes":60,"starts_at":"2026-10-25T23:00:00+01:00","ends_at":"2026-10-26T00:00:00+01:00","part":1,"parts":2,"attendees":[{"name":"Ann","email":"ann@example.org","role":"CHAIR","status":"ACCEPTED"}]}"#)
+            #"{"id":"5831bd8aabe84cdd","uid":"b","title":"Late","description":null,"location":"Room 1","url":null,"color":null,"all_day":false,"start":"23:00","end":"24:00","duration_minutes":60,"starts_at":"2026-10-25T23:00:00+01:00","ends_at":"2026-10-26T00:00:00+01:00","part":1,"parts":2,"attendees":[{"name":"Ann","email":"ann@example.org","role":"CHAIR","status":"ACCEPTED","initials":"A"}],"attendee_count":1,"status":null,"source":"sources[0]","calendar":"sources[0]"}"#)
         XCTAssertEqual(doc.value(atDottedPath: "days.1.entries.0.duration_minutes"), .number(1500))
     }
 

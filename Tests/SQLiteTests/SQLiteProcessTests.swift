@@ -1,5 +1,6 @@
 import CalSQLite
 import Foundation
+import Pipeline
 import XCTest
 
 /// Tests that spawn the real calpipe executable: kills mid-write, concurrent runs, `calpipe query`.
@@ -61,11 +62,18 @@ final class SQLiteProcessTests: XCTestCase {
         var stderr = Data()
     }
 
+    /// Set for every process the test starts (SOURCE_DATE_EPOCH fixes "today").
+    private static let fixedNow = ["SOURCE_DATE_EPOCH": "1794787200"]  // 2026-11-16 00:00 UTC, a Monday
+
     private func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try calpipe()
         process.arguments = arguments
         process.currentDirectoryURL = dir
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "COLUMNS")
+        for (k, v) in Self.fixedNow { environment[k] = v }
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -249,59 +257,117 @@ final class SQLiteProcessTests: XCTestCase {
         try writePipeline("q", feed: "feed.json", source: "team")
         XCTAssertEqual(try run(["run", "--quiet", "q.pipeline.json"]).0, 0)
 
-        let (status, table, _) = try run(["query", "agenda.db"])
+        // Days that are today are marked "(today)" (the clock's day).
+        let clockDay = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!).iso8601
+        func mark(_ iso: String) -> String { iso == clockDay ? " (today)" : "" }
+        let (status, table, _) = try run(["query", "agenda.db", "--from", "2026-11-10", "--to", "2026-11-14"])
         XCTAssertEqual(status, 0)
         XCTAssertEqual(table, """
-            DAY         TIME         TITLE              LOCATION  ATTENDEES
-            2026-11-10  10:00-11:00  Standup            Room 4    Ann, bob@example.com
-            2026-11-12  all day      Offsite (1/2)
-            2026-11-13  all day      Offsite (2/2)
-            2026-11-25  22:00-24:00  Night shift (1/2)
-            2026-11-26  00:00-02:00  Night shift (2/2)
+            Tue 2026-11-10\(mark("2026-11-10"))
+              10:00-11:00  Standup  Room 4  Ann, bob@example.com
+            Wed 2026-11-11\(mark("2026-11-11"))
+              no events
+            Thu 2026-11-12\(mark("2026-11-12"))
+              all day      Offsite (1/2)
+            Fri 2026-11-13\(mark("2026-11-13"))
+              all day      Offsite (2/2)
 
             """)
-        XCTAssertEqual(try run(["query", "agenda.db", "--from", "2026-11-13", "--to", "2026-11-26"]).1, """
-            DAY         TIME         TITLE              LOCATION  ATTENDEES
-            2026-11-13  all day      Offsite (2/2)
-            2026-11-25  22:00-24:00  Night shift (1/2)
+        XCTAssertEqual(try run(["query", "agenda.db", "--day", "2026-11-25", "--days", "2", "--width", "30"]).1, """
+            Wed 2026-11-25\(mark("2026-11-25"))
+              22:00-24:00  Night shift (1…
+            Thu 2026-11-26\(mark("2026-11-26"))
+              00:00-02:00  Night shift (2…
 
             """)
-        XCTAssertEqual(try run(["query", "agenda.db", "--day", "2026-11-01"]).1, "no agenda entries\n")
+        // Relative days are read from today (the clock, in the pipeline's zone, as pipelines read it).
+        let today = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!)
+        let names = WeekdayNames(locale: "en")
+        func header(_ d: CivilDate) -> String { names.shortName(of: d) + " " + d.iso8601 }
+        XCTAssertTrue(try run(["query", "agenda.db", "--day", "tomorrow"]).1.hasPrefix(header(today.adding(days: 1)) + "\n"))
+        XCTAssertTrue(try run(["query", "agenda.db", "--day", "today"]).1.hasPrefix(header(today) + " (today)\n"))
+        XCTAssertTrue(try run(["query", "agenda.db", "--day=-4"]).1.hasPrefix(header(today.adding(days: -4)) + "\n"))
+        let wednesday = today.adding(days: (3 - today.isoWeekday + 7) % 7)
+        XCTAssertTrue(try run(["query", "agenda.db", "--day", "wednesday", "--days", "1"]).1.hasPrefix(header(wednesday) + (wednesday == today ? " (today)" : "") + "\n"))
+        XCTAssertEqual(try run(["query", "agenda.db", "--day", "2026-11-12"]).1, "Thu 2026-11-12" + (today.iso8601 == "2026-11-12" ? " (today)" : "") + "\n  all day      Offsite (1/2)\n")
+        let (badDay, _, badDayErr) = try run(["query", "agenda.db", "--day", "someday"])
+        XCTAssertEqual(badDay, 2)
+        XCTAssertTrue(badDayErr.hasPrefix("Error: --day: invalid day \"someday\" (expected YYYY-MM-DD, today, tomorrow, yesterday, +N, -N, a weekday such as monday, today+Nd or today-Nw)"), badDayErr)
+        // --json: the days document, as the json sink writes it (docs/agenda-days.schema.json).
         let (jsonStatus, json, _) = try run(["query", "agenda.db", "--day", "2026-11-10", "--json"])
         XCTAssertEqual(jsonStatus, 0)
-        XCTAssertEqual(json, """
-            [
-              {
-                "day": "2026-11-10",
-                "all_day": false,
-                "start": "10:00",
-                "end": "11:00",
-                "starts_at_local": "2026-11-10T10:00:00",
-                "ends_at_local": "2026-11-10T11:00:00",
-                "duration_minutes": 60,
-                "part": 1,
-                "parts": 1,
-                "title": "Standup",
-                "location": "Room 4",
-                "color": null,
-                "status": null,
-                "attendees": [
-                  "Ann",
-                  "bob@example.com"
-                ],
-                "source": "team",
-                "uid": "a@x",
-                "recurrence_id": null,
-                "forecast": null
-              }
-            ]
-
-            """)
+        let doc = try JSONParser.parse(json)
+        XCTAssertEqual(doc.objectValue?.keys, ["generated_at", "pipeline", "timezone", "window", "locale", "attribution", "sources", "days"])
+        XCTAssertEqual(doc.value(atDottedPath: "generated_at"), .string("2026-11-16T00:00:00Z"))
+        let standup = doc.value(atDottedPath: "days.0.entries.0")
+        XCTAssertEqual(standup?.objectValue?.keys, ["id", "uid", "title", "description", "location", "url", "color", "all_day", "start", "end",
+                                                    "duration_minutes", "starts_at", "ends_at", "part", "parts", "attendees", "attendee_count",
+                                                    "status", "source", "calendar"])
+        XCTAssertEqual(standup?.value(atDottedPath: "id"), .string(StableHashForTest.id(source: "team", uid: "a@x", day: "2026-11-10")))
+        XCTAssertEqual(doc.value(atDottedPath: "days.0.weather"), .object(JSONObject([("available", .bool(false)), ("reason", .string("no-forecast"))])))
         let (badStatus, _, badErr) = try run(["query", "agenda.db", "--day", "2026-11-10", "--from", "2026-11-01"])
         XCTAssertEqual(badStatus, 2)
-        XCTAssertTrue(badErr.hasPrefix("Error: --day cannot be combined with --from or --to\n"), badErr)
+        XCTAssertTrue(badErr.hasPrefix("Error: --day and --days cannot be combined with --from or --to\n"), badErr)
         let (missingStatus, _, missingErr) = try run(["query", "missing.db"])
         XCTAssertEqual(missingStatus, 1)
         XCTAssertEqual(missingErr, "calpipe: error: sqlite missing.db: no such file\n")
     }
+
+    /// Issue 17: a database made with a window around today, read with `--day tomorrow`, with the day's
+    /// weather from the bundled sample forecast (it covers October to December 2026).
+    func testQueryTomorrowOnAWindowAroundToday() throws {
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("data/forecast-sample.json").path
+        let today = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!)
+        let tomorrow = today.adding(days: 1), lastWeek = today.adding(days: -6)
+        try """
+            [{"uid": "t@x", "title": "Dentist", "start": "\(tomorrow.iso8601)T08:30:00", "end": "\(tomorrow.iso8601)T09:00:00", "timezone": "Europe/Berlin"},
+             {"uid": "r@x", "title": "Run", "start": "\(lastWeek.iso8601)T07:00:00", "end": "\(lastWeek.iso8601)T07:30:00", "timezone": "Europe/Berlin",
+              "rrule": "FREQ=WEEKLY"}]
+            """.write(to: dir.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        try """
+            {"name": "around-today", "timezone": "Europe/Berlin", "window": {"from": "today-2d", "to": "today+5d"}, "locale": "de",
+             "location": {"latitude": 52.52, "longitude": 13.41},
+             "sources": [{"type": "json", "path": "feed.json", "name": "me"}],
+             "stages": [{"type": "expand"}, {"type": "split"}, {"type": "forecast", "provider": "file", "path": "\(sample)"}],
+             "sinks": [{"type": "sqlite", "path": "agenda.db"}, {"type": "json", "path": "days.json"}]}
+            """.write(to: dir.appendingPathComponent("t.pipeline.json"), atomically: true, encoding: .utf8)
+        let names = WeekdayNames(locale: "de")
+        let (status, _, err) = try run(["run", "--quiet", "t.pipeline.json"])
+        XCTAssertEqual(status, 0, err)
+        let (queryStatus, table, queryErr) = try run(["query", "agenda.db", "--day", "tomorrow", "--days", "2"])
+        XCTAssertEqual(queryStatus, 0, queryErr)
+        let lines = table.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 5, table)
+        XCTAssertTrue(lines[0].hasPrefix(names.shortName(of: tomorrow) + " " + tomorrow.iso8601), table)
+        // The weekly run (from six days ago) is expanded: tomorrow has its instance.
+        XCTAssertEqual(lines[1], "  07:00-07:30  Run")
+        XCTAssertEqual(lines[2], "  08:30-09:00  Dentist")
+        XCTAssertTrue(lines[3].hasPrefix(names.shortName(of: tomorrow.adding(days: 1)) + " " + tomorrow.adding(days: 1).iso8601), table)
+        XCTAssertEqual(lines[4], "  no events")
+        // The weather text of the header comes from the day's one record in the days document.
+        let document = try JSONParser.parse(String(contentsOf: dir.appendingPathComponent("days.json"), encoding: .utf8))
+        let tomorrowDay = try XCTUnwrap(document.value(atDottedPath: "days")?.arrayValue?.first { $0.value(atDottedPath: "date") == .string(tomorrow.iso8601) })
+        if let summary = tomorrowDay.value(atDottedPath: "weather.summary")?.stringValue {
+            XCTAssertTrue(lines[0].contains(summary), table)
+        }
+        // --json gives the sink's day, member for member (the same ids, weather and entries).
+        let (_, json, _) = try run(["query", "agenda.db", "--day", "tomorrow", "--json"])
+        XCTAssertEqual(try JSONParser.parse(json).value(atDottedPath: "days.0"), tomorrowDay)
+        // The whole window (today-2d to today+5d), today marked, empty days listed.
+        let (_, week, _) = try run(["query", "agenda.db"])
+        XCTAssertEqual(week.split(separator: "\n").filter { $0.hasPrefix("  ") == false }.count, 7, week)
+        XCTAssertTrue(week.contains(names.shortName(of: today) + " " + today.iso8601 + " (today)"), week)
+        XCTAssertEqual(week.components(separatedBy: "  no events").count - 1, 6, week)
+    }
+}
+
+enum StableHashForTest {
+    static func id(source: String, uid: String, day: String) -> String {
+        String(DayEntry.stableIDValue(source: source, uid: uid, instance: "", day: ISODate.parseDate(day)!)!, radix: 16).leftPadded(16)
+    }
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

@@ -26,15 +26,21 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("new.db").path
         try runSink(path: path, events: [])
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 3)
+        XCTAssertEqual(try db.userVersion, 4)
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
             ["index", "day_entries_by_day"], ["index", "day_entries_by_event"], ["index", "day_entries_key"],
             ["index", "events_key"], ["index", "occurrences_by_start"], ["index", "occurrences_key"],
-            ["table", "attendees"], ["table", "day_entries"], ["table", "events"], ["table", "forecasts"],
-            ["table", "occurrences"], ["table", "runs"], ["view", "agenda"],
+            ["table", "attendees"], ["table", "day_entries"], ["table", "days"], ["table", "events"], ["table", "forecasts"],
+            ["table", "meta"], ["table", "occurrences"], ["table", "runs"], ["view", "agenda"],
         ])
+        XCTAssertEqual(try columns(db, "days"), [
+            "day", "weekday", "weekday_short", "weather_status", "weather_reason", "provider", "place", "latitude", "longitude",
+            "weather_code", "icon", "summary", "temperature_max", "temperature_min", "precipitation_probability",
+            "precipitation_amount", "wind_speed_max", "units", "fetched_at", "updated_run",
+        ])
+        XCTAssertEqual(try columns(db, "meta"), ["id", "pipeline", "timezone", "window_from", "window_to", "locale", "generated_at", "schema_version"])
         XCTAssertEqual(try columns(db, "events"), [
             "id", "source", "uid", "recurrence_id", "title", "description", "location", "latitude", "longitude",
             "organizer_name", "organizer_email", "categories", "color", "url", "status", "all_day", "dtstart", "dtstart_tzid",
@@ -83,7 +89,11 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try runSink(path: path, events: feed)
 
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 3)
+        XCTAssertEqual(try db.userVersion, 4)
+        // The days of the window and the pipeline's facts are there after the upgrade.
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM days"), 30)
+        XCTAssertEqual(try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, schema_version FROM meta"),
+                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 4]])
         // A and B were unchanged: same rows, untouched (no updated_run); C deleted with its rows; E inserted.
         XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc FROM events ORDER BY id"), [
             [1, "a@x", .null, .null, 1], [2, "b@x", .null, .null, 1], [4, "e@x", 2, 2, 1],
@@ -110,7 +120,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try Database(path: path).setUserVersion(9)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (3); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (4); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)

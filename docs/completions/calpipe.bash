@@ -289,7 +289,7 @@ _calpipe_query() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--day --from --to)
+    non_repeating_options=(--day --days --from --to --width)
     __calpipe_offer_flags_options 1
 
     # Offer option value completions
@@ -297,10 +297,16 @@ _calpipe_query() {
     '--day')
         return
         ;;
+    '--days')
+        return
+        ;;
     '--from')
         return
         ;;
     '--to')
+        return
+        ;;
+    '--width')
         return
         ;;
     esac

@@ -161,10 +161,12 @@ _calpipe_query() {
     local -i ret=1
     local -ar arg_specs=(
         ':database:'
-        '--day[Show one day.]:day:'
+        '--day[Show this day (with --days, the first of them).]:day:'
+        '--days[Show this many days (from --day, else from today).]:days:'
         '--from[Show days from this one on.]:from:'
         '--to[Show days before this one (exclusive).]:to:'
-        '--json[Print JSON instead of a table.]'
+        '--width[Cut lines to this many characters (default\: the terminal'\''s width; no cut when not a terminal).]:width:'
+        '--json[Print the days document (the json sink'\''s shape) instead of a table.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

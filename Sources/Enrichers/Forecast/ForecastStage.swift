@@ -19,7 +19,7 @@ public final class ForecastStage: Stage {
             OptionDoc("provider", "string", "where forecasts come from", values: providers, default: "open-meteo"),
             OptionDoc("path", "path", "file provider: a saved Open-Meteo answer (JSON), relative to the pipeline file"),
             OptionDoc("units", "string", "metric (°C, mm, km/h) or imperial (°F, inch, mph)", values: ForecastUnits.allCases.map(\.rawValue), default: "metric"),
-            OptionDoc("historical", "boolean", "open-meteo: ask the archive for past days instead of marking them \"past\"", default: "false"),
+            OptionDoc("historical", "boolean", "open-meteo: ask for past days (the archive for days older than 92 days) instead of marking them \"past\"", default: "true"),
             OptionDoc("geocode", "boolean", "look up event LOCATION texts and a location {\"name\"} with Open-Meteo's geocoding API", default: "true (false for the file provider)"),
             OptionDoc("cache", "path", "the HTTP cache file (SQLite); else $CALPIPE_CACHE, else $XDG_CACHE_HOME/calpipe/http-cache.sqlite, else ~/.cache/calpipe/http-cache.sqlite"),
             OptionDoc("ttl", "number", "seconds a forecast stays fresh when the service sends no Cache-Control or Expires", default: "3600"),
@@ -37,6 +37,7 @@ public final class ForecastStage: Stage {
             OptionDoc("batch_size", "integer", "places per request (open-meteo)", default: "10"),
             OptionDoc("max_distance_km", "number", "file provider: how far a place may be from the nearest place in the file", default: "50"),
             OptionDoc("buffer_limit", "integer", "day entries held before forecasts are fetched for them", default: "50000"),
+            OptionDoc("entry_distance_km", "number", "an entry gets a forecast of its own only when its place is farther than this from its day's place", default: "25"),
         ],
         make: { options in try ForecastStage(options: options) }
     )
@@ -47,6 +48,13 @@ public final class ForecastStage: Stage {
     private let resolver: PlaceResolver
     private let bufferLimit: Int
     private var buffer: [DayEntry] = []
+    /// The own place (GEO, else LOCATION geocoded) of each buffered entry.
+    private var ownPlaces: [Coordinate?] = []
+    /// Days that had entries (the days of the headers when the pipeline has no window).
+    private var seenDays = Set<CivilDate>()
+    /// Without a pipeline location: each day's candidate entry for the day's place.
+    private var candidates: [CivilDate: Candidate] = [:]
+    private let entryDistanceKm: Double
     private var warnedNotSplit = false
     private var warnedCache = false
     /// The HTTP client of the stage (nil for the file provider), for tests and reports.
@@ -58,12 +66,13 @@ public final class ForecastStage: Stage {
         let provider = options.choice("provider", Self.providers, default: "open-meteo")
         providerName = provider
         units = ForecastUnits(rawValue: options.choice("units", ForecastUnits.allCases.map(\.rawValue), default: "metric")) ?? .metric
-        let historical = options.bool("historical", default: false)
+        let historical = options.bool("historical", default: true)
         let geocode = options.bool("geocode", default: provider != "file")
         let ttl = options.number("ttl", default: 3600, range: 0...31_536_000) ?? 3600
         bufferLimit = options.integer("buffer_limit", default: 50_000, range: 1...10_000_000)
         let batchSize = options.integer("batch_size", default: 10, range: 1...100)
         let maxDistance = options.number("max_distance_km", default: 50, range: 0...20_000) ?? 50
+        entryDistanceKm = options.number("entry_distance_km", default: 25, range: 0...20_000) ?? 25
         let apikey = options.string("apikey")
 
         var settings = HTTPSettings()
@@ -129,21 +138,46 @@ public final class ForecastStage: Stage {
             }
             return batch
         }
-        buffer.append(contentsOf: batch.days)
+        let hasPipelinePlace = resolver.pipelinePlace(context: context) != nil
+        for entry in batch.days {
+            let own = resolver.ownPlace(for: entry.event, context: context)
+            buffer.append(entry)
+            ownPlaces.append(own)
+            seenDays.insert(entry.day)
+            if let own, !hasPipelinePlace { noteCandidate(entry, place: own) }
+        }
         var out = batch
         out.days = []
         if buffer.count >= bufferLimit {
-            out.days = try enrich(buffer, context: context)
-            buffer = []
+            out.days = try enrich(context: context, headers: false).entries
         }
         return out
     }
 
     public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
-        guard !buffer.isEmpty else { return }
-        let days = try enrich(buffer, context: context)
-        buffer = []
-        try emit(Batch(days: days, split: true))
+        let result = try enrich(context: context, headers: true)
+        var batch = Batch(days: result.entries, split: true)
+        batch.agendaDays = result.headers
+        if !batch.isEmpty { try emit(batch) }
+    }
+
+    /// The day's first timed entry with a place (else its first all-day one), in agenda order.
+    private func noteCandidate(_ entry: DayEntry, place: Coordinate) {
+        let key = Candidate.Key(timed: !entry.allDay, startUTC: entry.startUTC, title: entry.event.title ?? "", uid: entry.event.uid)
+        if let known = candidates[entry.day], !key.isBefore(known.key) { return }
+        candidates[entry.day] = Candidate(key: key, place: place, name: entry.event.location)
+    }
+
+    /// The day's place and its name: the pipeline's location, else the day's candidate entry's place.
+    private func dayPlace(_ day: CivilDate, context: RunContext) -> (place: Coordinate, name: String?)? {
+        if let p = resolver.pipelinePlace(context: context) { return (p, resolver.pipelinePlaceName) }
+        return candidates[day].map { ($0.place, $0.name) }
+    }
+
+    /// What one forecast is for: a buffered entry (its own place) or a day header.
+    private enum Target: Hashable {
+        case entry(Int)
+        case day(CivilDate)
     }
 
     /// Rounds to two decimals (about 1 km).
@@ -156,23 +190,58 @@ public final class ForecastStage: Stage {
         OpenMeteoProvider.coordinateText(c.latitude) + "," + OpenMeteoProvider.coordinateText(c.longitude)
     }
 
-    private func enrich(_ entries: [DayEntry], context: RunContext) throws -> [DayEntry] {
-        var out = entries
+    /// Gives the buffered entries that are far from their day's place their own forecast (the others none:
+    /// the day's weather is theirs) and, with `headers`, makes one header per day with the day's weather:
+    /// every day of the window, else every day that had entries.
+    private func enrich(context: RunContext, headers: Bool) throws -> (entries: [DayEntry], headers: [AgendaDay]) {
+        var out = buffer
+        let own = ownPlaces
+        buffer = []
+        ownPlaces = []
         let today = context.environment.today
-        var wanted: [Coordinate: [Int]] = [:]
+        var wanted: [Coordinate: [Target]] = [:]
         var missing: [String: Int] = [:]
-        for (i, entry) in entries.enumerated() {
-            guard let place = resolver.place(for: entry.event, context: context) else {
-                out[i].forecast = .missing(reason: "no-location")
-                missing["no-location", default: 0] += 1
-                continue
-            }
-            if let reason = provider.missingReason(for: entry.day, today: today) {
+        var weather: [CivilDate: DayWeather] = [:]
+        var placeNames: [CivilDate: String] = [:]
+        for i in out.indices {
+            out[i].forecast = nil
+            guard let place = own[i] else { continue }
+            let day = out[i].day
+            if let shared = dayPlace(day, context: context), Self.distanceKm(place, shared.place) <= entryDistanceKm { continue }
+            if let reason = provider.missingReason(for: day, today: today) {
                 out[i].forecast = .missing(reason: reason)
                 missing[reason, default: 0] += 1
                 continue
             }
-            wanted[place, default: []].append(i)
+            wanted[place, default: []].append(.entry(i))
+        }
+        var days: [CivilDate] = []
+        if headers {
+            if let window = context.window {
+                days = (window.from.daysSinceEpoch..<window.to.daysSinceEpoch).map(CivilDate.init(daysSinceEpoch:))
+            } else {
+                days = seenDays.sorted()
+            }
+            for day in days {
+                guard let place = dayPlace(day, context: context) else {
+                    weather[day] = DayWeather(result: .missing(reason: "no-location"))
+                    missing["no-location", default: 0] += 1
+                    continue
+                }
+                placeNames[day] = place.name
+                if let reason = provider.missingReason(for: day, today: today) {
+                    weather[day] = DayWeather(result: .missing(reason: reason), placeName: place.name)
+                    missing[reason, default: 0] += 1
+                    continue
+                }
+                wanted[place.place, default: []].append(.day(day))
+            }
+        }
+        func dayOf(_ target: Target) -> CivilDate {
+            switch target {
+            case .entry(let i): return out[i].day
+            case .day(let d): return d
+            }
         }
         let places = wanted.keys.sorted { ($0.latitude, $0.longitude) < ($1.latitude, $1.longitude) }
         let query = ForecastQuery(zone: context.zone, today: today, units: units, context: context)
@@ -182,24 +251,30 @@ public final class ForecastStage: Stage {
             try context.checkCancellation()
             let chunk = Array(places[start..<min(places.count, start + provider.placesPerRequest)])
             start += chunk.count
-            let days = chunk.flatMap { wanted[$0]!.map { entries[$0].day } }
-            let from = days.min()!, through = days.max()!
+            let chunkDays = chunk.flatMap { wanted[$0]!.map(dayOf) }
+            let from = chunkDays.min()!, through = chunkDays.max()!
             let answers = provider.forecasts(for: chunk, from: from, through: through, query: query)
             for (place, answer) in zip(chunk, answers) {
                 if let error = answer.error {
-                    let own = wanted[place]!.map { entries[$0].day }
-                    context.warn("forecast for \(Self.text(place)) (\(own.min()!.iso8601) to \(own.max()!.iso8601)): \(error)")
+                    let ownDays = wanted[place]!.map(dayOf)
+                    context.warn("forecast for \(Self.text(place)) (\(ownDays.min()!.iso8601) to \(ownDays.max()!.iso8601)): \(error)")
                 }
                 if case .stale(let why) = answer.origin, answer.error == nil {
                     context.warn("forecast for \(Self.text(place)): \(why); using the cached forecast")
                 }
-                for i in wanted[place]! {
-                    if let forecast = answer.days[entries[i].day] {
-                        out[i].forecast = .forecast(forecast, place: place)
+                for target in wanted[place]! {
+                    let day = dayOf(target)
+                    let result: ForecastResult
+                    if let forecast = answer.days[day] {
+                        result = .forecast(forecast, place: place)
                         counts[answer.origin.counterKey, default: 0] += 1
                     } else {
-                        out[i].forecast = .missing(reason: "unavailable")
+                        result = .missing(reason: "unavailable")
                         missing["unavailable", default: 0] += 1
+                    }
+                    switch target {
+                    case .entry(let i): out[i].forecast = result
+                    case .day(let d): weather[d] = DayWeather(result: result, placeName: placeNames[d])
                     }
                 }
             }
@@ -214,6 +289,34 @@ public final class ForecastStage: Stage {
             warnedCache = true
             context.warn(problem)
         }
-        return out
+        let made = days.map { AgendaDay(date: $0, weather: weather[$0]) }
+        return (out, made)
     }
+
+    /// Great-circle distance in km (haversine, mean earth radius).
+    static func distanceKm(_ a: Coordinate, _ b: Coordinate) -> Double {
+        FileProvider.distanceKm(a, b)
+    }
+}
+
+/// The entry a day without a pipeline location takes its place from: its first timed entry with a place,
+/// else its first all-day entry with one (agenda order).
+private struct Candidate {
+    struct Key {
+        var timed: Bool
+        var startUTC: Int64
+        var title: String
+        var uid: String
+
+        func isBefore(_ other: Key) -> Bool {
+            if timed != other.timed { return timed }
+            if startUTC != other.startUTC { return startUTC < other.startUTC }
+            if title != other.title { return title < other.title }
+            return uid < other.uid
+        }
+    }
+
+    var key: Key
+    var place: Coordinate
+    var name: String?
 }

@@ -41,14 +41,26 @@ final class PlaceResolver {
     }
 
     func place(for event: Event, context: RunContext) -> Coordinate? {
+        ownPlace(for: event, context: context) ?? pipelinePlace(context: context)
+    }
+
+    /// The event's own place: its GEO, else its LOCATION text geocoded; nil without either.
+    func ownPlace(for event: Event, context: RunContext) -> Coordinate? {
         if let geo = event.coordinate, geo.isValid { return ForecastStage.rounded(geo) }
         if let geocoder, let text = event.location, let found = geocoder.coordinate(for: text, context: context) {
             return ForecastStage.rounded(found)
         }
-        return pipelinePlace(context: context)
+        return nil
     }
 
-    private func pipelinePlace(context: RunContext) -> Coordinate? {
+    /// The pipeline's `location.name`, when it is given by name.
+    var pipelinePlaceName: String? {
+        if case .name(let name) = defaultPlace { return name }
+        return nil
+    }
+
+    /// The pipeline's `"location"`, geocoded once when it is a name; nil without one (or when it cannot be found).
+    func pipelinePlace(context: RunContext) -> Coordinate? {
         if let resolvedDefault { return resolvedDefault }
         var found: Coordinate?
         switch defaultPlace {

@@ -38,6 +38,11 @@ struct HTMLDayCollector {
     private var dayWeather: [Int: ForecastResult] = [:]
     private(set) var totalEntries = 0
 
+    /// Keeps the weather of the forecast stage's day headers (`Batch.agendaDays`).
+    mutating func addHeaders(_ headers: [AgendaDay]) {
+        for header in headers { if let w = header.weather { setWeather(w.result, forDay: header.date.daysSinceEpoch) } }
+    }
+
     init(cap: Int) { self.cap = cap }
 
     mutating func add(_ entry: DayEntry, renderer: HTMLEntryRenderer) {

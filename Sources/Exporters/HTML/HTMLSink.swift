@@ -88,6 +88,7 @@ public final class HTMLSink: Sink {
 
     public func write(_ batch: Batch, context: RunContext) throws {
         guard let layout, let renderer else { return }
+        days.addHeaders(batch.agendaDays)
         for entry in batch.days where layout.agendaDays.contains(entry.day.daysSinceEpoch) {
             days.add(entry, renderer: renderer)
         }

@@ -53,10 +53,13 @@ public enum EventJSON {
     public static func dayEntry(_ d: DayEntry, zone: Zone) -> JSONValue {
         let e = d.event
         var o = JSONObject()
+        o["id"] = .string(d.stableID)
         o["uid"] = .string(e.uid)
         o["title"] = e.title.map { .string($0) } ?? .null
+        o["description"] = e.description.map { .string($0) } ?? .null
         o["location"] = e.location.map { .string($0) } ?? .null
         if let c = e.coordinate { o["geo"] = coordinate(c) }
+        o["url"] = e.url.map { .string($0) } ?? .null
         o["color"] = e.color.map { .string($0) } ?? .null
         o["all_day"] = .bool(d.allDay)
         if d.allDay {
@@ -72,12 +75,53 @@ public enum EventJSON {
         o["part"] = .number(Double(d.part))
         o["parts"] = .number(Double(d.parts))
         if let p = e.organizer { o["organizer"] = person(p) }
-        o["attendees"] = .array(e.attendees.map(person))
+        o["attendees"] = .array(e.attendees.map { a in
+            guard case .object(var p) = person(a) else { return .null }
+            if let initials = a.initials { p["initials"] = .string(initials) }
+            return .object(p)
+        })
+        o["attendee_count"] = .number(Double(e.attendees.count))
         if !e.categories.isEmpty { o["categories"] = .array(e.categories.map { .string($0) }) }
-        if let s = e.status { o["status"] = .string(s.lowercased()) }
+        o["status"] = e.status.map { .string($0.lowercased()) } ?? .null
+        let source = e.metadata["source"] ?? ""
+        o["source"] = .string(source)
+        o["calendar"] = .string(e.metadata[calendarKey] ?? source)
         if let r = d.occurrence.recurrenceID { o["recurrence_id"] = .string(text(of: r)) }
-        if let f = d.forecast { o["forecast"] = forecast(f) }
+        if let f = d.forecast { o["forecast"] = weather(DayWeather(result: f, placeName: e.location)) }
         return .object(o)
+    }
+
+    /// The metadata key a source sets to the calendar's name (X-WR-CALNAME); the source's name stands in
+    /// for it otherwise.
+    public static let calendarKey = "calendar"
+
+    /// The weather object of a day or an entry (docs/json-format.md); nil: no forecast stage ran.
+    public static func weather(_ w: DayWeather?) -> JSONValue {
+        guard let w else { return .object(JSONObject([("available", .bool(false)), ("reason", .string("no-forecast"))])) }
+        switch w.result {
+        case .missing(let reason):
+            var o = JSONObject([("available", .bool(false)), ("reason", .string(reason))])
+            if let name = w.placeName { o["place"] = .string(name) }
+            return .object(o)
+        case .forecast(let f, let place):
+            var o = JSONObject()
+            o["available"] = .bool(true)
+            o["provider"] = .string(f.provider)
+            o["place"] = w.placeName.map { .string($0) } ?? .null
+            o["latitude"] = .number(place.latitude)
+            o["longitude"] = .number(place.longitude)
+            o["weather_code"] = f.weatherCode.map { .number(Double($0)) } ?? .null
+            o["icon"] = f.icon.map { .string($0) } ?? .null
+            o["summary"] = f.summary.map { .string($0) } ?? .null
+            o["temperature_max"] = f.temperatureMax.map { .number($0) } ?? .null
+            o["temperature_min"] = f.temperatureMin.map { .number($0) } ?? .null
+            o["precipitation_probability"] = f.precipitationProbability.map { .number($0) } ?? .null
+            o["precipitation"] = f.precipitationAmount.map { .number($0) } ?? .null
+            o["wind_speed_max"] = f.windSpeedMax.map { .number($0) } ?? .null
+            o["units"] = .string(f.units)
+            o["fetched_at"] = f.fetchedAt.map { .string(CivilDateTime(secondsSinceEpoch: $0).iso8601 + "Z") } ?? .null
+            return .object(o)
+        }
     }
 
     public static func forecast(_ result: ForecastResult) -> JSONValue {

@@ -14,16 +14,22 @@ extension JSONBytes {
     func dayEntry(_ d: DayEntry, event e: borrowing Event, zone: Zone, level: Int) {
         var first = true
         raw("{")
+        key("id", level: level, first: &first)
+        quotedHex(d.stableIDValue)
         key("uid", level: level, first: &first)
         quoted(e.uid)
         key("title", level: level, first: &first)
         string(e.title)
+        key("description", level: level, first: &first)
+        string(e.description)
         key("location", level: level, first: &first)
         string(e.location)
         if let c = e.coordinate {
             key("geo", level: level, first: &first)
             coordinate(c, level: level + 1)
         }
+        key("url", level: level, first: &first)
+        string(e.url)
         key("color", level: level, first: &first)
         string(e.color)
         key("all_day", level: level, first: &first)
@@ -76,22 +82,23 @@ extension JSONBytes {
             person(p, level: level + 1)
         }
         key("attendees", level: level, first: &first)
-        people(e.attendees, level: level + 1)
+        attendeesWithInitials(e.attendees, level: level + 1)
+        key("attendee_count", level: level, first: &first)
+        integer(Int64(e.attendees.count))
         if !e.categories.isEmpty {
             key("categories", level: level, first: &first)
             strings(e.categories, level: level + 1)
         }
-        if let s = e.status {
-            key("status", level: level, first: &first)
-            quotedLowercased(s)
-        }
+        key("status", level: level, first: &first)
+        if let s = e.status { quotedLowercased(s) } else { null() }
+        entrySourceFields(e, level: level, first: &first)
         if let r = d.occurrence.recurrenceID {
             key("recurrence_id", level: level, first: &first)
             eventTime(r)
         }
         if let f = d.forecast {
             key("forecast", level: level, first: &first)
-            forecast(f, level: level + 1)
+            weather(DayWeather(result: f, placeName: e.location), level: level + 1)
         }
         close("}", level: level, empty: first)
     }

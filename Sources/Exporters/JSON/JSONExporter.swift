@@ -47,6 +47,8 @@ public final class JSONExporter: Sink {
     /// Bytes of rendered entries held in memory before a sorted run goes to disk (tests set it small).
     var spoolRunBytes = DayEntrySpool.defaultRunBytes
     private var forecastProviders = Set<String>()
+    /// The weather of each day, from the forecast stage's day headers (`Batch.agendaDays`).
+    private var dayWeather: [CivilDate: DayWeather] = [:]
     /// The document's bytes not yet handed to the file (which gets them in chunks of `outputChunk`).
     private var output = JSONBytes(pretty: false, capacity: 0)
     /// One day entry's JSON, rendered before it goes to the spool.
@@ -77,6 +79,7 @@ public final class JSONExporter: Sink {
         file = try AtomicFile(path: path, label: writtenPath, cancellation: context.cancellation)
         rows = 0
         forecastProviders = []
+        dayWeather = [:]
         spool = shape == .days ? DayEntrySpool(runBytes: spoolRunBytes) : nil
         output = JSONBytes(pretty: pretty && !ndjson, capacity: Self.outputChunk + (1 << 16))
         entryText = JSONBytes(pretty: pretty && !ndjson)
@@ -90,6 +93,11 @@ public final class JSONExporter: Sink {
             // Entries sit inside "days" -> day -> "entries": four levels deep in the pretty document.
             let zone = context.zone
             guard let spool else { return }
+            for header in batch.agendaDays {
+                guard let w = header.weather else { continue }
+                dayWeather[header.date] = w
+                if let f = w.forecast { forecastProviders.insert(f.provider) }
+            }
             for i in batch.days.indices {
                 try addDay(batch.days[i], zone: zone, to: spool)
             }
@@ -176,18 +184,10 @@ public final class JSONExporter: Sink {
         let window = emptyDays ? context.window : nil
         // With a window and empty_days every day of the window is listed, and only those.
         let windowDays = window.map { $0.from.daysSinceEpoch..<$0.to.daysSinceEpoch }
-        func dayHeader(_ n: Int, indent: String, newline: String) -> String {
-            let d = CivilDate(daysSinceEpoch: n)
-            var text = "{" + newline + indent + "\"date\":" + (pretty ? " " : "")
-            JSONWriter.appendQuoted(d.iso8601, to: &text)
-            text += "," + newline + indent + "\"weekday\":" + (pretty ? " " : "")
-            JSONWriter.appendQuoted(d.weekdayName, to: &text)
-            text += "," + newline + indent + "\"entries\":" + (pretty ? " " : "")
-            return text
-        }
         let nl = pretty ? "\n" : ""
         func pad(_ level: Int) -> String { pretty ? String(repeating: "  ", count: level) : "" }
-        let sep = pretty ? " " : ""
+        let credits = Set(forecastProviders.compactMap(DailyForecast.attribution(forProvider:))).sorted()
+        let head = DaysDocumentHead(context: context, attribution: credits.isEmpty ? nil : credits.joined(separator: "; "))
 
         // The day being written, how many entries it has so far, how many days were written, and the first day
         // after the last one written (where the window's empty days resume).
@@ -196,11 +196,15 @@ public final class JSONExporter: Sink {
         var daysWritten = 0
         var nextDay = windowDays?.lowerBound ?? 0
         func beginDay(_ day: Int) {
+            let date = CivilDate(daysSinceEpoch: day)
             if ndjson {
-                output.append(dayHeader(day, indent: "", newline: "") + "[")
+                output.dayHead(date, weather: dayWeather[date], document: head, level: 0, standalone: true)
             } else {
-                output.append((daysWritten == 0 ? "" : ",") + nl + pad(2) + dayHeader(day, indent: pad(3), newline: nl) + "[")
+                if daysWritten > 0 { output.byte(0x2C) }
+                output.newline(2)
+                output.dayHead(date, weather: dayWeather[date], document: head, level: 2, standalone: false)
             }
+            output.raw("[")
             openDay = day
             nextDay = day + 1
             entriesInDay = 0
@@ -225,23 +229,11 @@ public final class JSONExporter: Sink {
         }
 
         if !ndjson {
-            var head = "{" + nl
-            func member(_ key: String, _ value: JSONValue) {
-                head += pad(1)
-                JSONWriter.appendQuoted(key, to: &head)
-                head += ":" + sep
-                JSONWriter(pretty: pretty).write(value, into: &head, indent: 1)
-                head += "," + nl
-            }
-            member("pipeline", .string(context.environment.name))
-            member("timezone", .string(zone.identifier))
-            if let window = context.window {
-                member("window", .object(JSONObject([("from", .string(window.from.iso8601)), ("to", .string(window.to.iso8601))])))
-            }
-            let credits = Set(forecastProviders.compactMap(DailyForecast.attribution(forProvider:))).sorted()
-            if !credits.isEmpty { member("attribution", .string(credits.joined(separator: "; "))) }
-            head += pad(1) + "\"days\":" + sep + "["
-            output.append(head)
+            output.raw("{")
+            var first = true
+            head.members(into: output, level: 0, first: &first, withSources: true)
+            output.key("days", level: 0, first: &first)
+            output.raw("[")
         }
         // The merge makes 1 MiB chunks; a thread of their own writes them meanwhile.
         let writer = BackgroundFileWriter(file: file)

@@ -32,7 +32,7 @@ public struct AgendaRow: Hashable, Sendable {
 
 /// Reads the agenda of a database the sqlite sink wrote, read-only.
 public final class SQLiteAgendaReader {
-    private let db: Database
+    let db: Database
     public let path: String
 
     public init(path: String) throws {

@@ -35,6 +35,8 @@ public final class SQLiteSink: Sink {
     /// option of the pipeline: false is for tests and measurements comparing it with the keyed writes.
     public let bulkLoad: Bool
     private var writer: SQLiteSyncWriter?
+    /// The `days` and `meta` tables (SQLiteDaysWriter.swift).
+    private var daysWriter = SQLiteDaysWriter()
     /// Whether the last committed run began as a bulk load (for tests and measurements).
     private(set) var lastRunBulkLoaded = false
 
@@ -58,6 +60,7 @@ public final class SQLiteSink: Sink {
     }
 
     public func open(context: RunContext) throws {
+        daysWriter = SQLiteDaysWriter()
         writer = try wrapping {
             try SQLiteSyncWriter(path: path, displayPath: displayPath, keepRemoved: keepRemoved,
                                  busyTimeout: busyTimeoutMilliseconds, bulkLoad: bulkLoad, context: context)
@@ -67,13 +70,17 @@ public final class SQLiteSink: Sink {
     public func write(_ batch: Batch, context: RunContext) throws {
         guard let writer else { throw SQLiteSinkError(path: displayPath, message: "write before open") }
         try wrapping { try writer.write(batch) }
+        daysWriter.note(batch, window: context.window)
     }
 
     /// Commits the run; returns the number of day entries the database now holds for this run's window.
     public func commit(context: RunContext) throws -> Int {
         guard let writer else { throw SQLiteSinkError(path: displayPath, message: "commit before open") }
         let bulk = writer.bulkLoadStarted
-        try wrapping { try writer.commit() }
+        try wrapping {
+            try daysWriter.write(into: writer.db, runID: writer.runID, context: context)
+            try writer.commit()
+        }
         self.writer = nil
         lastRunBulkLoaded = bulk
         let c = writer.counts

@@ -8,6 +8,14 @@ public struct PipelineDefinition {
     /// One label per stage (its `type`), for timings in the summary.
     public var stageLabels: [String]
     public var sinks: [any Sink]
+    /// The plugin type of each source, stage and sink ("ics", "split", "json"), for the resolved plan.
+    public var sourceTypes: [String] = []
+    public var stageTypes: [String] = []
+    public var sinkTypes: [String] = []
+    /// What the loader changed in the pipeline as written (an `expand` stage it added), one line each.
+    public var notes: [String] = []
+    /// Stages the loader added (indexes into `stages`).
+    public var addedStageIndexes: [Int] = []
 
     public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage],
                 stageLabels: [String]? = nil, sinks: [any Sink]) {

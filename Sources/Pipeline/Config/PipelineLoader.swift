@@ -19,6 +19,7 @@ public struct PipelineLoader {
         OptionDoc("timezone", "string", "the output zone (IANA name such as Europe/Berlin): days are split and windows read in it", default: "$TZ, then the system zone"),
         OptionDoc("window", "object", "from (inclusive) and to (exclusive): YYYY-MM-DD, today, today+Nd or today-Nw"),
         OptionDoc("location", "object", "the default place for the forecast: {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}"),
+        OptionDoc("locale", "string", "the language of weekday names in exported days (en, de, fr_CA, ...)", default: "en"),
         OptionDoc("sources", "array", required: true, "where events come from, in order"),
         OptionDoc("stages", "array", "what happens to them, in order"),
         OptionDoc("sinks", "array", required: true, "where results go"),
@@ -81,6 +82,12 @@ public struct PipelineLoader {
         }
         let runTime = PipelineEnvironment.runTime(environment: environment, clock: now)
         let today = PipelineEnvironment.today(in: zone, now: now)
+        var locale = "en"
+        if let text = top.string("locale") {
+            if WeekdayNames.isKnown(text) { locale = text } else {
+                diagnostics.add("locale", "unknown locale \"\(text)\" (expected a language code such as \"en\", \"de\" or \"fr_CA\")")
+            }
+        }
         var window: Window?
         if let w = top.nested("window") {
             w.rejectUnknownKeys(["from", "to"])
@@ -107,11 +114,13 @@ public struct PipelineLoader {
         var env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
                                       location: root["location"], environment: environment, zones: zones, today: today, now: runTime)
         env.fetcher = fetcher
+        env.locale = locale
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
         let builtStages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }
+        let builtSinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }
         let stages = builtStages.map(\.product)
-        let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }.map(\.product)
+        let sinks = builtSinks.map(\.product)
         let sources = builtSources.map(\.product)
         let labels = builtSources.map { built in
             built.object["name"]?.stringValue ?? built.object["path"]?.stringValue
@@ -126,8 +135,24 @@ public struct PipelineLoader {
         }
 
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
-        return PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
-                                  stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
+        var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
+                                            stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
+        definition.sourceTypes = builtSources.map { $0.object["type"]?.stringValue ?? "" }
+        definition.stageTypes = builtStages.map { $0.object["type"]?.stringValue ?? "" }
+        definition.sinkTypes = builtSinks.map { $0.object["type"]?.stringValue ?? "" }
+        // Recurring events must not silently lose their later instances (issue 17): expand before split.
+        if let note = definition.addExpandWhereNeeded(make: { makeDefaultStage("expand", env: env, file: file) }) {
+            definition.notes.append(note)
+        }
+        return definition
+    }
+
+    /// A stage with its default options, for stages the loader adds.
+    private func makeDefaultStage(_ type: String, env: PipelineEnvironment, file: String) -> (any Stage)? {
+        guard let descriptor = registry.stage(type) else { return nil }
+        let diagnostics = ConfigDiagnostics(file: file)
+        let options = PluginOptions(path: "stages", object: JSONObject(), environment: env, diagnostics: diagnostics)
+        return try? descriptor.make(options)
     }
 
     private func placeholderEnvironment(file: String, base: URL) -> PipelineEnvironment {

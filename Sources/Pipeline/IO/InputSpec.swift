@@ -114,7 +114,10 @@ public struct InputSpec: Sendable, Hashable {
     public func inputs(context: RunContext) throws -> [Input] {
         switch location {
         case .path(let resolved, let written):
-            if resolved == "-" { return [Input(path: "-", label: "-")] }
+            if resolved == "-" {
+                context.sourceLedger.noteOrigin("stdin")
+                return [Input(path: "-", label: "-")]
+            }
             guard resolved.contains(where: { "*?[".contains($0) }) else {
                 Self.expect(resolved, context: context)
                 return [Input(path: resolved, label: written)]
@@ -134,6 +137,8 @@ public struct InputSpec: Sendable, Hashable {
                 context.warn("\(label): \(body.staleReason ?? "server unreachable"); using the cached copy from \(DurationOption.describe(body.age)) ago")
             }
             context.report.count(body.fromCache ? "feeds from cache" : "feeds downloaded")
+            let ledgerOrigin = body.stale ? "stale" : body.fromCache ? "cached" : "fetched"
+            context.sourceLedger.noteOrigin(ledgerOrigin, ageSeconds: body.fromCache ? Int64(body.age.rounded(.down)) : nil)
             if body.fromCache { context.report.cachedCopy(label, age: body.age, origin: body.origin.rawValue) }
             Self.expect(body.path, context: context)
             return [Input(path: body.path, label: label)]

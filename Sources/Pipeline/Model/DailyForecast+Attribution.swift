@@ -22,3 +22,11 @@ extension DailyForecast {
         return Set(providers.compactMap(attribution(forProvider:))).sorted()
     }
 }
+
+extension DailyForecast {
+    /// The attributions for the providers of some days' weather, sorted and without repeats.
+    public static func attributions(for days: [AgendaDay]) -> [String] {
+        let providers = Set(days.compactMap { $0.weather?.forecast?.provider })
+        return Set(providers.compactMap(attribution(forProvider:))).sorted()
+    }
+}

@@ -16,10 +16,12 @@ public struct DailyForecast: Hashable, Sendable {
     public var units: String
     /// Provider name ("open-meteo", "metno", "file").
     public var provider: String
+    /// When the provider made the answer this day comes from (its HTTP `Date`, UTC seconds); nil for a file.
+    public var fetchedAt: Int64?
 
     public init(weatherCode: Int? = nil, summary: String? = nil, temperatureMax: Double? = nil, temperatureMin: Double? = nil,
                 precipitationProbability: Double? = nil, precipitationAmount: Double? = nil, windSpeedMax: Double? = nil,
-                units: String = "metric", provider: String) {
+                units: String = "metric", provider: String, fetchedAt: Int64? = nil) {
         self.weatherCode = weatherCode
         self.summary = summary
         self.temperatureMax = temperatureMax
@@ -29,6 +31,7 @@ public struct DailyForecast: Hashable, Sendable {
         self.windSpeedMax = windSpeedMax
         self.units = units
         self.provider = provider
+        self.fetchedAt = fetchedAt
     }
 }
 

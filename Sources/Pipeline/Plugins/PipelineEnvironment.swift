@@ -19,6 +19,8 @@ public struct PipelineEnvironment: Sendable {
     /// The run's time (UTC seconds), fixed once per run: `SOURCE_DATE_EPOCH` when set, else the clock when the
     /// pipeline was loaded. Outputs that carry a time stamp (DTSTAMP) use it, so a run is reproducible.
     public var now: Int64
+    /// The pipeline's `"locale"` (default "en"): weekday names in exported days.
+    public var locale: String = "en"
     /// Fetches URL inputs; installed by the executable. Nil: URL inputs fail with a clear error.
     public var fetcher: (any RemoteFetcher)?
 

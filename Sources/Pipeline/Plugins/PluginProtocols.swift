@@ -26,6 +26,7 @@ extension Stage {
             all.events += batch.events
             all.occurrences += batch.occurrences
             all.days += batch.days
+            all.agendaDays += batch.agendaDays
             all.expanded = all.expanded || batch.expanded
             all.split = all.split || batch.split
         }

@@ -4,6 +4,9 @@ public struct Batch: Sendable {
     /// Filled by the expand stage. Without one, `occurrences(window:zone:)` derives one per event.
     public var occurrences: [Occurrence]
     public var days: [DayEntry]
+    /// Day headers: one `AgendaDay` per day of the window with its weather and no entries, made by the
+    /// forecast stage (docs/agenda-days.md). Sinks that want whole days use `AgendaDayCollector`.
+    public var agendaDays: [AgendaDay] = []
     /// True once an expand stage has turned events into occurrences.
     public var expanded: Bool
     /// True once a split stage has turned occurrences into day entries.
@@ -17,7 +20,7 @@ public struct Batch: Sendable {
         self.split = split
     }
 
-    public var isEmpty: Bool { events.isEmpty && occurrences.isEmpty && days.isEmpty }
+    public var isEmpty: Bool { events.isEmpty && occurrences.isEmpty && days.isEmpty && agendaDays.isEmpty }
 
     /// The occurrences of this batch: the expanded ones, or the single occurrence of each event when
     /// nothing expanded them (recurring events then show their first instance only).

@@ -21,6 +21,8 @@ public final class RunContext {
     /// busy, and on the 2-core benchmark machine extra reading threads then cost more than they saved
     /// (docs/benchmarks.md).
     public internal(set) var idleCores = 0
+    /// What each source did (type, origin, events), for the `sources` of exported documents.
+    public let sourceLedger = SourceLedger()
     private let logger: (LogRecord) -> Void
 
     /// A context whose messages are printed as text lines by `log` (standard error by default).

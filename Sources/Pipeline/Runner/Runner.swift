@@ -93,6 +93,7 @@ public struct Runner {
                 let labelOnly = ["source": label]
                 context.currentSourceLabel = label
                 defer { context.currentSourceLabel = nil }
+                context.sourceLedger.begin(name: label, type: index < pipeline.sourceTypes.count ? pipeline.sourceTypes[index] : "")
                 let readStarted = DispatchTime.now().uptimeNanoseconds
                 let pushedBefore = pushNanos
                 defer {
@@ -101,6 +102,7 @@ public struct Runner {
                 }
                 try source.read(context: context) { batch in
                     context.report.addEvents(batch.events.count)
+                    context.sourceLedger.addEvents(batch.events.count)
                     // By index: iterating the events would copy each one (retaining all its fields).
                     var stampedBySource = true
                     for i in batch.events.indices where batch.events[i].metadata["source"] != label {

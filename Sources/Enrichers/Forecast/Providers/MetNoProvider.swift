@@ -68,7 +68,7 @@ final class MetNoProvider: ForecastProvider {
         }
         do {
             let days = try Self.aggregate(result.response.body, zone: query.zone, from: from, through: through, units: query.units, provider: name)
-            return PlaceAnswer(days: days, origin: origin)
+            return PlaceAnswer(days: OpenMeteoProvider.stamped(days, result: result), origin: origin)
         } catch {
             fetcher.forget(address)
             return PlaceAnswer(days: [:], origin: origin, error: "\(name): \(error)")

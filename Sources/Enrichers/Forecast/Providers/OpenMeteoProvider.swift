@@ -76,6 +76,24 @@ final class OpenMeteoProvider: ForecastProvider {
         return a
     }
 
+    /// The days with `fetchedAt` set to when the answer was made: a cached answer's download time, else the
+    /// answer's HTTP `Date`, else now.
+    static func stamped(_ days: [CivilDate: DailyForecast], result: FetchResult) -> [CivilDate: DailyForecast] {
+        let date: Int64
+        if result.origin.isFromCache, let stored = result.storedAt {
+            date = Int64(stored.rounded(.down))
+        } else if let header = result.response.header("date").flatMap(HTTPDate.parse) {
+            date = header
+        } else {
+            date = Int64(Date().timeIntervalSince1970.rounded(.down))
+        }
+        return days.mapValues { day in
+            var d = day
+            d.fetchedAt = date
+            return d
+        }
+    }
+
     static func coordinateText(_ value: Double) -> String {
         String(format: "%.2f", value)
     }
@@ -144,7 +162,7 @@ final class OpenMeteoProvider: ForecastProvider {
         return objects.map { object in
             do {
                 let place = try OpenMeteoDocument.place(object, units: query.units, provider: name)
-                return PlaceAnswer(days: place.days, origin: origin)
+                return PlaceAnswer(days: Self.stamped(place.days, result: result), origin: origin)
             } catch {
                 return PlaceAnswer(days: [:], origin: origin, error: "\(name): \(error)")
             }
