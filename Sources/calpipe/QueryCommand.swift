@@ -56,8 +56,8 @@ struct Query: ParsableCommand {
             let reader = try SQLiteAgendaReader(path: database)
             let meta = try reader.meta()
             let zone = meta.flatMap { zones.zone(named: $0.timezone) } ?? zones.defaultZone(environment: environment)
-            // Today from the clock, as pipelines read it (SOURCE_DATE_EPOCH fixes only time stamps).
-            let today = PipelineEnvironment.today(in: zone)
+            // Today as pipelines read it: SOURCE_DATE_EPOCH when set, else the clock.
+            let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(PipelineEnvironment.runTime(environment: environment))))
             var lower: CivilDate
             var upper: CivilDate
             var everyDay = true

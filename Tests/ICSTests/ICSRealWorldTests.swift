@@ -86,8 +86,8 @@ final class ICSRealWorldTests: XCTestCase {
     func testDTENDWinsOverDURATIONAndOneBadRulePartIsDropped() throws {
         let r = try read("02-dtend-and-duration.ics")
         XCTAssertEqual(r.events[0].end.iso8601, "2026-05-01T10:00:00Z")
-        // "BYDAY=MO,XX": that rule is dropped (without BYDAY it would make days nobody meant); the second stays.
-        XCTAssertEqual(r.events[1].recurrence.rules.count, 1)
+        // "BYDAY=MO,XX": the rule parser drops the bad value and keeps MO (RecurrenceRule.parse); the second stays.
+        XCTAssertEqual(r.events[1].recurrence.rules.map(\.text), ["FREQ=WEEKLY;COUNT=3;BYDAY=MO", "FREQ=WEEKLY;COUNT=2"])
         // "COUNT=-1" next to UNTIL (recurring-ical-events' issue 128): the rule without COUNT.
         let salvaged = try XCTUnwrap(ICSEventBuilderProbe.salvage("FREQ=WEEKLY;UNTIL=20240331;COUNT=-1;INTERVAL=4;BYDAY=MO"))
         XCTAssertEqual(salvaged, "COUNT=-1")

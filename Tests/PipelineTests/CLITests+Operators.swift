@@ -159,4 +159,29 @@ extension CLITests {
         XCTAssertEqual(undated.code, 0, undated.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("all.sqlite").path))
     }
+
+    /// An entry's `calendar` is the feed's X-WR-CALNAME (or NAME), per VCALENDAR, else the source's name.
+    func testCalendarNameComesFromTheFeed() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let feed = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN", "X-WR-CALNAME:Public holidays\\, Berlin",
+            "BEGIN:VEVENT", "UID:h1", "DTSTART;VALUE=DATE:20261125", "SUMMARY:Holiday", "END:VEVENT",
+            "END:VCALENDAR",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN",
+            "BEGIN:VEVENT", "UID:m1", "DTSTART:20261125T090000Z", "DURATION:PT1H", "SUMMARY:Meeting", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        try feed.write(to: dir.appendingPathComponent("feed.ics"), atomically: true, encoding: .utf8)
+        try #"{"timezone": "UTC", "window": {"from": "2026-11-25", "to": "2026-11-26"}, "sources": [{"type": "ics", "path": "feed.ics", "name": "team"}], "stages": [{"type": "expand"}, {"type": "split"}], "sinks": [{"type": "json", "path": "days.json"}]}"#
+            .write(to: dir.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
+        for workers in ["0", "2"] {
+            let result = try calpipe(["run", "p.json", "-q", "--set", "sources[0].workers=" + workers], in: dir)
+            XCTAssertEqual(result.code, 0, result.stderr)
+            let doc = try JSONParser.parse(try String(contentsOf: dir.appendingPathComponent("days.json"), encoding: .utf8))
+            let entries = doc.value(atDottedPath: "days")?.arrayValue?.first?.value(atDottedPath: "entries")?.arrayValue ?? []
+            XCTAssertEqual(entries.map { $0.value(atDottedPath: "title")?.stringValue ?? "" }, ["Holiday", "Meeting"])
+            XCTAssertEqual(entries.map { $0.value(atDottedPath: "calendar")?.stringValue ?? "" }, ["Public holidays, Berlin", "team"], "workers \(workers)")
+            XCTAssertEqual(entries.map { $0.value(atDottedPath: "source")?.stringValue ?? "" }, ["team", "team"])
+        }
+    }
 }

@@ -64,6 +64,9 @@ final class SQLiteProcessTests: XCTestCase {
 
     /// Set for every process the test starts (SOURCE_DATE_EPOCH fixes "today").
     private static let fixedNow = ["SOURCE_DATE_EPOCH": "1794787200"]  // 2026-11-16 00:00 UTC, a Monday
+    /// That run time's day in Berlin.
+    private static let fixedToday = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!,
+                                                             now: Date(timeIntervalSince1970: 1_794_787_200))
 
     private func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
@@ -258,7 +261,7 @@ final class SQLiteProcessTests: XCTestCase {
         XCTAssertEqual(try run(["run", "--quiet", "q.pipeline.json"]).0, 0)
 
         // Days that are today are marked "(today)" (the clock's day).
-        let clockDay = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!).iso8601
+        let clockDay = Self.fixedToday.iso8601
         func mark(_ iso: String) -> String { iso == clockDay ? " (today)" : "" }
         let (status, table, _) = try run(["query", "agenda.db", "--from", "2026-11-10", "--to", "2026-11-14"])
         XCTAssertEqual(status, 0)
@@ -280,8 +283,8 @@ final class SQLiteProcessTests: XCTestCase {
               00:00-02:00  Night shift (2…
 
             """)
-        // Relative days are read from today (the clock, in the pipeline's zone, as pipelines read it).
-        let today = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!)
+        // Relative days are read from today (SOURCE_DATE_EPOCH, in the pipeline's zone, as pipelines read it).
+        let today = Self.fixedToday
         let names = WeekdayNames(locale: "en")
         func header(_ d: CivilDate) -> String { names.shortName(of: d) + " " + d.iso8601 }
         XCTAssertTrue(try run(["query", "agenda.db", "--day", "tomorrow"]).1.hasPrefix(header(today.adding(days: 1)) + "\n"))
@@ -318,7 +321,8 @@ final class SQLiteProcessTests: XCTestCase {
     func testQueryTomorrowOnAWindowAroundToday() throws {
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("data/forecast-sample.json").path
-        let today = PipelineEnvironment.today(in: Zone.system(identifier: "Europe/Berlin")!)
+        // "Today" of the runs: SOURCE_DATE_EPOCH (fixedNow) fixes it for the pipeline and for query alike.
+        let today = Self.fixedToday
         let tomorrow = today.adding(days: 1), lastWeek = today.adding(days: -6)
         try """
             [{"uid": "t@x", "title": "Dentist", "start": "\(tomorrow.iso8601)T08:30:00", "end": "\(tomorrow.iso8601)T09:00:00", "timezone": "Europe/Berlin"},

@@ -16,6 +16,8 @@ enum ICSCommand: Sendable {
     case flushPending
     /// X-WR-TIMEZONE of the current calendar, trimmed, with its line.
     case calendarTimeZone(name: String, line: Int)
+    /// X-WR-CALNAME (or RFC 7986 NAME) of the current calendar, unescaped: the events' `calendar`.
+    case calendarName(String)
     case reject(line: Int, reason: String)
     case warn(String)
     case skip(String)

@@ -34,6 +34,8 @@ final class ICSEventBuilder {
     var ruleCache: [String: RecurrenceRule] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
     var calendarZone: Zone? { didSet { stateVersion &+= 1 } }
+    /// X-WR-CALNAME (or NAME) of the current VCALENDAR: stamped on its events as metadata["calendar"].
+    var calendarName: String? { didSet { stateVersion &+= 1 } }
     /// Events waiting for a VTIMEZONE that may come later in the VCALENDAR.
     var pending: [ICSFrame] = []
     /// At most this many events wait for a later VTIMEZONE; then waiting stops for the rest of the VCALENDAR.
@@ -62,12 +64,13 @@ final class ICSEventBuilder {
         var fileZones: [String: Zone]
         var fileZoneDefinitions: [String: (RawComponent, Int)]
         var calendarZone: Zone?
+        var calendarName: String?
         var deferralDisabled: Bool
     }
 
     var snapshot: Snapshot {
         Snapshot(version: stateVersion, fileZones: fileZones, fileZoneDefinitions: fileZoneDefinitions,
-                 calendarZone: calendarZone, deferralDisabled: deferralDisabled)
+                 calendarZone: calendarZone, calendarName: calendarName, deferralDisabled: deferralDisabled)
     }
 
     /// A worker's builder takes the main builder's state; its caches stay while that state does not change.
@@ -77,6 +80,7 @@ final class ICSEventBuilder {
         fileZones = snapshot.fileZones
         fileZoneDefinitions = snapshot.fileZoneDefinitions
         calendarZone = snapshot.calendarZone
+        calendarName = snapshot.calendarName
         deferralDisabled = snapshot.deferralDisabled
         zoneCache = [:]
         recentZones = (nil, nil)
@@ -93,10 +97,14 @@ final class ICSEventBuilder {
             defineZone(frame)
         case .calendarBegin:
             calendarZone = nil
+            calendarName = nil
             deferralDisabled = false
         case .calendarEnd:
             try flushPending()
             calendarZone = nil
+            calendarName = nil
+        case .calendarName(let name):
+            calendarName = name
         case .flushPending:
             try flushPending()
         case .calendarTimeZone(let name, let line):

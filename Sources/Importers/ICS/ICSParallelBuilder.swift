@@ -44,7 +44,7 @@ final class ICSParallelBuilder {
             if current.frames >= Self.jobEvents { try send() }
         case .reject, .warn, .skip, .latin1:
             current.items.append(.command(command))
-        case .timezone, .calendarBegin, .calendarEnd, .flushPending, .calendarTimeZone:
+        case .timezone, .calendarBegin, .calendarEnd, .flushPending, .calendarTimeZone, .calendarName:
             try drain()
             try builder.perform(command)
         }

@@ -569,13 +569,19 @@ final class ICSScanner {
             return
         }
         if top.kind == .calendar {
-            // Calendar properties: only X-WR-TIMEZONE matters; don't build strings for the others.
-            guard Self.hasPrefix(b, "X-WR-TIMEZONE") else {
+            // Calendar properties: only X-WR-TIMEZONE and the calendar's name matter; don't build strings for the others.
+            guard Self.hasPrefix(b, "X-WR-TIMEZONE") || Self.hasPrefix(b, "X-WR-CALNAME") || Self.hasPrefix(b, "NAME") else {
                 if !b.contains(0x3A) { try lineError(number, ICSContentLine.SyntaxError.noColon.reason) }
                 return
             }
-            if let parsed = try? ICSContentLine.parse(b, line: number, decodeValue: decode), parsed.name == "X-WR-TIMEZONE" {
-                try emit(.calendarTimeZone(name: parsed.value.trimmingCharacters(in: .whitespaces), line: number))
+            if let parsed = try? ICSContentLine.parse(b, line: number, decodeValue: decode) {
+                switch parsed.name {
+                case "X-WR-TIMEZONE": try emit(.calendarTimeZone(name: parsed.value.trimmingCharacters(in: .whitespaces), line: number))
+                case "X-WR-CALNAME", "NAME":
+                    let name = ICSText.unescape(parsed.value).trimmingCharacters(in: .whitespaces)
+                    if !name.isEmpty { try emit(.calendarName(name)) }
+                default: break
+                }
             }
             return
         }

@@ -58,7 +58,10 @@ public final class ICSSource: EventSource {
             try withoutActuallyEscaping(emit) { emit in
                 let handlers = ICSReader.Handlers(
                     event: { (event: consuming Event) in
-                        if !metadata.isEmpty { event.metadata = metadata }
+                        if !metadata.isEmpty {
+                            // One shared dictionary for the common case; a calendar name is kept beside the source.
+                            if event.metadata.isEmpty { event.metadata = metadata } else { event.metadata["source"] = metadata["source"] }
+                        }
                         events.append(consume event)
                         if events.count >= Self.batchSize {
                             try emit(Batch(events: events))

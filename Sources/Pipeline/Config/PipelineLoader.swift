@@ -81,7 +81,8 @@ public struct PipelineLoader {
             }
         }
         let runTime = PipelineEnvironment.runTime(environment: environment, clock: now)
-        let today = PipelineEnvironment.today(in: zone, now: now)
+        // SOURCE_DATE_EPOCH fixes "now" for everything a run derives from it: time stamps, "today", relative windows.
+        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(runTime)))
         var locale = "en"
         if let text = top.string("locale") {
             if WeekdayNames.isKnown(text) { locale = text } else {
