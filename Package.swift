@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SHA-256 of inputs and events for incremental runs (issue 18).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.
@@ -27,7 +29,7 @@ let package = Package(
         .target(name: "CalSQLite", dependencies: ["CSQLite"]),
         .target(name: "CalXML", dependencies: ["CLibXML"]),
 
-        .target(name: "Pipeline"),
+        .target(name: "Pipeline", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),

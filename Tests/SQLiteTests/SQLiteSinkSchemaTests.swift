@@ -26,21 +26,22 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("new.db").path
         try runSink(path: path, events: [])
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 3)
+        XCTAssertEqual(try db.userVersion, 4)
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
             ["index", "day_entries_by_day"], ["index", "day_entries_by_event"], ["index", "day_entries_key"],
             ["index", "events_key"], ["index", "occurrences_by_start"], ["index", "occurrences_key"],
+            ["index", "sqlite_autoindex_source_state_1"],
             ["table", "attendees"], ["table", "day_entries"], ["table", "events"], ["table", "forecasts"],
-            ["table", "occurrences"], ["table", "runs"], ["view", "agenda"],
+            ["table", "occurrences"], ["table", "runs"], ["table", "source_state"], ["view", "agenda"],
         ])
         XCTAssertEqual(try columns(db, "events"), [
             "id", "source", "uid", "recurrence_id", "title", "description", "location", "latitude", "longitude",
             "organizer_name", "organizer_email", "categories", "color", "url", "status", "all_day", "dtstart", "dtstart_tzid",
             "start_utc", "dtend", "dtend_tzid", "duration", "end_utc", "rrule", "rdate", "exdate", "this_and_future",
             "organizer_parameters", "exrule", "span_end_utc", "other_properties", "components", "field_parameters", "metadata",
-            "origin", "source_text", "created_run", "updated_run", "removed_run",
+            "origin", "source_text", "created_run", "updated_run", "removed_run", "content_hash",
         ])
         XCTAssertEqual(try columns(db, "attendees"), ["event_id", "position", "name", "email", "role", "status", "other_parameters"])
         XCTAssertEqual(try columns(db, "occurrences"), [
@@ -83,10 +84,11 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try runSink(path: path, events: feed)
 
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 3)
-        // A and B were unchanged: same rows, untouched (no updated_run); C deleted with its rows; E inserted.
-        XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc FROM events ORDER BY id"), [
-            [1, "a@x", .null, .null, 1], [2, "b@x", .null, .null, 1], [4, "e@x", 2, 2, 1],
+        XCTAssertEqual(try db.userVersion, 4)
+        // A and B were unchanged: same rows and ids, only their content hash written (version 4, so updated_run
+        // is this run's); C deleted with its rows; E inserted.
+        XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc, content_hash IS NOT NULL FROM events ORDER BY id"), [
+            [1, "a@x", .null, 2, 1, 1], [2, "b@x", .null, 2, 1, 1], [4, "e@x", 2, 2, 1, 1],
         ])
         XCTAssertEqual(try db.rows("SELECT id, day FROM day_entries ORDER BY id"), [[10, "2026-11-10"], [21, "2026-11-12"], [22, "2026-11-13"], [31, "2026-11-27"]])
         XCTAssertEqual(try db.rows("SELECT id, pipeline, status, events, events_inserted, events_removed FROM runs ORDER BY id"), [
@@ -110,7 +112,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try Database(path: path).setUserVersion(9)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (3); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (4); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)

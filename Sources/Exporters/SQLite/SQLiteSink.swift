@@ -4,7 +4,7 @@ import Pipeline
 /// `type: sqlite`: writes events, attendees, occurrences, per-day agenda rows and forecasts into a SQLite
 /// database that later runs keep in sync (docs/sqlite-schema.md). Each run is one transaction: `open` begins
 /// it, `commit` commits it, `abort` (or a crash) leaves the database exactly as it was.
-public final class SQLiteSink: Sink {
+public final class SQLiteSink: IncrementalSink {
     public static let descriptor = SinkDescriptor(
         type: "sqlite",
         kind: .sink,
@@ -64,6 +64,11 @@ public final class SQLiteSink: Sink {
         }
     }
 
+    public func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? {
+        guard let writer else { return nil }
+        return try wrapping { try writer.memory(ofSource: source, current: current) }
+    }
+
     public func write(_ batch: Batch, context: RunContext) throws {
         guard let writer else { throw SQLiteSinkError(path: displayPath, message: "write before open") }
         try wrapping { try writer.write(batch) }
@@ -84,6 +89,7 @@ public final class SQLiteSink: Sink {
         report.count("\(label): events " + (keepRemoved ? "marked removed" : "removed"), by: c.eventsRemoved)
         if c.cancelledSkipped > 0 { report.count("\(label): cancelled events left out", by: c.cancelledSkipped) }
         report.count("\(label): rows changed", by: c.rowsChanged)
+        if c.eventsUnchanged > 0 { report.count("\(label): events unchanged (kept)", by: c.eventsUnchanged) }
         return c.dayEntriesSeen
     }
 

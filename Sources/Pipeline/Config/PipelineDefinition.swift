@@ -6,6 +6,9 @@ public struct PipelineDefinition {
     public var sourceLabels: [String]
     public var stages: [any Stage]
     public var sinks: [any Sink]
+    /// What shapes the rows besides the input, for incremental runs (docs/incremental.md): one text per source
+    /// (its options, the stages' options and the zone). nil (pipelines built in code): runs are never incremental.
+    public var configFingerprints: [String]?
 
     public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage], sinks: [any Sink]) {
         self.environment = environment

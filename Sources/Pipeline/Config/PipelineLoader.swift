@@ -89,7 +89,8 @@ public struct PipelineLoader {
         env.fetcher = fetcher
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
-        let stages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }.map(\.product)
+        let builtStages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }
+        let stages = builtStages.map(\.product)
         let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }.map(\.product)
         let sources = builtSources.map(\.product)
         let labels = builtSources.map { built in
@@ -104,7 +105,11 @@ public struct PipelineLoader {
         }
 
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
-        return PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages, sinks: sinks)
+        var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages, sinks: sinks)
+        definition.configFingerprints = builtSources.map { built in
+            IncrementalConfig.fingerprint(zone: zone, source: built.object, stages: builtStages.map(\.object))
+        }
+        return definition
     }
 
     private func placeholderEnvironment(file: String, base: URL) -> PipelineEnvironment {

@@ -57,6 +57,23 @@ public struct InputSpec: Sendable, Hashable {
 
     /// The concrete inputs, in a stable order: glob matches sorted; a URL fetched through the context's fetcher.
     public func inputs(context: RunContext) throws -> [Input] {
+        if let known = context.resolvedInputs[self] { return try known.get() }
+        let resolved = Result { try resolveInputs(context: context) }
+        context.resolvedInputs[self] = resolved
+        return try resolved.get()
+    }
+
+    /// A fingerprint of the inputs (`Fingerprint.file` of each, with its label); nil for standard input.
+    public func fingerprint(context: RunContext) throws -> String? {
+        var parts: [String] = []
+        for input in try inputs(context: context) {
+            if input.path == "-" { return nil }
+            parts.append(input.label + "=" + (try Fingerprint.file(atPath: input.path)))
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    private func resolveInputs(context: RunContext) throws -> [Input] {
         switch location {
         case .path(let resolved, let written):
             if resolved == "-" { return [Input(path: "-", label: "-")] }

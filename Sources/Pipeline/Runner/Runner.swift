@@ -26,10 +26,14 @@ public struct Runner {
     /// Sinks write on a thread of their own (`SinkPump`) while sources and stages go on; false writes them
     /// on the calling thread. The output is the same either way.
     public var concurrentSinks: Bool
+    /// Skip unchanged sources and events where the sinks allow it (docs/incremental.md); false reads and
+    /// writes everything (`calpipe run --full`).
+    public var incremental: Bool
 
-    public init(dryRun: Bool = false, concurrentSinks: Bool = true, progress: ((RunReport) -> Void)? = nil) {
+    public init(dryRun: Bool = false, concurrentSinks: Bool = true, incremental: Bool = true, progress: ((RunReport) -> Void)? = nil) {
         self.dryRun = dryRun
         self.concurrentSinks = concurrentSinks
+        self.incremental = incremental
         self.progress = progress
     }
 
@@ -41,10 +45,12 @@ public struct Runner {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         context.idleCores = sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
         do {
+            if incremental { context.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, context: context) }
             for sink in sinks {
                 try sink.open(context: context)
                 opened.append(sink)
             }
+            if let run = context.incremental { try IncrementalPlanner.plan(run, pipeline, sinks: opened, context: context) }
             if concurrentSinks && !opened.isEmpty {
                 pump = SinkPump(sinks: opened, context: context)
                 pump?.start()
@@ -69,8 +75,15 @@ public struct Runner {
                 let label = pipeline.sourceLabels[index]
                 // One dictionary shared by every event that has no other metadata (copy on write).
                 let labelOnly = ["source": label]
+                if case .skipped = context.incremental?.plan(for: label) { continue }
                 context.currentSourceLabel = label
                 defer { context.currentSourceLabel = nil }
+                let incremental = context.incremental
+                /// Leaves out what an incremental run need not redo (on the stamped events: the source is part
+                /// of their content hash), then sends the rest through the stages.
+                func pushFiltered(_ batch: Batch) throws {
+                    if let incremental { try push(incremental.filter(batch, source: label), from: 0) } else { try push(batch, from: 0) }
+                }
                 try source.read(context: context) { batch in
                     context.report.addEvents(batch.events.count)
                     // By index: iterating the events would copy each one (retaining all its fields).
@@ -81,7 +94,7 @@ public struct Runner {
                     }
                     if stampedBySource {
                         // Already stamped by the source: no copy of the batch.
-                        try push(batch, from: 0)
+                        try pushFiltered(batch)
                     } else {
                         var stamped = batch
                         for i in stamped.events.indices {
@@ -91,7 +104,7 @@ public struct Runner {
                                 stamped.events[i].metadata["source"] = label
                             }
                         }
-                        try push(stamped, from: 0)
+                        try pushFiltered(stamped)
                     }
                     progress?(context.report)
                 }
