@@ -8,6 +8,12 @@ struct PipelineSession {
     var quiet: Bool
     var strict: Bool
     var dryRun: Bool
+    /// Seconds to wait for another run holding the pipeline's or a database's lock (`run --wait`); 0: exit at once.
+    var wait: Double = 0
+    /// Read and write everything, also what did not change (`run --full`).
+    var full = false
+    /// The pipeline file, locked for the run (`.NAME.lock` beside it); nil: no pipeline lock (`convert`).
+    var lockedFile: String?
 
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
@@ -29,10 +35,25 @@ struct PipelineSession {
         let signals = SignalWatch(cancellation: cancellation)
         defer { signals.stop() }
         let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation)
+        context.lockWaitSeconds = wait
+        var pipelineLock: RunLock?
+        defer { pipelineLock?.release() }
+        if let lockedFile, !dryRun {
+            let url = URL(fileURLWithPath: lockedFile)
+            let lockPath = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".lock").path
+            do {
+                pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait,
+                                                   cancelled: { cancellation.cancelledReason != nil })
+            } catch RunLock.Failure.held(let holder, let waited) {
+                Terminal.error("calpipe: error: \(lockedFile): another run of this pipeline is in progress: \(holder); "
+                               + (waited > 0 ? "gave up after waiting \(Int(waited)) s; " : "") + "not started (calpipe run --wait SECONDS waits for it)")
+                throw CalpipeExit.failed.code
+            }
+        }
         let started = Date()
         var lastProgress = Date()
         let showProgress = !quiet && Terminal.stderrIsTerminal
-        let runner = Runner(dryRun: dryRun, progress: showProgress ? { report in
+        let runner = Runner(dryRun: dryRun, incremental: !full, progress: showProgress ? { report in
             let now = Date()
             guard now.timeIntervalSince(lastProgress) > 0.25 else { return }
             lastProgress = now
@@ -49,7 +70,10 @@ struct PipelineSession {
         if showProgress { Terminal.clearProgress() }
         printRejections(report)
         if !quiet { printSummary(report, name: pipeline.environment.name, seconds: Date().timeIntervalSince(started)) }
-        if !report.rejections.isEmpty { throw CalpipeExit.rejected.code }
+        // Sources whose rows were kept (failed, or empty where a database remembers them): the rest was written.
+        for kept in report.keptSources { Terminal.error("calpipe: error: \(kept)") }
+        if !report.keptSources.isEmpty { throw CalpipeExit.failed.code }
+        if !report.rejections.isEmpty || !report.emptyResults.isEmpty { throw CalpipeExit.rejected.code }
     }
 
     private func printRejections(_ report: RunReport) {

@@ -26,6 +26,12 @@ struct Run: ParsableCommand {
     @Flag(help: "Fail (exit 1, nothing written) when any record is rejected.")
     var strict = false
 
+    @Option(help: ArgumentHelp("Wait up to this many seconds for another run of the same pipeline or into the same database to end (default: exit at once, naming it).", valueName: "seconds"))
+    var wait: Double = 0
+
+    @Flag(help: "Read and write every source and event, also those that did not change since the last run.")
+    var full = false
+
     func run() throws {
         let definition: PipelineDefinition
         do {
@@ -33,6 +39,6 @@ struct Run: ParsableCommand {
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun).run(definition)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, wait: wait, full: full, lockedFile: pipeline).run(definition)
     }
 }

@@ -122,7 +122,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("notes.db").path
         try Data("these are my notes, not a database, and they are long enough to fill a header page......".utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try runSink(path: path, events: [])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: not a SQLite database (file is not a database)")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the file is damaged or is not a SQLite database; nothing was written (move it aside to start a new one)")
         }
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8).prefix(14), "these are my n")
     }

@@ -38,8 +38,8 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
         }
     }
 
-    func stored(_ event: Event) -> StoredEvent? {
-        events[Self.key(uid: event.uid, recurrenceID: SQLiteRowEncoding.recurrenceIDText(event))]
+    func stored(uid: String, recurrenceID: EventTime?) -> StoredEvent? {
+        events[Self.key(uid: uid, recurrenceID: recurrenceID.map { SQLiteRowEncoding.iso($0, startUTC: nil) } ?? "")]
     }
 
     func componentCount(uid: String) -> Int {

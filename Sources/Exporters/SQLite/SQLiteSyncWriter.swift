@@ -103,8 +103,12 @@ final class SQLiteSyncWriter {
         // checkpoint). The journal of a new file holds next to nothing, and a kill still leaves it as before.
         createsFile = bulkLoad && Self.isAbsentOrEmpty(path)
             && !FileManager.default.fileExists(atPath: path + "-wal")
-        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, journalMode: createsFile ? nil : .wal,
-                                                           foreignKeys: false))
+        // Opened without changing anything: someone else's database is refused untouched (below), before WAL.
+        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, foreignKeys: false))
+        if !createsFile {
+            try Self.checkOwnership(db, path: displayPath)
+            try db.setJournalMode(.wal)
+        }
         // The run's TEMP tables (rows seen by the sync, which grow with the input) live in a temporary file with
         // its own small page cache, never in memory, whatever the SQLite build's default.
         try db.execute("PRAGMA temp_store = FILE")
@@ -151,6 +155,17 @@ final class SQLiteSyncWriter {
         } catch {
             try? db.rollback()
             throw error
+        }
+    }
+
+    /// Refuses a database calpipe did not make: tables but no schema version of ours, or a version of ours
+    /// without our tables. Reads only.
+    static func checkOwnership(_ db: Database, path: String) throws {
+        let version = try db.userVersion
+        let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").compactMap { $0.first?.text }
+        if version == 0 && !tables.isEmpty { throw SQLiteSinkError.foreign(path: path, tables: tables) }
+        if version > 0 && version <= SQLiteSchema.currentVersion && !["events", "occurrences", "day_entries", "runs"].allSatisfy(tables.contains) {
+            throw SQLiteSinkError.foreign(path: path, tables: tables)
         }
     }
 
@@ -252,7 +267,8 @@ final class SQLiteSyncWriter {
     private func keptID(_ event: Event) -> Int64? {
         guard let incremental, !memories.isEmpty else { return nil }
         let source = SQLiteRowEncoding.source(of: event)
-        guard let memory = memories[source], let stored = memory.stored(event), incremental.isKept(stored.id, source: source) else { return nil }
+        guard let memory = memories[source], let stored = memory.stored(uid: event.uid, recurrenceID: event.recurrenceID?.time),
+              incremental.isKept(stored.id, source: source) else { return nil }
         return stored.id
     }
 
@@ -602,7 +618,7 @@ final class SQLiteSyncWriter {
             // (Skipping its sync saves the scans of the whole window, about a tenth of a first run's sink time.)
             for source in sources {
                 switch incremental?.plan(for: source) ?? .full {
-                case .skipped: continue
+                case .skipped, .kept: continue
                 case .events(let delta): try syncIncremental(source: source, delta: delta)
                 case .full: if sourceIsNew[source] != true { try sync(source: source) }
                 }
@@ -681,7 +697,9 @@ final class SQLiteSyncWriter {
             : "event_id IN (SELECT id FROM temp.written)"
         try sync(source: source, bounds: bounds, events: "AND id IN (SELECT id FROM temp.candidates)", children: children)
         for range in delta {
-            try sync(source: source, bounds: bounds(of: range), events: nil, children: Self.allOfSource)
+            // Driven by the range (day index, start index), not by the source's events (every row of it).
+            try sync(source: source, bounds: bounds(of: range), events: nil, children: "+event_id IN (SELECT id FROM events WHERE source = :source)",
+                     occurrencesInRange: true)
         }
         counts.eventsUnchanged += incremental.keptCount(source: source)
     }
@@ -689,15 +707,19 @@ final class SQLiteSyncWriter {
     /// Deletes (or marks, with keep_removed) what this run did not see of `source` inside `b`: events (those
     /// matching the extra condition `events`; nil: none) with their children, and occurrences and day entries of
     /// the events `children` names.
-    private func sync(source: String, bounds b: Bounds, events: String?, children: String) throws {
+    private func sync(source: String, bounds b: Bounds, events: String?, children: String, occurrencesInRange: Bool = false) throws {
         // Events whose span touches the window (zero-length spans: that start inside it), seen or not.
         let eventInWindow = """
             source = :source AND id <= :maxEvent AND start_utc < :end
             AND (span_end_utc IS NULL OR span_end_utc > :start OR (span_end_utc <= start_utc AND start_utc >= :start))
             AND id NOT IN (SELECT id FROM temp.seen_events) \(events ?? "")
             """
+        // In a range the window gained: the occurrences that start in it or have a day entry in it.
+        let inRange = occurrencesInRange
+            ? "(id IN (SELECT occurrence_id FROM day_entries WHERE day >= :fromDay AND day < :toDay) OR (start_utc >= :start AND start_utc < :end)) AND "
+            : ""
         let occurrenceInWindow = """
-            \(children) AND id <= :maxOccurrence
+            \(inRange)\(children) AND id <= :maxOccurrence
             AND start_utc < :end AND (end_utc > :start OR (end_utc <= start_utc AND start_utc >= :start))
             AND id NOT IN (SELECT id FROM temp.seen_occurrences)
             """
@@ -770,17 +792,25 @@ final class SQLiteSyncWriter {
         return memory
     }
 
+    func remembersEvents(ofSource source: String) throws -> Bool {
+        try db.scalarInt("SELECT EXISTS (SELECT 1 FROM events WHERE source = ? AND removed_run IS NULL)", arguments: [.text(source)]) == 1
+    }
+
     /// Stores what this run read of each source (`source_state`), for the next run's plan. A skipped source
     /// keeps its row; a run with rejected records stores no input fingerprint (the next run reads it again);
     /// a run that is not incremental forgets the source.
     private func saveSourceState() throws {
         let pipeline = context.environment.name.isEmpty ? context.environment.pipelineFile : context.environment.name
         for source in Set(context.sourceLabels).sorted() {
+            if case .kept? = incremental?.plan(for: source) { continue }
             guard let incremental, let current = incremental.current[source] else {
                 try db.execute("DELETE FROM source_state WHERE source = ?", arguments: [.text(source)])
                 continue
             }
-            if case .skipped = incremental.plan(for: source) { continue }
+            switch incremental.plan(for: source) {
+            case .skipped, .kept: continue
+            default: break
+            }
             try db.execute("""
                 INSERT OR REPLACE INTO source_state (source, pipeline, input_fingerprint, config_fingerprint, window, keep_removed, run_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -106,6 +106,7 @@ public struct PipelineLoader {
 
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
         var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages, sinks: sinks)
+        definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
         definition.configFingerprints = builtSources.map { built in
             IncrementalConfig.fingerprint(zone: zone, source: built.object, stages: builtStages.map(\.object))
         }
@@ -150,8 +151,8 @@ public struct PipelineLoader {
             }
             let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics)
             // Every source may be named; the name keys its rows in databases and labels it in the summary.
-            options.rejectUnknownKeys(descriptor.options.map(\.name) + (kind == .source ? ["name"] : []))
-            if kind == .source { _ = options.string("name") }
+            options.rejectUnknownKeys(descriptor.options.map(\.name) + (kind == .source ? ["name", "allow_empty"] : []))
+            if kind == .source { _ = options.string("name"); _ = options.bool("allow_empty", default: false) }
             for doc in descriptor.options where doc.required && object[doc.name] == nil {
                 options.report(doc.name, "missing required option (expected \(doc.kind))")
             }

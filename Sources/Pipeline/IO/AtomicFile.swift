@@ -21,13 +21,30 @@ public final class AtomicFile {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        Self.removeStaleTemporaryFiles(directory: directory, name: url.lastPathComponent)
         let template = directory + "/." + url.lastPathComponent + ".calpipe-XXXXXX"
         var chars = Array(template.utf8CString)
         let fd = chars.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw RunFailure.failed("\(path): cannot create a temporary file in \(directory) (\(String(cString: strerror(errno))))") }
+        // Held until the file is closed (also by a crash or SIGKILL): the next run knows a live file from a stale one.
+        _ = flock(fd, LOCK_EX | LOCK_NB)
         descriptor = fd
         temporaryPath = String(decoding: chars.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         _ = fchmod(fd, 0o644)
+    }
+
+    /// Removes temporary files `.NAME.calpipe-XXXXXX` that an earlier run left beside the target (killed before
+    /// it could rename or remove them): those no live process holds locked.
+    static func removeStaleTemporaryFiles(directory: String, name: String) {
+        let prefix = "." + name + ".calpipe-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries where entry.hasPrefix(prefix) && entry.count == prefix.count + 6 {
+            let stale = directory + "/" + entry
+            let fd = open(stale, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(stale) }
+            close(fd)
+        }
     }
 
     deinit {

@@ -20,6 +20,7 @@ public struct InputSpec: Sendable, Hashable {
     public static let optionDocs: [OptionDoc] = [
         OptionDoc("path", "path", "file, glob pattern (\"data/*.ics\") or \"-\" for standard input; relative to the pipeline file"),
         OptionDoc("url", "url", "http(s):// or webcal:// address, fetched through the HTTP cache"),
+        OptionDoc("allow_empty", "boolean", "the feed may truly empty out: an empty input then removes its rows from databases (else they are kept and the run exits 1)", default: "false"),
     ]
 
     /// Reads `path` or `url` (exactly one) from a plugin's options.
@@ -71,6 +72,17 @@ public struct InputSpec: Sendable, Hashable {
             parts.append(input.label + "=" + (try Fingerprint.file(atPath: input.path)))
         }
         return parts.joined(separator: "\n")
+    }
+
+    /// The bytes of the inputs already resolved in this run (nil: standard input, or not resolved).
+    public func resolvedBytes(context: RunContext) -> Int? {
+        guard case .success(let inputs)? = context.resolvedInputs[self] else { return nil }
+        var total = 0
+        for input in inputs {
+            if input.path == "-" { return nil }
+            total += ((try? FileManager.default.attributesOfItem(atPath: input.path))?[.size] as? Int) ?? 0
+        }
+        return total
     }
 
     private func resolveInputs(context: RunContext) throws -> [Input] {

@@ -21,6 +21,8 @@ public final class RunContext {
     /// busy, and on the 2-core benchmark machine extra reading threads then cost more than they saved
     /// (docs/benchmarks.md).
     public internal(set) var idleCores = 0
+    /// How long a sink waits for another calpipe run holding its database's lock (`calpipe run --wait`).
+    public var lockWaitSeconds: Double = 0
     /// Incremental decisions of this run (docs/incremental.md); nil when the run is not incremental.
     public internal(set) var incremental: IncrementalRun?
     /// Inputs already resolved in this run (a URL is fetched once, also when its fingerprint was taken first).

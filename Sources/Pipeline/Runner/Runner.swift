@@ -45,12 +45,17 @@ public struct Runner {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         context.idleCores = sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
         do {
-            if incremental { context.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, context: context) }
+            context.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, enabled: incremental, context: context)
             for sink in sinks {
                 try sink.open(context: context)
                 opened.append(sink)
             }
-            if let run = context.incremental { try IncrementalPlanner.plan(run, pipeline, sinks: opened, context: context) }
+            if let run = context.incremental {
+                try IncrementalPlanner.plan(run, pipeline, sinks: opened, context: context)
+                // When every source is skipped or read event by event, the sinks write little: reading may use
+                // the cores a dry run would use (the output is the same).
+                if cores > 1 && run.writesLittle(pipeline.sourceLabels) { context.idleCores = min(cores, 4) }
+            }
             if concurrentSinks && !opened.isEmpty {
                 pump = SinkPump(sinks: opened, context: context)
                 pump?.start()
@@ -84,8 +89,12 @@ public struct Runner {
                 func pushFiltered(_ batch: Batch) throws {
                     if let incremental { try push(incremental.filter(batch, source: label), from: 0) } else { try push(batch, from: 0) }
                 }
+                var sent = 0
+                let rejectedBefore = context.report.rejections.count
+                do {
                 try source.read(context: context) { batch in
                     context.report.addEvents(batch.events.count)
+                    sent += batch.events.count
                     // By index: iterating the events would copy each one (retaining all its fields).
                     var stampedBySource = true
                     for i in batch.events.indices where batch.events[i].metadata["source"] != label {
@@ -107,6 +116,16 @@ public struct Runner {
                         try pushFiltered(stamped)
                     }
                     progress?(context.report)
+                }
+                } catch let error where sent == 0 && incremental != nil && !(error is RunFailure) {
+                    // Failed before sending anything: the sinks keep its rows, the others are written, exit 1.
+                    incremental?.keep(label)
+                    context.report.keepSource("\(error); the rows of \(label) are kept")
+                    continue
+                }
+                if sent == 0 {
+                    EmptySource.check(label: label, source: source, allowEmpty: pipeline.allowEmpty.indices.contains(index) && pipeline.allowEmpty[index],
+                                      rejected: context.report.rejections.count - rejectedBefore, context: context)
                 }
             }
             for (i, stage) in stages.enumerated() {

@@ -57,13 +57,7 @@ public final class EventHasher {
     public func hash(_ event: Event) -> Int64 {
         writer.removeAll()
         let zones = ZoneTable()
-        if event.origin == nil {
-            event.encode(to: &writer, zones: zones)
-        } else {
-            var copy = event
-            copy.origin = nil
-            copy.encode(to: &writer, zones: zones)
-        }
+        event.encode(to: &writer, zones: zones, includeOrigin: false)
         var sha = SHA256()
         writer.bytes.withUnsafeBytes { sha.update(bufferPointer: $0) }
         var i = 0

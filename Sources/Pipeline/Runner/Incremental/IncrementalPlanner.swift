@@ -3,11 +3,15 @@ enum IncrementalPlanner {
     /// This run's fingerprints, when the run can be incremental at all: every sink keeps rows across runs
     /// (`IncrementalSink`), every stage is deterministic, the pipeline came from a file (its config is known),
     /// and source labels are unique. nil otherwise.
-    static func fingerprints(_ pipeline: PipelineDefinition, sinks: [any Sink], context: RunContext) throws -> IncrementalRun? {
-        guard !sinks.isEmpty, sinks.allSatisfy({ $0 is any IncrementalSink }),
-              pipeline.stages.allSatisfy({ $0 is any DeterministicStage }),
+    /// When the sinks keep rows per source but the run cannot skip anything, the run still exists (not
+    /// `enabled`): it keeps the rows of sources that fail or come back empty (issue 16).
+    static func fingerprints(_ pipeline: PipelineDefinition, sinks: [any Sink], enabled: Bool, context: RunContext) throws -> IncrementalRun? {
+        guard !sinks.isEmpty, sinks.allSatisfy({ $0 is any IncrementalSink }) else { return nil }
+        guard enabled, pipeline.stages.allSatisfy({ $0 is any DeterministicStage }),
               let configs = pipeline.configFingerprints, configs.count == pipeline.sources.count,
-              Set(pipeline.sourceLabels).count == pipeline.sourceLabels.count else { return nil }
+              Set(pipeline.sourceLabels).count == pipeline.sourceLabels.count else {
+            return IncrementalRun(current: [:], zone: context.zone, enabled: false)
+        }
         // Without a window the expand stage reaches from DTSTART to today + 365 days: "today" is part of it.
         let window = context.window == nil ? "none, today \(context.environment.today.iso8601)" : IncrementalConfig.windowText(context.window)
         var current: [String: SourceFingerprint] = [:]
@@ -32,7 +36,8 @@ enum IncrementalPlanner {
     static func plan(_ run: IncrementalRun, _ pipeline: PipelineDefinition, sinks: [any Sink], context: RunContext) throws {
         let incrementalSinks = sinks.compactMap { $0 as? any IncrementalSink }
         for label in pipeline.sourceLabels {
-            guard let current = run.current[label] else { continue }
+            for sink in incrementalSinks where try sink.remembersEvents(ofSource: label) { run.setRemembered(label) }
+            guard run.enabled, let current = run.current[label] else { continue }
             var memories: [any SourceMemory] = []
             for sink in incrementalSinks {
                 if let memory = try sink.memory(ofSource: label, current: current) { memories.append(memory) }

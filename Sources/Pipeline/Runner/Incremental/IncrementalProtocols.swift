@@ -3,6 +3,8 @@
 /// nil: it cannot tell (standard input), so it is always read.
 public protocol FingerprintableSource: EventSource {
     func inputFingerprint(context: RunContext) throws -> String?
+    /// The size of what it read in this run (nil: unknown, such as standard input).
+    func inputBytes(context: RunContext) -> Int?
 }
 
 /// A stage whose output depends only on its input events, the pipeline's zone and window and its options:
@@ -44,8 +46,8 @@ public struct StoredEvent: Sendable, Hashable {
 /// Read-only once made; used from several threads.
 public protocol SourceMemory: AnyObject, Sendable {
     var fingerprint: SourceFingerprint { get }
-    /// The stored event with the key (source, uid, recurrence id) of `event`.
-    func stored(_ event: Event) -> StoredEvent?
+    /// The stored event with this key (in this source): uid and RECURRENCE-ID (nil for none).
+    func stored(uid: String, recurrenceID: EventTime?) -> StoredEvent?
     /// How many events (a series and its overrides) are stored under this uid.
     func componentCount(uid: String) -> Int
     /// The ids of every stored event of the source.
@@ -60,4 +62,7 @@ public protocol IncrementalSink: Sink {
     /// `current` is this run's fingerprint: a sink loads its events' hashes only when they can be used (same
     /// config). Called after `open`, on the runner's thread, before any `write`.
     func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)?
+    /// Whether the sink holds events of `source` from earlier runs (then an empty input keeps them, issue 16).
+    /// Called like `memory(ofSource:current:)`.
+    func remembersEvents(ofSource source: String) throws -> Bool
 }

@@ -14,6 +14,9 @@ public final class IncrementalRun: @unchecked Sendable {
         /// UTC ranges [start, end) that the window gained since the last run: unchanged events are expanded
         /// and written there only.
         case events(delta: [Range<Int64>])
+        /// Read, but its rows are kept as they are (it failed before sending anything, or came back empty while
+        /// the sinks remember events from it): no sync, its fingerprint not stored.
+        case kept
     }
 
     private let lock = NSLock()
@@ -33,9 +36,28 @@ public final class IncrementalRun: @unchecked Sendable {
     private let hasher = EventHasher()
     private let zone: Zone
 
-    public init(current: [String: SourceFingerprint], zone: Zone) {
+    /// Sources whose sinks hold events from earlier runs.
+    private var remembered: Set<String> = []
+    /// False when the run may not skip anything (a stage that is not deterministic, a pipeline built in code,
+    /// `--full`): only `.full` and `.kept` plans then.
+    public let enabled: Bool
+
+    public init(current: [String: SourceFingerprint], zone: Zone, enabled: Bool = true) {
         self.current = current
         self.zone = zone
+        self.enabled = enabled
+    }
+
+    func setRemembered(_ source: String) { locked { _ = remembered.insert(source) } }
+    public func isRemembered(_ source: String) -> Bool { locked { remembered.contains(source) } }
+
+    /// Keeps the rows of `source` as they are: its sync is skipped and its fingerprint not stored.
+    func keep(_ source: String) {
+        locked {
+            plans[source] = .kept
+            memories[source] = nil
+            kept[source] = nil
+        }
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -58,6 +80,18 @@ public final class IncrementalRun: @unchecked Sendable {
     /// The memory the plan of `source` was made with (nil for full runs of it).
     public func memory(for source: String) -> (any SourceMemory)? {
         locked { memories[source] }
+    }
+
+    /// True when every source is skipped or read event by event.
+    func writesLittle(_ sources: [String]) -> Bool {
+        locked {
+            sources.allSatisfy { label in
+                switch plans[label] ?? .full {
+                case .skipped, .events: return true
+                case .full, .kept: return false
+                }
+            }
+        }
     }
 
     public var skippedSources: [String] {
@@ -96,6 +130,9 @@ public final class IncrementalRun: @unchecked Sendable {
     /// which needs every part of a series to expand it when one part changed; sinks do not write them.
     func filter(_ batch: Batch, source: String) -> Batch {
         guard case .events(let delta) = plan(for: source), let memory = memory(for: source) else { return batch }
+        // The same input bytes as the run that wrote the rows (only the window moved): every stored event is
+        // unchanged by definition, no hash needed.
+        let sameInput = current[source]?.input != nil && memory.fingerprint.input == current[source]?.input
         var keep: [Bool] = []
         keep.reserveCapacity(batch.events.count)
         var dropped = 0
@@ -103,7 +140,7 @@ public final class IncrementalRun: @unchecked Sendable {
         defer { lock.unlock() }
         for i in batch.events.indices {
             let series = Self.isSeriesPart(batch.events[i])
-            guard let stored = memory.stored(batch.events[i]) else {
+            guard let stored = memory.stored(uid: batch.events[i].uid, recurrenceID: batch.events[i].recurrenceID?.time) else {
                 if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
                 keep.append(true)
                 continue
@@ -117,7 +154,7 @@ public final class IncrementalRun: @unchecked Sendable {
                 keep.append(true)
                 continue
             }
-            if hasher.hash(batch.events[i]) != stored.contentHash {
+            if !sameInput && hasher.hash(batch.events[i]) != stored.contentHash {
                 passed[source, default: []].insert(stored.id)
                 if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
                 keep.append(true)
