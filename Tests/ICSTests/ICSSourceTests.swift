@@ -67,7 +67,7 @@ final class ICSSourceTests: XCTestCase {
 
     func testDescriptorsAreRegistered() {
         XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
-        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "workers"])
+        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "allow_empty", "workers"])
         XCTAssertTrue(Exporters.all.contains { $0.type == "ics" })
     }
 }

@@ -151,7 +151,8 @@ public struct PipelineLoader {
             }
             let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics)
             // Every source may be named; the name keys its rows in databases and labels it in the summary.
-            options.rejectUnknownKeys(descriptor.options.map(\.name) + (kind == .source ? ["name", "allow_empty"] : []))
+            let known = descriptor.options.map(\.name)
+            options.rejectUnknownKeys(known + (kind == .source ? ["name", "allow_empty"].filter { !known.contains($0) } : []))
             if kind == .source { _ = options.string("name"); _ = options.bool("allow_empty", default: false) }
             for doc in descriptor.options where doc.required && object[doc.name] == nil {
                 options.report(doc.name, "missing required option (expected \(doc.kind))")
