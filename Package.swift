@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "calpipe", targets: ["calpipe"]),
         .executable(name: "calpipe-bench", targets: ["calpipe-bench"]),
-        .library(name: "Pipeline", targets: ["Pipeline"]),
+        .library(name: "CalpipeKit", targets: ["CalpipeKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,33 +29,40 @@ let package = Package(
         .target(name: "CalSQLite", dependencies: ["CSQLite"]),
         .target(name: "CalXML", dependencies: ["CLibXML"]),
 
+        // SHA-256 (HTTP cache bodies, fingerprints). Always optimised: unoptimised Swift hashes at ~4 MB/s,
+        // which would make debug builds and the tests crawl through any feed of size.
+        .target(name: "CalHash", swiftSettings: [.unsafeFlags(["-O"])]),
+        // swift-crypto: the content hashes of incremental runs (issue 18), every event of a feed per run, and the
+        // input fingerprints: BoringSSL's SHA-256 uses the CPU's SHA instructions.
         .target(name: "Pipeline", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
-        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite"]),
+        .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
+        // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
+        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
-                "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
+                "CalpipeKit", "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .executableTarget(
             name: "calpipe-bench",
-            dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CalpipeKit", "Exporters", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/calpipe-bench"
         ),
 
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "calpipe"],
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalSQLite", "CalXML", "CalHash", "calpipe"],
             path: "Tests/PipelineTests"
         ),
         .testTarget(
             name: "ForecastTests",
-            dependencies: ["Pipeline", "Fetch", "Enrichers", "CalSQLite", "Importers", "Exporters"],
+            dependencies: ["CalpipeKit", "Pipeline", "Fetch", "Enrichers", "CalSQLite", "CalHash", "Importers", "Exporters", "calpipe"],
             path: "Tests/ForecastTests"
         ),
         .testTarget(
@@ -63,16 +70,24 @@ let package = Package(
             dependencies: ["CalSQLite", "Pipeline", "Exporters"],
             path: "Tests/SQLiteTests"
         ),
-        .testTarget(name: "RecurrenceTests", dependencies: ["Pipeline", "Importers"], path: "Tests/RecurrenceTests"),
+        .testTarget(name: "RecurrenceTests", dependencies: ["CalpipeKit", "Pipeline", "Importers"], path: "Tests/RecurrenceTests"),
         .testTarget(
             name: "ICSTests",
-            dependencies: ["Pipeline", "Importers", "Exporters"],
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters"],
             path: "Tests/ICSTests"
         ),
         .testTarget(
+            name: "HTMLTests",
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "Enrichers", "calpipe"],
+            path: "Tests/HTMLTests",
+            exclude: ["check_page.py", "png_stats.py", "agenda_pty.py"]
+        ),
+        .testTarget(
             name: "XMLTests",
-            dependencies: ["Pipeline", "Importers", "Exporters", "CalXML"],
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalXML"],
             path: "Tests/XMLTests"
         ),
+        // Uses only what `import CalpipeKit` gives: a custom source and sink run through the public API.
+        .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit"], path: "Tests/LibraryTests"),
     ]
 )

@@ -38,6 +38,10 @@ Left out on purpose, because dateutil deviates from RFC 5545 there and the engin
   RFC 5545 say 52. And the last days of a year that belong to week 1 of the next year never match the
   negative number of that week (-52 or -53; dateutil's own TODO). Cases where either changes a BYWEEKNO
   match are dropped (`dateutil_misnumbers_weeks`).
+- FREQ=YEARLY with BYWEEKNO and no BYDAY, BYMONTH, BYMONTHDAY or BYYEARDAY: dateutil gives the whole week, the RFC
+  (what the rule does not say comes from DTSTART), libical and ical.js give DTSTART's weekday of that week,
+  and so does calpipe. Such cases are kept: dateutil is asked for the rule with BYDAY=<DTSTART's weekday>
+  added (`oracle_rule`); the "r" field holds the rule as written.
 A rule dateutil refuses ("byxxx generates an empty set") is dropped. dateutil walks a rule that matches
 nothing more on to year 9999; the script stops its walk after the year following the window (the month
 following it for sub-daily rules; a hook on dateutil's per-month `_iterinfo.rebuild`), so every case is
@@ -234,6 +238,20 @@ def on_alarm(signum, frame):
     raise Timeout()
 
 
+def oracle_rule(rule, start):
+    """The rule as dateutil must see it to give RFC 5545's answer where calpipe deliberately differs from it.
+
+    FREQ=YEARLY;BYWEEKNO=n without BYDAY, BYMONTH, BYMONTHDAY or BYYEARDAY: the RFC takes what the rule does not say
+    from DTSTART, so the instance falls on DTSTART's weekday of week n (libical and ical.js do so); dateutil
+    gives every day of the week. Adding BYDAY=<DTSTART's weekday> makes dateutil give the RFC's set.
+    """
+    parts = rule.split(";")
+    if ("FREQ=YEARLY" in parts and any(p.startswith("BYWEEKNO=") for p in parts)
+            and not any(p.startswith(("BYDAY=", "BYMONTH=", "BYMONTHDAY=", "BYYEARDAY=")) for p in parts)):
+        return rule + ";BYDAY=" + DAYS[start.weekday()]
+    return rule
+
+
 def make_case(rng):
     freq, parts = make_rule(rng)
     start = make_start(rng, freq, sub_daily_or_timed(parts))
@@ -268,7 +286,7 @@ def make_case(rng):
     rule = ";".join(parts)
     CURRENT["case"] = "DTSTART:%s RRULE:%s window [%s, %s)" % (fmt(start), rule, fmt(window_from), fmt(window_to))
     try:
-        rr = rrulestr("DTSTART:%s\nRRULE:%s" % (fmt(start), rule))
+        rr = rrulestr("DTSTART:%s\nRRULE:%s" % (fmt(start), oracle_rule(rule, start)))
     except ValueError:
         # dateutil refuses rules whose BYHOUR/BYMINUTE/BYSECOND can never meet the INTERVAL.
         raise Refused()

@@ -1,6 +1,11 @@
+import CalHash
+import Pipeline
+
 /// One cached answer. Its body is in `body`, or (for downloads such as feeds) in a file of the cache's
-/// bodies folder named by `bodyFile`, so large bodies never pass through memory or the database.
+/// bodies folder named by `bodyFile`, so large bodies never pass through memory or the database. The body's
+/// length and SHA-256 are stored with it and checked on every read: a damaged body is never served.
 public struct CacheEntry: Sendable, Hashable {
+    /// The URL, redacted (no credentials).
     public var url: String
     public var status: Int
     public var body: [UInt8]
@@ -12,9 +17,12 @@ public struct CacheEntry: Sendable, Hashable {
     /// When it was stored and until when it is fresh (seconds since 1970, the client's clock).
     public var storedAt: Double
     public var freshUntil: Double
+    public var bodyLength: Int64
+    /// Hex SHA-256 of the body.
+    public var bodySHA256: String
 
     public init(url: String, status: Int, body: [UInt8], bodyFile: String? = nil, contentType: String?, etag: String?, lastModified: String?,
-                storedAt: Double, freshUntil: Double) {
+                storedAt: Double, freshUntil: Double, bodyLength: Int64? = nil, bodySHA256: String? = nil) {
         self.url = url
         self.status = status
         self.body = body
@@ -24,6 +32,8 @@ public struct CacheEntry: Sendable, Hashable {
         self.lastModified = lastModified
         self.storedAt = storedAt
         self.freshUntil = freshUntil
+        self.bodyLength = bodyLength ?? Int64(body.count)
+        self.bodySHA256 = bodySHA256 ?? SHA256.hex(of: body)
     }
 
     public func isFresh(at now: Double) -> Bool { now < freshUntil }

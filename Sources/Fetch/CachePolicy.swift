@@ -10,9 +10,13 @@ public struct CachePolicy: Sendable {
     public var limitAnswer: (@Sendable (HTTPResponse) -> String?)?
     /// Asked while waiting between retries: true stops the waiting (Ctrl-C during a long Retry-After).
     public var isCancelled: (@Sendable () -> Bool)?
+    /// When the server cannot answer, a cached copy older than this many seconds is not used: the request
+    /// fails, saying how old the copy is. Nil: a copy of any age stands in.
+    public var maxStale: Double?
 
     public init(defaultTTL: Double = 3600, keepForever: Bool = false, limitAnswer: (@Sendable (HTTPResponse) -> String?)? = nil,
-                isCancelled: (@Sendable () -> Bool)? = nil) {
+                isCancelled: (@Sendable () -> Bool)? = nil, maxStale: Double? = nil) {
+        self.maxStale = maxStale
         self.defaultTTL = defaultTTL
         self.keepForever = keepForever
         self.limitAnswer = limitAnswer

@@ -1,5 +1,7 @@
 import CalSQLite
 import Foundation
+import CalHash
+import Pipeline
 
 /// The persistent HTTP cache: one SQLite file shared by every run (runs are separate processes, so WAL mode
 /// and a busy timeout let two of them meet), keyed by the normalised URL, with large bodies as files in a
@@ -9,14 +11,41 @@ public final class HTTPCache {
     public let path: String
     public let bodiesFolder: URL
     private let database: Database
+    /// Set when the file was damaged (or not a cache) and has been moved aside and rebuilt: the warning to show.
+    public private(set) var repairNote: String?
 
-    /// Opens (or creates) the cache file, creating its folder.
-    public init(path: String) throws {
+    /// The layout version in `PRAGMA user_version`; a cache of another version is emptied and rebuilt.
+    static let schemaVersion = 2
+
+    /// Opens (or creates) the cache file, creating its folder. A damaged file is moved aside
+    /// (`<path>.corrupt-<time>`) and a new cache made in its place (`repairNote` says so).
+    public init(path: String, busyTimeoutMilliseconds: Int = 30_000) throws {
         self.path = path
         bodiesFolder = URL(fileURLWithPath: path + ".bodies")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        database = try Database(path: path, configuration: Database.Configuration(busyTimeoutMilliseconds: 5_000, journalMode: .wal))
+        do {
+            database = try Self.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, bodies: bodiesFolder)
+        } catch let error as SQLiteError where error.code == 11 || error.code == 26 {  // SQLITE_CORRUPT, SQLITE_NOTADB
+            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+            }
+            try? FileManager.default.removeItem(at: bodiesFolder)  // bodies of a lost index are of no use
+            repairNote = "the HTTP cache \(path) was damaged (\(error.codeDescription)); moved it to \(aside) and started a new one"
+            database = try Self.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, bodies: bodiesFolder)
+        }
+    }
+
+    private static func open(_ path: String, busyTimeoutMilliseconds: Int, bodies: URL) throws -> Database {
+        let database = try Database(path: path, configuration: Database.Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds, journalMode: .wal))
+        let check = try database.rows("PRAGMA quick_check").compactMap { $0.first?.text }
+        if check != ["ok"] { throw SQLiteError(code: 11, message: check.prefix(3).joined(separator: "; ")) }
+        if try database.userVersion != schemaVersion {
+            // An older layout (or a new file): start empty; old body files go with it.
+            try database.execute("DROP TABLE IF EXISTS http_cache")
+            try? FileManager.default.removeItem(at: bodies)
+        }
         try database.execute("""
             CREATE TABLE IF NOT EXISTS http_cache (
                 key TEXT PRIMARY KEY NOT NULL,
@@ -24,6 +53,8 @@ public final class HTTPCache {
                 status INTEGER NOT NULL,
                 body BLOB NOT NULL,
                 body_file TEXT,
+                body_length INTEGER NOT NULL,
+                body_sha256 TEXT NOT NULL,
                 content_type TEXT,
                 etag TEXT,
                 last_modified TEXT,
@@ -31,24 +62,61 @@ public final class HTTPCache {
                 fresh_until REAL NOT NULL
             )
             """)
+        if try database.userVersion != schemaVersion { try database.setUserVersion(schemaVersion) }
+        return database
     }
 
-    public func entry(forKey key: String) throws -> CacheEntry? {
+    /// What the cache holds for a key.
+    public enum Lookup: Sendable, Hashable {
+        case missing
+        case valid(CacheEntry)
+        /// The entry was there but its body is not what was stored (truncated, changed, gone); it has been
+        /// removed. The text says what was wrong.
+        case damaged(String)
+    }
+
+    /// The entry for a key, with its body checked against the stored length and SHA-256.
+    public func lookup(forKey key: String) throws -> Lookup {
         let rows = try database.rows(
-            "SELECT url, status, body, body_file, content_type, etag, last_modified, stored_at, fresh_until FROM http_cache WHERE key = ?",
+            "SELECT url, status, body, body_file, content_type, etag, last_modified, stored_at, fresh_until, body_length, body_sha256 FROM http_cache WHERE key = ?",
             arguments: [.text(key)])
-        guard let row = rows.first, row.count == 9 else { return nil }
-        guard let url = row[0].text, let status = row[1].int64, let storedAt = row[7].double, let freshUntil = row[8].double else { return nil }
+        guard let row = rows.first, row.count == 11 else { return .missing }
+        guard let url = row[0].text, let status = row[1].int64, let storedAt = row[7].double, let freshUntil = row[8].double,
+              let length = row[9].int64, let digest = row[10].text else {
+            try remove(key: key)
+            return .damaged("unreadable cache entry")
+        }
         var body: [UInt8] = []
         if case .blob(let b) = row[2] { body = b }
         let entry = CacheEntry(url: url, status: Int(status), body: body, bodyFile: row[3].text, contentType: row[4].text, etag: row[5].text,
-                               lastModified: row[6].text, storedAt: storedAt, freshUntil: freshUntil)
-        // A body file removed behind our back (a cleaned cache folder): the entry is useless.
-        if let file = entry.bodyFile, !FileManager.default.fileExists(atPath: bodyURL(file).path) {
+                               lastModified: row[6].text, storedAt: storedAt, freshUntil: freshUntil, bodyLength: length, bodySHA256: digest)
+        if let problem = verify(entry) {
             try remove(key: key)
-            return nil
+            return .damaged(problem)
         }
-        return entry
+        return .valid(entry)
+    }
+
+    /// The entry for a key when it is there and whole (see `lookup`).
+    public func entry(forKey key: String) throws -> CacheEntry? {
+        if case .valid(let entry) = try lookup(forKey: key) { return entry }
+        return nil
+    }
+
+    /// Why the entry's body is not the one stored, or nil when it is.
+    private func verify(_ entry: CacheEntry) -> String? {
+        if let file = entry.bodyFile {
+            let path = bodyURL(file).path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), let size = attributes[.size] as? NSNumber else {
+                return "the cached body file is missing"
+            }
+            if size.int64Value != entry.bodyLength { return "the cached body has \(size.int64Value) bytes, \(entry.bodyLength) were stored" }
+            guard let digest = SHA256.digest(ofFile: path) else { return "the cached body file cannot be read" }
+            if digest.length != entry.bodyLength { return "the cached body has \(digest.length) bytes, \(entry.bodyLength) were stored" }
+            return digest.hex == entry.bodySHA256 ? nil : "the cached body's SHA-256 differs from the stored one"
+        }
+        if Int64(entry.body.count) != entry.bodyLength { return "the cached body has \(entry.body.count) bytes, \(entry.bodyLength) were stored" }
+        return SHA256.hex(of: entry.body) == entry.bodySHA256 ? nil : "the cached body's SHA-256 differs from the stored one"
     }
 
     /// Stores (or replaces) an entry; a body file it no longer uses is deleted.
@@ -56,9 +124,11 @@ public final class HTTPCache {
         let previous = try bodyFile(forKey: key)
         func optional(_ s: String?) -> SQLiteValue { s.map { .text($0) } ?? .null }
         try database.execute("""
-            INSERT OR REPLACE INTO http_cache (key, url, status, body, body_file, content_type, etag, last_modified, stored_at, fresh_until)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO http_cache (key, url, status, body, body_file, body_length, body_sha256, content_type, etag, last_modified,
+                                               stored_at, fresh_until)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [.text(key), .text(entry.url), .integer(Int64(entry.status)), .blob(entry.body), optional(entry.bodyFile),
+                             .integer(entry.bodyLength), .text(entry.bodySHA256),
                              optional(entry.contentType), optional(entry.etag), optional(entry.lastModified), .real(entry.storedAt),
                              .real(entry.freshUntil)])
         if let previous, previous != entry.bodyFile { try? FileManager.default.removeItem(at: bodyURL(previous)) }

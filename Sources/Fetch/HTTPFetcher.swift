@@ -1,29 +1,45 @@
+import CalSQLite
 import Foundation
+import CalHash
+import Pipeline
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
-/// The HTTP client every network source shares: a persistent cache (see `HTTPCache`), conditional
-/// revalidation, retries with Retry-After and jittered backoff inside a time budget, one request at a time
-/// per host, a per-host rate limit, an identifying User-Agent, and the stale cached copy when the server
-/// cannot answer. Synchronous: the pipeline calls it from its own thread.
+/// The HTTP client every network source and API shares: any method, headers, body and credentials
+/// (`HTTPRequest`); a persistent cache for GET (see `HTTPCache`) with conditional revalidation and bodies
+/// checked against their stored SHA-256; retries with Retry-After and jittered backoff inside a time budget;
+/// one request at a time per host, a per-host rate limit, an identifying User-Agent; and the stale cached copy
+/// (within `CachePolicy.maxStale`) when the server cannot answer. Synchronous: the pipeline calls it from its
+/// own thread. Credentials never appear in its messages, errors or cache keys (`URLRedaction`).
 public final class HTTPFetcher: @unchecked Sendable {
     public let settings: HTTPSettings
     /// The cache file this client uses.
     public let cachePath: String
     private let transport: HTTPTransport
     private let gate: HostGate
+    private let environment: [String: String]
     private let lock = NSLock()
     private var cache: HTTPCache?
     private var cacheOpenFailed: String?
+    private var cacheRepairNote: String?
+    private var notes: [String] = []
+    private var netrc: NetrcFile??
     private var bodyFolder: URL?
     private var bodyCounter = 0
 
     /// - Parameters:
     ///   - cachePath: the SQLite cache file; nil: `HTTPCache.defaultPath(environment:)`
     ///     (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe/http-cache.sqlite`, else `~/.cache/calpipe/http-cache.sqlite`).
-    ///   - environment: where the default path's variables are read.
+    ///   - environment: where the default path's variables, `$NETRC` / `$HOME` (for `.netrc`) and
+    ///     `CALPIPE_OFFLINE=1` (the same as `settings.offline`) are read.
     ///   - settings: timeouts, retry budget, rate limit, User-Agent.
     public init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
                 settings: HTTPSettings = HTTPSettings()) {
+        var settings = settings
+        if environment["CALPIPE_OFFLINE"] == "1" { settings.offline = true }
         self.settings = settings
+        self.environment = environment
         self.cachePath = cachePath ?? HTTPCache.defaultPath(environment: environment)
         transport = HTTPTransport(settings: settings)
         gate = HostGate(requestsPerSecond: settings.requestsPerSecond)
@@ -33,11 +49,28 @@ public final class HTTPFetcher: @unchecked Sendable {
         if let bodyFolder { try? FileManager.default.removeItem(at: bodyFolder) }
     }
 
-    /// Why the cache could not be opened (the client then works without one), if it could not.
+    /// Why the cache could not be opened (the client then works without one), or that it was damaged and
+    /// rebuilt, if either happened.
     public var cacheProblem: String? {
         lock.lock()
         defer { lock.unlock() }
-        return cacheOpenFailed
+        return cacheOpenFailed ?? cacheRepairNote
+    }
+
+    /// Messages about the cache not yet shown (a damaged cache rebuilt, a damaged body downloaded again); each
+    /// is returned once.
+    public func takeNotes() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = notes
+        notes = []
+        return out
+    }
+
+    private func note(_ text: String) {
+        lock.lock()
+        notes.append(text)
+        lock.unlock()
     }
 
     private func withCache<T>(_ body: (HTTPCache) throws -> T?) -> T? {
@@ -45,11 +78,20 @@ public final class HTTPFetcher: @unchecked Sendable {
         defer { lock.unlock() }
         if cache == nil, cacheOpenFailed == nil {
             do {
-                let opened = try HTTPCache(path: cachePath)
+                let opened = try HTTPCache(path: cachePath, busyTimeoutMilliseconds: Int(settings.cacheBusyTimeout * 1000))
                 try opened.prune(now: settings.clock().timeIntervalSince1970, keepSeconds: settings.keepStaleFor)
+                if let repaired = opened.repairNote {
+                    cacheRepairNote = repaired
+                    notes.append(repaired)
+                }
                 cache = opened
+            } catch let error as SQLiteError {
+                let why = error.isBusy ? "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))" : error.codeDescription
+                cacheOpenFailed = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
+                notes.append(cacheOpenFailed!)
             } catch {
-                cacheOpenFailed = "cannot open the HTTP cache \(cachePath): \(error)"
+                cacheOpenFailed = "cannot use the HTTP cache \(cachePath): \((error as NSError).localizedDescription); continuing without it"
+                notes.append(cacheOpenFailed!)
             }
         }
         guard let cache else { return nil }
@@ -59,27 +101,118 @@ public final class HTTPFetcher: @unchecked Sendable {
     private var now: Double { settings.clock().timeIntervalSince1970 }
     private var uptime: Double { ProcessInfo.processInfo.systemUptime }
 
-    /// Fetches a URL through the cache, with the body in memory (forecasts, geocoding). Returns any final
-    /// answer (2xx, or 4xx for the caller to read); throws `FetchError` when no answer and no cached copy
-    /// could be had.
-    public func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
-        let resolved = try resolve(url, policy: policy, toFile: false)
+    // MARK: - Requests
+
+    /// Sends a request. GET and HEAD go through the cache (`policy`); other methods are sent on every call.
+    /// Returns any final answer (2xx, or 4xx for the caller to read, 401/403 at once without retries); throws
+    /// `FetchError` when no answer and no usable cached copy could be had.
+    public func send(_ request: HTTPRequest, policy: CachePolicy = CachePolicy(), into destination: BodyDestination = .memory) throws -> FetchResult {
+        let prepared = try prepare(request)
+        let toFile = destination == .file
+        let resolved = try resolve(request, prepared, policy: policy, toFile: toFile)
         var response = resolved.response
-        if let file = resolved.file {
+        var result = FetchResult(response: response, origin: resolved.origin, url: prepared.label, storedAt: resolved.storedAt,
+                                 age: resolved.storedAt.map { max(0, now - $0) } ?? 0, bodyLength: resolved.length, bodySHA256: resolved.sha256)
+        result.staleReason = resolved.staleReason
+        if toFile {
+            let suffix = Self.suffix(of: prepared.requestURL.absoluteString)
+            if let file = resolved.file {
+                result.bodyPath = try keep(file, move: resolved.fileIsTemporary, suffix: suffix)
+            } else {
+                result.bodyPath = try writeBody(response.body, suffix: suffix)
+            }
+        } else if let file = resolved.file {
             response.body = [UInt8](try Data(contentsOf: file))
             if resolved.fileIsTemporary { try? FileManager.default.removeItem(at: file) }
+            result.response = response
         }
-        return FetchResult(response: response, origin: resolved.origin, url: url)
+        return result
+    }
+
+    /// Fetches a URL through the cache, with the body in memory (forecasts, geocoding).
+    public func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
+        try send(.get(url), policy: policy)
     }
 
     /// Fetches a URL through the cache with the body in a file this client owns (feeds): the body never
     /// passes through memory. The file stays until the client goes away.
     public func download(_ url: String, policy: CachePolicy = CachePolicy()) throws -> (result: FetchResult, path: String) {
-        let resolved = try resolve(url, policy: policy, toFile: true)
-        let result = FetchResult(response: resolved.response, origin: resolved.origin, url: url)
-        let suffix = Self.suffix(of: url)
-        guard let file = resolved.file else { return (result, try writeBody(resolved.response.body, suffix: suffix)) }
-        return (result, try keep(file, move: resolved.fileIsTemporary, suffix: suffix))
+        let result = try send(.get(url), policy: policy, into: .file)
+        return (result, result.bodyPath ?? "")
+    }
+
+    /// A request made ready to send: credentials applied, the URL without user information, and the texts
+    /// (label, cache key) that may be shown or stored.
+    struct Prepared {
+        var requestURL: URL
+        /// The URL redacted, for messages.
+        var label: String
+        /// The cache key: the normalised, redacted URL, plus a digest of the credentials when there are any
+        /// (two logins to one address are two entries, and no secret is written).
+        var key: String
+        var authority: String
+        var headers: [String: String]
+        var sensitiveHeaders: Set<String>
+        var secrets: [String]
+    }
+
+    func prepare(_ request: HTTPRequest) throws -> Prepared {
+        let label = URLRedaction.redact(request.url)
+        guard var components = URLComponents(string: request.url.trimmingCharacters(in: .whitespaces)) else { throw FetchError.invalidURL(label) }
+        let urlUser = components.user
+        let urlPassword = components.password
+        components.user = nil
+        components.password = nil
+        guard let stripped = components.string, let normalized = NormalizedURL(stripped), let requestURL = URL(string: stripped) else {
+            throw FetchError.invalidURL(label)
+        }
+        let credentials = request.credentials
+        var headers: [String: String] = [:]
+        for (name, value) in request.headers { headers[name] = value }
+        var sensitive = Set<String>()
+        var secrets: [String] = []
+        for (name, value) in credentials.headers {
+            headers[name] = value
+            sensitive.insert(name.lowercased())
+            secrets.append(value)
+        }
+        let hasAuthorization = headers.keys.contains { $0.lowercased() == "authorization" }
+        if let token = credentials.bearerToken {
+            headers["Authorization"] = "Bearer " + token
+            secrets.append(token)
+        } else if let user = credentials.username {
+            headers["Authorization"] = Self.basic(user, credentials.password ?? "")
+            secrets.append(credentials.password ?? "")
+        } else if let user = urlUser {
+            let password = urlPassword ?? ""
+            headers["Authorization"] = Self.basic(user, password)
+            secrets.append(password)
+        } else if credentials.useNetrc, !hasAuthorization, let entry = netrcEntry(normalized.host), let login = entry.login {
+            headers["Authorization"] = Self.basic(login, entry.password ?? "")
+            secrets.append(entry.password ?? "")
+        }
+        if headers["Authorization"] != nil { sensitive.insert("authorization") }
+        for item in components.queryItems ?? [] where URLRedaction.isSecret(item.name) {
+            if let value = item.value, !value.isEmpty { secrets.append(value) }
+        }
+        var key = URLRedaction.redact(normalized.text)
+        let material = secrets.filter { !$0.isEmpty } + headers.filter { sensitive.contains($0.key.lowercased()) }.map { "\($0.key.lowercased())=\($0.value)" }.sorted()
+        if !material.isEmpty {
+            key += " auth:" + String(SHA256.hex(of: Array(material.joined(separator: "\u{0}").utf8)).prefix(16))
+        }
+        return Prepared(requestURL: requestURL, label: label, key: key, authority: normalized.authority, headers: headers,
+                        sensitiveHeaders: sensitive, secrets: secrets.filter { !$0.isEmpty })
+    }
+
+    static func basic(_ user: String, _ password: String) -> String {
+        "Basic " + Data((user + ":" + password).utf8).base64EncodedString()
+    }
+
+    private func netrcEntry(_ host: String) -> NetrcFile.Entry? {
+        lock.lock()
+        defer { lock.unlock() }
+        if netrc == nil { netrc = .some(NetrcFile.load(environment: environment)) }
+        return netrc??.entry(for: host)
     }
 
     /// What `resolve` found: the answer, and its body's file when the body is not in `response.body`.
@@ -89,6 +222,11 @@ public final class HTTPFetcher: @unchecked Sendable {
         var file: URL?
         /// True for a downloaded file that is not in the cache (the caller disposes of it).
         var fileIsTemporary = false
+        var storedAt: Double?
+        var length: Int64?
+        var sha256: String?
+        /// For `.stale`: why the server did not answer, without the URL.
+        var staleReason: String?
     }
 
     private func cachedBody(_ entry: CacheEntry) -> URL? {
@@ -96,80 +234,101 @@ public final class HTTPFetcher: @unchecked Sendable {
         return withCache { $0.bodyURL(name) }
     }
 
-    private func resolve(_ url: String, policy: CachePolicy, toFile: Bool) throws -> Resolved {
-        guard let normalized = NormalizedURL(url), let requestURL = URL(string: url) else { throw FetchError.invalidURL(url) }
-        let key = normalized.text
-        let cached = withCache { try $0.entry(forKey: key) }
-        if let cached, cached.isFresh(at: now) {
-            return Resolved(response: cached.response, origin: .cache, file: cachedBody(cached))
+    private func fromCache(_ entry: CacheEntry, _ origin: FetchOrigin) -> Resolved {
+        Resolved(response: entry.response, origin: origin, file: cachedBody(entry), storedAt: entry.storedAt, length: entry.bodyLength, sha256: entry.bodySHA256)
+    }
+
+    private func resolve(_ request: HTTPRequest, _ prepared: Prepared, policy: CachePolicy, toFile: Bool) throws -> Resolved {
+        let key = prepared.key
+        let label = prepared.label
+        var cached: CacheEntry?
+        if request.isCacheable {
+            switch withCache({ try $0.lookup(forKey: key) }) ?? .missing {
+            case .valid(let entry): cached = entry
+            case .damaged(let problem): note("\(label): \(problem); downloading it again")
+            case .missing: break
+            }
         }
-        if let reason = gate.blockReason(normalized.authority) {
-            let error = FetchError.limitReached(host: normalized.authority, message: reason)
-            return try fallBack(cached, error)
+        if settings.offline {
+            guard request.isCacheable, let cached else { throw FetchError.offline(url: label) }
+            if cached.isFresh(at: now) { return fromCache(cached, .cache) }
+            return try fallBack(cached, .offline(url: label), policy: policy, reason: "not asked (--offline)")
         }
-        var headers = ["User-Agent": settings.userAgent]
+        if let cached, cached.isFresh(at: now) { return fromCache(cached, .cache) }
+        if let reason = gate.blockReason(prepared.authority) {
+            return try fallBack(cached, .limitReached(host: prepared.authority, message: reason), policy: policy)
+        }
+        var headers = prepared.headers
+        headers["User-Agent"] = headers["User-Agent"] ?? settings.userAgent
         if let etag = cached?.etag { headers["If-None-Match"] = etag }
         if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
+        var urlRequest = URLRequest(url: prepared.requestURL, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: max(settings.connectTimeout, settings.requestTimeout) + 1)
+        urlRequest.httpMethod = request.method
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let body = request.body { urlRequest.httpBody = Data(body) }
 
         let deadline = uptime + settings.retryBudget
         let backoff = BackoffSchedule(base: settings.backoffBase, maximum: settings.maximumBackoff)
         var attempt = 0
+        var connectFailures = 0
         var failure: FetchError
         while true {
             attempt += 1
-            let outcome: Result<(response: HTTPResponse, file: URL?), FetchError>
+            let outcome: Result<HTTPTransport.Exchange, FetchError>
             do {
-                outcome = .success(try gate.withTurn(normalized.authority) {
-                    toFile ? try transport.download(requestURL, headers: headers) : (try transport.get(requestURL, headers: headers), nil)
+                outcome = .success(try gate.withTurn(prepared.authority) {
+                    try transport.send(urlRequest, toFile: toFile, sensitiveHeaders: prepared.sensitiveHeaders, label: label)
                 })
             } catch let error as FetchError {
                 outcome = .failure(error)
             } catch {
-                outcome = .failure(.transport(url: url, message: "\(error)"))
+                outcome = .failure(.transport(url: label, message: "\((error as NSError).localizedDescription)"))
             }
             var wait = backoff.wait(forRetry: attempt - 1, random: Double.random(in: 0...1))
             switch outcome {
             case .success(let exchange):
                 var response = exchange.response
                 if response.isSuccess {
-                    return store(response, file: exchange.file, url: url, key: key, policy: policy)
-                }
-                if let file = exchange.file {
-                    // Error pages are small; keep their start for messages and drop the file.
-                    response.body = Self.head(of: file, limit: 65_536)
-                    try? FileManager.default.removeItem(at: file)
+                    return store(response, exchange: exchange, label: label, key: key, policy: policy, cacheable: request.isCacheable)
                 }
                 if response.status == 304, let cached {
-                    return Resolved(response: revalidate(cached, with: response, key: key, policy: policy), origin: .revalidated, file: cachedBody(cached))
+                    return Resolved(response: revalidate(cached, with: response, key: key, policy: policy), origin: .revalidated, file: cachedBody(cached),
+                                    storedAt: now, length: cached.bodyLength, sha256: cached.bodySHA256)
                 }
+                response.body = Array(URLRedaction.scrub(response.text, secrets: prepared.secrets).utf8)
                 if let message = policy.limitAnswer?(response) {
-                    gate.block(normalized.authority, reason: message)
-                    return try fallBack(cached, .limitReached(host: normalized.authority, message: message))
+                    gate.block(prepared.authority, reason: message)
+                    return try fallBack(cached, .limitReached(host: prepared.authority, message: message), policy: policy)
                 }
                 guard [429, 500, 502, 503, 504].contains(response.status) else {
-                    // A definitive answer (400 with a reason, 404, ...): the caller reads it.
+                    // A definitive answer (400 with a reason, 401/403 refused credentials, 404, ...): the caller reads it.
                     return Resolved(response: response, origin: .network)
                 }
-                failure = .status(url: url, code: response.status, message: response.bodyPreview)
+                failure = .status(url: label, code: response.status, message: response.bodyPreview)
                 if response.status == 429 || response.status == 503, let retryAfter = RetryAfterText.seconds(response.header("retry-after"), now: now) {
                     if uptime + retryAfter > deadline {
                         // Asked to wait longer than we may: stop asking this host for the rest of the run.
                         let message = "asked to retry after \(DurationText.seconds(retryAfter.rounded(.up))), beyond the retry budget"
-                        gate.block(normalized.authority, reason: message)
-                        return try fallBack(cached, .limitReached(host: normalized.authority, message: message))
+                        gate.block(prepared.authority, reason: message)
+                        return try fallBack(cached, .limitReached(host: prepared.authority, message: message), policy: policy)
                     }
                     wait = retryAfter
                 }
             case .failure(let error):
                 failure = error
+                if error.isConnectFailure {
+                    // The server was never reached: one more try after a short wait, not the whole budget.
+                    connectFailures += 1
+                    if connectFailures > settings.connectRetries { return try fallBack(cached, failure, policy: policy) }
+                }
             }
             if attempt >= settings.maximumAttempts || uptime + wait > deadline { break }
             if !pause(wait, policy: policy) {
-                failure = .interrupted(url: url)
+                failure = .interrupted(url: label)
                 break
             }
         }
-        return try fallBack(cached, failure)
+        return try fallBack(cached, failure, policy: policy)
     }
 
     /// Sleeps, in short slices so a cancelled run does not wait out a long Retry-After. False when cancelled.
@@ -183,15 +342,17 @@ public final class HTTPFetcher: @unchecked Sendable {
         }
     }
 
-    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError) throws -> Resolved {
-        if let cached { return Resolved(response: cached.response, origin: .stale(failure.description), file: cachedBody(cached)) }
-        throw failure
-    }
-
-    static func head(of file: URL, limit: Int) -> [UInt8] {
-        guard let handle = try? FileHandle(forReadingFrom: file) else { return [] }
-        defer { try? handle.close() }
-        return [UInt8]((try? handle.read(upToCount: limit)) ?? Data())
+    /// The cached copy when there is one young enough for `policy.maxStale`; else the failure, saying what
+    /// became of the cache.
+    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError, policy: CachePolicy, reason: String? = nil) throws -> Resolved {
+        guard let cached else { throw failure }
+        let age = max(0, now - cached.storedAt)
+        if let maxStale = policy.maxStale, age > maxStale {
+            throw FetchError.unavailable(failure, cache: "the cached copy is \(DurationOption.describe(age)) old, more than max_stale (\(DurationOption.describe(maxStale)))")
+        }
+        var resolved = fromCache(cached, .stale(reason.map { "\(failure.description) (\($0))" } ?? failure.description))
+        resolved.staleReason = reason ?? failure.reason
+        return resolved
     }
 
     private func freshUntil(_ response: HTTPResponse, policy: CachePolicy) -> (storable: Bool, until: Double) {
@@ -201,15 +362,19 @@ public final class HTTPFetcher: @unchecked Sendable {
     }
 
     /// Keeps a 2xx answer when its headers allow; a downloaded body moves into the cache's bodies folder.
-    private func store(_ response: HTTPResponse, file: URL?, url: String, key: String, policy: CachePolicy) -> Resolved {
+    private func store(_ response: HTTPResponse, exchange: HTTPTransport.Exchange, label: String, key: String, policy: CachePolicy, cacheable: Bool) -> Resolved {
+        let file = exchange.file
+        let temporary = Resolved(response: response, origin: .network, file: file, fileIsTemporary: file != nil, storedAt: nil,
+                                 length: exchange.length, sha256: exchange.sha256)
+        guard cacheable else { return temporary }
         let (storable, until) = freshUntil(response, policy: policy)
-        let temporary = Resolved(response: response, origin: .network, file: file, fileIsTemporary: file != nil)
         guard storable else {
             _ = withCache { try $0.remove(key: key) }
             return temporary
         }
-        var entry = CacheEntry(url: url, status: response.status, body: response.body, contentType: response.header("content-type"),
-                               etag: response.header("etag"), lastModified: response.header("last-modified"), storedAt: now, freshUntil: until)
+        var entry = CacheEntry(url: label, status: response.status, body: response.body, contentType: response.header("content-type"),
+                               etag: response.header("etag"), lastModified: response.header("last-modified"), storedAt: now, freshUntil: until,
+                               bodyLength: exchange.length, bodySHA256: exchange.sha256)
         let stored: URL?? = withCache { cache -> URL? in
             if let file { entry.bodyFile = try cache.adopt(file) }
             do {
@@ -222,7 +387,7 @@ public final class HTTPFetcher: @unchecked Sendable {
             return entry.bodyFile.map(cache.bodyURL)
         }
         guard let stored else { return temporary }  // no cache: the download stays where it is
-        return Resolved(response: response, origin: .network, file: stored)
+        return Resolved(response: response, origin: .network, file: stored, storedAt: nil, length: exchange.length, sha256: exchange.sha256)
     }
 
     /// A 304: the cached body is still right; its freshness (and validators, when sent) come from the new answer.
@@ -238,6 +403,8 @@ public final class HTTPFetcher: @unchecked Sendable {
         if storable { _ = withCache { try $0.store(entry, forKey: key) } } else { _ = withCache { try $0.remove(key: key) } }
         return entry.response
     }
+
+    // MARK: - Body files
 
     private func ownedFolder() throws -> URL {
         if let bodyFolder { return bodyFolder }
@@ -270,8 +437,8 @@ public final class HTTPFetcher: @unchecked Sendable {
     }
 
     /// Drops a URL's cached answer (e.g. one that turned out to be unreadable), so the next run asks again.
-    public func forget(_ url: String) {
-        guard let key = NormalizedURL(url)?.text else { return }
+    public func forget(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) {
+        guard let key = try? prepare(HTTPRequest(url: url, credentials: credentials)).key else { return }
         _ = withCache { try $0.remove(key: key) }
     }
 
@@ -283,5 +450,16 @@ public final class HTTPFetcher: @unchecked Sendable {
         let file = try ownedFolder().appendingPathComponent("body-\(bodyCounter)\(suffix)")
         try Data(body).write(to: file, options: .atomic)
         return file.path
+    }
+}
+
+extension FetchError {
+    /// The server was never reached (refused, unknown host, no network, connect timeout).
+    var isConnectFailure: Bool {
+        switch self {
+        case .transport(_, _, let connectFailure): return connectFailure
+        case .connectTimeout: return true
+        default: return false
+        }
     }
 }

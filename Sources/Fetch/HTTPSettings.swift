@@ -4,8 +4,16 @@ import Foundation
 public struct HTTPSettings: Sendable {
     /// Sent with every request. Services such as MET Norway require contact information in it.
     public var userAgent: String
-    /// Seconds to wait for the connection (and for any data on it) before giving up on one attempt.
+    /// Seconds to wait for the connection and the start of the answer before giving up on one attempt
+    /// ("no answer within 5 s (connect timeout)").
     public var connectTimeout: Double
+    /// Retries after a failure to reach the server at all (refused, unknown host, connect timeout): a server
+    /// that is down is rarely back a second later, so the whole retry budget is not spent on it.
+    public var connectRetries: Int
+    /// Only the cache: no request is made (`calpipe run --offline`, or `CALPIPE_OFFLINE=1`).
+    public var offline: Bool
+    /// Seconds to wait for another run's lock on the cache file before going on without the cache.
+    public var cacheBusyTimeout: Double
     /// Seconds one whole attempt (connect, send, receive the full body) may take.
     public var requestTimeout: Double
     /// Total seconds spent retrying one URL (waits and attempts) before the client gives up.
@@ -25,9 +33,13 @@ public struct HTTPSettings: Sendable {
 
     public static let defaultUserAgent = "calpipe/0.1 (calendar ETL; forecast enrichment)"
 
-    public init(userAgent: String = HTTPSettings.defaultUserAgent, connectTimeout: Double = 10, requestTimeout: Double = 30,
+    public init(userAgent: String = HTTPSettings.defaultUserAgent, connectTimeout: Double = 5, requestTimeout: Double = 30,
                 retryBudget: Double = 60, backoffBase: Double = 1, maximumBackoff: Double = 30, maximumAttempts: Int = 5,
-                requestsPerSecond: Double = 1, keepStaleFor: Double = 30 * 86_400, clock: @escaping @Sendable () -> Date = { Date() }) {
+                requestsPerSecond: Double = 1, keepStaleFor: Double = 30 * 86_400, connectRetries: Int = 1, offline: Bool = false,
+                cacheBusyTimeout: Double = 30, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.connectRetries = connectRetries
+        self.offline = offline
+        self.cacheBusyTimeout = cacheBusyTimeout
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout

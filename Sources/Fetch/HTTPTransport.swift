@@ -1,12 +1,21 @@
 import Foundation
+import CalHash
+import Pipeline
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// One GET request over URLSession, waited for synchronously with a hard deadline. It knows nothing about
-/// caching or retries: `HTTPFetcher` decides what to send and what an answer means.
+/// One request over URLSession, waited for synchronously: the answer must start within the connect timeout
+/// and be complete within the request timeout. Bodies are streamed (to a file, or to memory), with their
+/// length and SHA-256 computed on the way. It knows nothing about caching or retries: `HTTPFetcher` decides
+/// what to send and what an answer means.
+///
+/// A session delegate sees every task: a 401 with `WWW-Authenticate` becomes an answer at once (URLSession on
+/// Linux would otherwise wait for credentials until the timeout), and a redirect to another host drops the
+/// request's credential headers.
 final class HTTPTransport: @unchecked Sendable {
     private let session: URLSession
+    private let delegate: TransportDelegate
     private let connectTimeout: Double
     private let requestTimeout: Double
 
@@ -16,11 +25,14 @@ final class HTTPTransport: @unchecked Sendable {
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        // URLSession's request timeout is an idle timeout: it covers connecting and any silence on the line.
-        configuration.timeoutIntervalForRequest = settings.connectTimeout
-        configuration.timeoutIntervalForResource = settings.requestTimeout
+        configuration.urlCredentialStorage = nil
+        // URLSession's request timeout is an idle timeout; the connect timeout is enforced by `send`.
+        // Both a little longer than ours, so that the message says which of ours struck.
+        configuration.timeoutIntervalForRequest = max(settings.connectTimeout, settings.requestTimeout) + 1
+        configuration.timeoutIntervalForResource = settings.requestTimeout + 1
         configuration.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: configuration)
+        delegate = TransportDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         connectTimeout = settings.connectTimeout
         requestTimeout = settings.requestTimeout
     }
@@ -29,90 +41,233 @@ final class HTTPTransport: @unchecked Sendable {
         session.invalidateAndCancel()
     }
 
-    private final class Outcome: @unchecked Sendable {
-        var data: Data?
+    /// What came back: the answer (its `body` empty when it went to `file`), and the body's length and digest.
+    struct Exchange {
+        var response: HTTPResponse
         var file: URL?
-        var response: URLResponse?
-        var error: Error?
+        var length: Int64
+        var sha256: String
     }
 
-    /// Sends the request and returns the answer, or throws `FetchError.timeout` / `.transport`.
-    func get(_ url: URL, headers: [String: String]) throws -> HTTPResponse {
-        try exchange(url, headers: headers, toFile: false).response
-    }
-
-    /// Like `get`, but the body goes straight to a file (feeds of any size never sit in memory). The answer's
-    /// `body` is empty; the file is the caller's to move or delete.
-    func download(_ url: URL, headers: [String: String]) throws -> (response: HTTPResponse, file: URL?) {
-        try exchange(url, headers: headers, toFile: true)
-    }
-
-    private func exchange(_ url: URL, headers: [String: String], toFile: Bool) throws -> (response: HTTPResponse, file: URL?) {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: connectTimeout)
-        request.httpMethod = "GET"
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.setValue(value, forHTTPHeaderField: name) }
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        let task: URLSessionTask
-        if toFile {
-            task = session.downloadTask(with: request) { location, response, error in
-                // The system deletes `location` when this returns: keep the file under a name of our own.
-                if let location {
-                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-download-\(UUID().uuidString)")
-                    do {
-                        try FileManager.default.moveItem(at: location, to: kept)
-                        outcome.file = kept
-                    } catch {
-                        outcome.error = error
-                    }
-                }
-                outcome.response = response
-                if outcome.error == nil { outcome.error = error }
-                done.signal()
-            }
-        } else {
-            task = session.dataTask(with: request) { data, response, error in
-                outcome.data = data
-                outcome.response = response
-                outcome.error = error
-                done.signal()
-            }
-        }
+    /// Sends the request. `toFile`: a 2xx body is streamed to a new temporary file (the caller's to move or
+    /// delete); error bodies stay in memory (their first 64 KiB). `sensitiveHeaders`: dropped on a redirect
+    /// to another origin. `label`: the URL as messages show it. Throws `FetchError.connectTimeout`, `.timeout`
+    /// or `.transport`.
+    func send(_ request: URLRequest, toFile: Bool, sensitiveHeaders: Set<String>, label: String) throws -> Exchange {
+        let state = TaskState(toFile: toFile, sensitiveHeaders: Set(sensitiveHeaders.map { $0.lowercased() }))
+        let task = session.dataTask(with: request)
+        delegate.register(task, state)
+        defer { delegate.unregister(task) }
+        let started = ProcessInfo.processInfo.systemUptime
         task.resume()
-        // The whole-request deadline is enforced here too, whatever the platform's URLSession does.
-        if done.wait(timeout: .now() + requestTimeout) == .timedOut {
+        if state.answerStarted.wait(timeout: .now() + connectTimeout) == .timedOut {
             task.cancel()
-            done.wait()
-            if let file = outcome.file { try? FileManager.default.removeItem(at: file) }
-            throw FetchError.timeout(url: url.absoluteString, seconds: requestTimeout)
+            state.done.wait()
+            state.discardFile()
+            throw FetchError.connectTimeout(url: label, seconds: connectTimeout)
         }
-        if let error = outcome.error {
-            if let file = outcome.file { try? FileManager.default.removeItem(at: file) }
-            let nsError = error as NSError
-            if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorTimedOut {
-                throw FetchError.timeout(url: url.absoluteString, seconds: connectTimeout)
-            }
-            throw FetchError.transport(url: url.absoluteString, message: Self.describe(nsError))
+        let left = max(0, requestTimeout - (ProcessInfo.processInfo.systemUptime - started))
+        if state.done.wait(timeout: .now() + left) == .timedOut {
+            task.cancel()
+            state.done.wait()
+            state.discardFile()
+            throw FetchError.timeout(url: label, seconds: requestTimeout)
         }
-        guard let http = outcome.response as? HTTPURLResponse else {
-            if let file = outcome.file { try? FileManager.default.removeItem(at: file) }
-            throw FetchError.transport(url: url.absoluteString, message: "the answer is not HTTP")
-        }
-        var headerFields: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let name = key as? String, let text = value as? String { headerFields[name.lowercased()] = text }
-        }
-        let response = HTTPResponse(status: http.statusCode, headers: headerFields, body: outcome.data.map { [UInt8]($0) } ?? [])
-        return (response, outcome.file)
+        return try state.finish(label: label)
     }
 
-    private static func describe(_ error: NSError) -> String {
+    static func describe(_ error: NSError) -> String {
         switch error.code {
         case NSURLErrorCannotConnectToHost: return "cannot connect to the server"
-        case NSURLErrorCannotFindHost: return "unknown host"
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "unknown host"
         case NSURLErrorNetworkConnectionLost: return "the connection was lost"
         case NSURLErrorNotConnectedToInternet: return "not connected to the network"
-        default: return error.localizedDescription
+        case NSURLErrorTimedOut: return "the server stopped answering"
+        case NSURLErrorHTTPTooManyRedirects: return "too many redirects"
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+             NSURLErrorServerCertificateNotYetValid, NSURLErrorServerCertificateHasUnknownRoot:
+            return "the secure connection failed (certificate or TLS problem)"
+        default: return "network error \(error.code)"
         }
+    }
+
+    /// True for failures that mean the server was never reached (retrying at once rarely helps).
+    static func isConnectFailure(_ error: NSError) -> Bool {
+        [NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed, NSURLErrorNotConnectedToInternet].contains(error.code)
+    }
+}
+
+/// The state of one task, filled by the delegate's callbacks (on the session's queue), read by `send`.
+private final class TaskState: @unchecked Sendable {
+    let toFile: Bool
+    let sensitiveHeaders: Set<String>
+    let answerStarted = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var response: HTTPURLResponse?
+    private var challengeResponse: HTTPURLResponse?
+    private var data: [UInt8] = []
+    private var file: URL?
+    private var handle: FileHandle?
+    private var hasher = SHA256()
+    private var length: Int64 = 0
+    private var error: Error?
+    private var writeError: Error?
+    private var startedSignalled = false
+
+    init(toFile: Bool, sensitiveHeaders: Set<String>) {
+        self.toFile = toFile
+        self.sensitiveHeaders = sensitiveHeaders
+    }
+
+    private func signalStarted() {
+        lock.lock()
+        let first = !startedSignalled
+        startedSignalled = true
+        lock.unlock()
+        if first { answerStarted.signal() }
+    }
+
+    func received(_ response: URLResponse) {
+        lock.lock()
+        self.response = response as? HTTPURLResponse
+        if toFile, let http = self.response, (200..<300).contains(http.statusCode) {
+            let target = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-download-\(UUID().uuidString)")
+            if FileManager.default.createFile(atPath: target.path, contents: nil), let opened = try? FileHandle(forWritingTo: target) {
+                file = target
+                handle = opened
+            } else {
+                writeError = CocoaError(.fileWriteUnknown)
+            }
+        }
+        lock.unlock()
+        signalStarted()
+    }
+
+    func received(_ chunk: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        chunk.withUnsafeBytes { hasher.update(buffer: $0) }
+        length += Int64(chunk.count)
+        if let handle {
+            do { try handle.write(contentsOf: chunk) } catch { writeError = error }
+        } else if file == nil {
+            let isError = response.map { !(200..<300).contains($0.statusCode) } ?? false
+            if !isError || data.count < 65_536 { data.append(contentsOf: chunk) }
+        }
+    }
+
+    func challenged(_ response: URLResponse?) {
+        lock.lock()
+        challengeResponse = response as? HTTPURLResponse
+        lock.unlock()
+    }
+
+    func completed(_ error: Error?) {
+        lock.lock()
+        self.error = error
+        try? handle?.close()
+        handle = nil
+        lock.unlock()
+        signalStarted()
+        done.signal()
+    }
+
+    func discardFile() {
+        lock.lock()
+        if let file { try? FileManager.default.removeItem(at: file) }
+        file = nil
+        lock.unlock()
+    }
+
+    func finish(label: String) throws -> HTTPTransport.Exchange {
+        lock.lock()
+        defer { lock.unlock() }
+        func headers(_ http: HTTPURLResponse) -> [String: String] {
+            var out: [String: String] = [:]
+            for (key, value) in http.allHeaderFields {
+                if let name = key as? String, let text = value as? String { out[name.lowercased()] = text }
+            }
+            return out
+        }
+        if let challenge = challengeResponse, response == nil || error != nil {
+            // A 401/407 the session wanted credentials for: the answer is the status itself.
+            if let file { try? FileManager.default.removeItem(at: file) }
+            return .init(response: HTTPResponse(status: challenge.statusCode, headers: headers(challenge)), file: nil, length: 0, sha256: SHA256.hex(of: []))
+        }
+        if let error {
+            if let file { try? FileManager.default.removeItem(at: file) }
+            let nsError = error as NSError
+            throw FetchError.transport(url: label, message: HTTPTransport.describe(nsError), connectFailure: HTTPTransport.isConnectFailure(nsError))
+        }
+        if let writeError {
+            if let file { try? FileManager.default.removeItem(at: file) }
+            throw FetchError.transport(url: label, message: "cannot store the download (\((writeError as NSError).localizedDescription))", connectFailure: false)
+        }
+        guard let http = response else {
+            if let file { try? FileManager.default.removeItem(at: file) }
+            throw FetchError.transport(url: label, message: "the answer is not HTTP", connectFailure: false)
+        }
+        var copy = hasher
+        return .init(response: HTTPResponse(status: http.statusCode, headers: headers(http), body: data), file: file, length: length, sha256: copy.finishHex())
+    }
+}
+
+/// The session's delegate: routes callbacks to the task's state.
+private final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var states: [Int: TaskState] = [:]
+
+    func register(_ task: URLSessionTask, _ state: TaskState) {
+        lock.lock()
+        states[task.taskIdentifier] = state
+        lock.unlock()
+    }
+
+    func unregister(_ task: URLSessionTask) {
+        lock.lock()
+        states[task.taskIdentifier] = nil
+        lock.unlock()
+    }
+
+    private func state(_ task: URLSessionTask) -> TaskState? {
+        lock.lock()
+        defer { lock.unlock() }
+        return states[task.taskIdentifier]
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        state(dataTask)?.received(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        state(dataTask)?.received(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        state(task)?.completed(error)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        // Credentials are sent up front by the fetcher; a challenge means they were missing or refused.
+        state(task)?.challenged(challenge.failureResponse)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        var next = request
+        let from = task.originalRequest?.url
+        let to = request.url
+        let sameOrigin = from?.scheme?.lowercased() == to?.scheme?.lowercased() && from?.host?.lowercased() == to?.host?.lowercased() && from?.port == to?.port
+        if !sameOrigin, let sensitive = state(task)?.sensitiveHeaders {
+            for name in next.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where sensitive.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        completionHandler(next)
     }
 }

@@ -6,7 +6,7 @@ extension ChunkReader: XMLInput {}
 
 extension XMLStreamReader {
     /// Opens a source's input file ("-" for standard input) for streaming XML.
-    convenience init(file: InputSpec.Input) throws {
-        try self.init(input: ChunkReader(path: file.path, label: file.label), label: file.label)
+    convenience init(file: InputSpec.Input, progress: RunReport? = nil) throws {
+        try self.init(input: ChunkReader(path: file.path, label: file.label, progress: progress), label: file.label)
     }
 }

@@ -5,6 +5,6 @@ struct CalpipeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calpipe-bench",
         abstract: "Print calpipe's speed figures. Build with -c release before trusting the numbers.",
-        subcommands: [RRuleBenchmark.self]
+        subcommands: [RRuleBenchmark.self, ExportBenchmark.self]
     )
 }

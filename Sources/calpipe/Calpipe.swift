@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pipeline
 
 @main
 struct Calpipe: ParsableCommand {
@@ -7,20 +8,31 @@ struct Calpipe: ParsableCommand {
         commandName: "calpipe",
         abstract: "Move calendar data: import, expand, split into agenda days, enrich and export events.",
         discussion: """
-            Exit codes: 0 done; 1 failed (no output left half-written); 2 usage or pipeline errors (nothing run);
-            3 finished, but some records were rejected (each is reported with its file and line or JSON path).
+            Exit codes: 0 done; 1 failed (no output left half-written); 2 usage or pipeline errors (nothing run); \
+            3 finished, but some records were rejected (each is reported with its file and line or JSON path); \
+            130 and 143 interrupted by SIGINT or SIGTERM (everything rolled back).
 
             Example:
               calpipe run pipelines/demo.json
             """,
-        version: "0.1.0",
-        subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Query.self]
+        version: CalpipeVersion.current,
+        subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Schema.self, Query.self, Agenda.self]
     )
 
     /// Usage errors exit with 2 (not ArgumentParser's 64), so scripts see one code for "nothing was run".
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Bare `calpipe` is a usage error: the help goes to standard error and nothing runs.
+        if arguments.isEmpty {
+            Terminal.error(helpMessage())
+            Foundation.exit(CalpipeExit.usage.rawValue)
+        }
+        if let first = arguments.first, let message = unknownSubcommandMessage(first) {
+            Terminal.error(message)
+            Foundation.exit(CalpipeExit.usage.rawValue)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -36,5 +48,14 @@ struct Calpipe: ParsableCommand {
             Terminal.error("calpipe: error: " + fullMessage(for: error))
             Foundation.exit(CalpipeExit.failed.rawValue)
         }
+    }
+
+    /// `calpipe: unknown command "rnu" (expected one of: run, validate, ...); did you mean "run"?`, or nil when
+    /// `word` is a subcommand, an option or `help`.
+    static func unknownSubcommandMessage(_ word: String) -> String? {
+        guard !word.hasPrefix("-"), word != "help" else { return nil }
+        let names = configuration.subcommands.map { $0._commandName }
+        guard !names.contains(word) else { return nil }
+        return "calpipe: unknown command \"\(word)\" (expected one of: \(names.joined(separator: ", ")))" + Suggestion.hint(for: word, in: names)
     }
 }

@@ -6,14 +6,17 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert one calendar file to another format, optionally expanded and split into days.",
         discussion: """
-            The input format is read from the file's first bytes (iCalendar, xCal, a CalDAV multistatus answer, jCal
-            or JSON), else from its extension; the output format follows the output's extension (.ics, .json, ...).
-            Standard input or output ("-") needs --format or --output-format. With --from/--to the events are expanded into occurrences inside that window;
-            with --shape days they are also split into agenda days.
+            The input format is read from the file's first bytes (iCalendar, xCal, a CalDAV multistatus answer, jCal \
+            or JSON), else from its extension; the output format follows the output's extension (.ics, .json, \
+            .sqlite, ...). Standard input or output ("-") needs --format or --output-format. With --from/--to the \
+            events are expanded into occurrences inside that window; with --shape days, and for outputs made of \
+            agenda days (a SQLite database), they are also split into days (without --from/--to, in the year \
+            before and the year after today).
 
             Example:
               calpipe convert team.ics -o agenda.json --from 2026-11-01 --to 2026-12-01 --shape days --tz Europe/Berlin
               cat feed.json | calpipe convert - --format json -o - --output-format ics
+              calpipe convert team.ics -o agenda.sqlite
             """
     )
 
@@ -47,22 +50,39 @@ struct Convert: ParsableCommand {
     @Flag(help: "Fail (exit 1, nothing written) when any record is rejected.")
     var strict = false
 
+    @OptionGroup(title: "Logging")
+    var log: LogOptions
+
     func validate() throws {
         if input == "-" && format == nil { throw ValidationError("reading standard input needs --format (a source type such as ics or json)") }
         if output == "-" && outputFormat == nil { throw ValidationError("writing standard output needs --output-format (a sink type such as ics or json)") }
     }
 
     func run() throws {
-        let loader = PipelineSession.loader()
+        // From the start: a signal while the pipeline loads stops the run before it writes anything.
+        let signals = SignalWatch()
+        defer { signals.stop() }
+        let loader = try PipelineSession.loader()
         let registry = loader.registry
         let sniffed = format == nil ? FormatSniffer.sourceType(ofFileAt: input).flatMap { registry.source($0)?.type } : nil
         let sourceType = try format ?? sniffed ?? formatFromExtension(input, known: registry.sources.flatMap(\.fileExtensions)) { registry.source(forExtension: $0)?.type }
         let sinkType = try outputFormat ?? formatFromExtension(output, known: registry.sinks.flatMap(\.fileExtensions)) { registry.sink(forExtension: $0)?.type }
 
+        var sink = JSONObject([("type", .string(sinkType)), ("path", .string(output))])
+        if let shape { sink["shape"] = .string(shape) } else if sinkType == "json" {
+            sink["shape"] = .string(from != nil || to != nil ? "occurrences" : "events")
+        }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        // An output made of agenda days (a database, a days document, a page) gets expand and split, and without
+        // --from/--to the window of the year before and the year after today.
+        let needsDays = loader.needs(ofSink: sinkType, options: sink, baseDirectory: cwd)?.contains(.days) == true
+
         var root = JSONObject()
         root["name"] = .string("convert")
         if let tz { root["timezone"] = .string(tz) }
-        if from != nil || to != nil {
+        if needsDays && from == nil && to == nil {
+            root["window"] = .object(JSONObject([("from", .string("today-365d")), ("to", .string("today+365d"))]))
+        } else if from != nil || to != nil {
             let fromText = from ?? "today"
             // Without --to the window is one year long.
             let toText = to ?? ISODate.parseDate(fromText).map { $0.adding(days: 365).iso8601 } ?? "today+365d"
@@ -71,26 +91,21 @@ struct Convert: ParsableCommand {
         root["sources"] = .array([.object(JSONObject([("type", .string(sourceType)), ("path", .string(input))]))])
         var stages: [JSONValue] = []
         if root["window"] != nil, registry.stage("expand") != nil { stages.append(.object(JSONObject([("type", .string("expand"))]))) }
-        if shape == "days" { stages.append(.object(JSONObject([("type", .string("split"))]))) }
+        if needsDays { stages.append(.object(JSONObject([("type", .string("split"))]))) }
         root["stages"] = .array(stages)
-        var sink = JSONObject([("type", .string(sinkType)), ("path", .string(output))])
         // Calendar formats write occurrences (not the series) when a window asks for expansion.
         if root["window"] != nil, registry.sink(sinkType)?.options.contains(where: { $0.name == "expand" }) == true {
             sink["expand"] = .bool(true)
         }
-        if let shape { sink["shape"] = .string(shape) } else if sinkType == "json" {
-            sink["shape"] = .string(root["window"] != nil ? "occurrences" : "events")
-        }
         root["sinks"] = .array([.object(sink)])
 
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let definition: PipelineDefinition
         do {
             definition = try loader.load(json: .object(root), file: "calpipe convert", baseDirectory: cwd)
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: false).run(definition)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: false, log: log).run(definition, signals: signals)
     }
 
     private func formatFromExtension(_ path: String, known: [String], lookup: (String) -> String?) throws -> String {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fetch
+import CalpipeKit
 import Foundation
 import Pipeline
 
@@ -8,6 +8,7 @@ struct PipelineSession {
     var quiet: Bool
     var strict: Bool
     var dryRun: Bool
+    var log: LogOptions
     /// Seconds to wait for another run holding the pipeline's or a database's lock (`run --wait`); 0: exit at once.
     var wait: Double = 0
     /// Read and write everything, also what did not change (`run --full`).
@@ -17,9 +18,16 @@ struct PipelineSession {
 
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
-    static func loader() -> PipelineLoader {
-        var loader = PipelineLoader(registry: .standard)
-        loader.fetcher = HTTPFetcher()
+    /// `offline`: only the cache answers (`--offline`; also `CALPIPE_OFFLINE=1`), for feeds and forecasts alike.
+    static func loader(overrides: [String] = [], offline: Bool = false) throws -> PipelineLoader {
+        var environment = ProcessInfo.processInfo.environment
+        if offline { environment["CALPIPE_OFFLINE"] = "1" }
+        var loader = PipelineLoader.standard(environment: environment)
+        do {
+            loader.overrides = try overrides.map { text throws(ConfigIssue) in try PipelineOverride(parsing: text) }
+        } catch {
+            throw reportConfigErrors(ConfigErrors([error]))
+        }
         return loader
     }
 
@@ -29,12 +37,14 @@ struct PipelineSession {
         return CalpipeExit.usage.code
     }
 
-    func run(_ pipeline: PipelineDefinition) throws {
+    /// Runs the pipeline. `signals`: the command's watch, started before it loaded the pipeline (so a signal
+    /// while loading stops the run before it writes).
+    func run(_ pipeline: PipelineDefinition, signals: SignalWatch) throws {
         let report = RunReport()
-        let cancellation = Cancellation()
-        let signals = SignalWatch(cancellation: cancellation)
-        defer { signals.stop() }
-        let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation)
+        let cancellation = signals.cancellation
+        let logger = RunLogger(level: log.logLevel, format: log.logFormat, quiet: quiet)
+        let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation,
+                                 logger: logger.log)
         context.lockWaitSeconds = wait
         var pipelineLock: RunLock?
         defer { pipelineLock?.release() }
@@ -45,50 +55,137 @@ struct PipelineSession {
                 pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait,
                                                    cancelled: { cancellation.cancelledReason != nil })
             } catch RunLock.Failure.held(let holder, let waited) {
-                Terminal.error("calpipe: error: \(lockedFile): another run of this pipeline is in progress: \(holder); "
-                               + (waited > 0 ? "gave up after waiting \(Int(waited)) s; " : "") + "not started (calpipe run --wait SECONDS waits for it)")
+                logger.log(LogRecord(level: .error, message: "error: \(lockedFile): another run of this pipeline is in progress: \(holder); "
+                                     + (waited > 0 ? "gave up after waiting \(Int(waited)) s; " : "") + "not started (calpipe run --wait SECONDS waits for it)"))
                 throw CalpipeExit.failed.code
             }
         }
         let started = Date()
         var lastProgress = Date()
-        let showProgress = !quiet && Terminal.stderrIsTerminal
-        let runner = Runner(dryRun: dryRun, incremental: !full, progress: showProgress ? { report in
+        let runner = Runner(dryRun: dryRun, incremental: !full, progress: logger.showsProgress ? { report in
             let now = Date()
             guard now.timeIntervalSince(lastProgress) > 0.25 else { return }
             lastProgress = now
-            Terminal.progress("calpipe: \(report.eventsRead) events read...")
+            logger.progress(Self.progressText(report, seconds: now.timeIntervalSince(started)))
         } : nil)
+        var failure: Error?
         do {
             try runner.run(pipeline, context: context)
         } catch {
-            if showProgress { Terminal.clearProgress() }
-            printRejections(report)
-            Terminal.error("calpipe: error: \(error)")
+            failure = error
+        }
+        logger.clearProgress()
+        let seconds = Date().timeIntervalSince(started)
+        let name = pipeline.environment.name
+        if let failure {
+            // A run asked to stop that failed otherwise on its way (say, reading an input a signal cut short)
+            // was interrupted all the same. Every sink rolled back.
+            var interruption = cancellation.stopReason
+            if case RunFailure.interrupted(let reason) = failure { interruption = reason }
+            if let interruption {
+                // 130 for SIGINT, 143 for SIGTERM, as a shell reports a process a signal ended.
+                let message = "interrupted by \(interruption): rolled back, nothing was written"
+                logger.log(LogRecord(level: .error, message: message))
+                let code = SignalWatch.exitCode(for: interruption)
+                writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
+                throw ExitCode(code)
+            }
+        }
+        for rejection in report.rejections {
+            logger.log(LogRecord(level: .error, message: "rejected: \(rejection)", file: rejection.location.file, line: rejection.location.line))
+        }
+        if let failure {
+            logger.log(LogRecord(level: .error, message: "error: \(failure)"))
+            writeSummary(report: report, name: name, seconds: seconds, code: CalpipeExit.failed.rawValue, reason: "\(failure)", logger: logger)
             throw CalpipeExit.failed.code
         }
-        if showProgress { Terminal.clearProgress() }
-        printRejections(report)
-        if !quiet { printSummary(report, name: pipeline.environment.name, seconds: Date().timeIntervalSince(started)) }
+        for line in summaryLines(report, name: name, seconds: seconds) { logger.log(LogRecord(level: .info, message: line)) }
+        if let reason = cancellation.cancelledReason {
+            // The signal came after the point of no return (the outputs were being made visible): the run
+            // finished, and still says it was asked to stop.
+            let message = "interrupted by \(reason) after the point of no return: the run was completed, every output is written"
+            logger.log(LogRecord(level: .error, message: message))
+            let code = SignalWatch.exitCode(for: reason)
+            writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
+            throw ExitCode(code)
+        }
         // Sources whose rows were kept (failed, or empty where a database remembers them): the rest was written.
-        for kept in report.keptSources { Terminal.error("calpipe: error: \(kept)") }
-        if !report.keptSources.isEmpty { throw CalpipeExit.failed.code }
-        if !report.rejections.isEmpty || !report.emptyResults.isEmpty { throw CalpipeExit.rejected.code }
+        for kept in report.keptSources { logger.log(LogRecord(level: .error, message: "error: \(kept)")) }
+        let exit: CalpipeExit = !report.keptSources.isEmpty ? .failed
+            : report.rejections.isEmpty && report.emptyResults.isEmpty ? .done : .rejected
+        let reason = exit == .done ? "done" : exit == .failed ? "sources failed or came back empty; their rows were kept"
+            : report.rejections.isEmpty ? "inputs without events" : "rejected records"
+        writeSummary(report: report, name: name, seconds: seconds, code: exit.rawValue, reason: reason, logger: logger)
+        if exit != .done { throw exit.code }
     }
 
-    private func printRejections(_ report: RunReport) {
-        for rejection in report.rejections { Terminal.error("calpipe: rejected: \(rejection)") }
+    /// `calpipe: 45% of 74.4 MB, 120,000 events read, about 3 s left` (percent only when the inputs' size is known).
+    static func progressText(_ report: RunReport, seconds: Double) -> String {
+        var text = "calpipe: "
+        let total = report.inputBytesExpected, read = min(report.inputBytesRead, report.inputBytesExpected)
+        if total > 0 {
+            let fraction = Double(read) / Double(total)
+            text += "\(Int(fraction * 100))% of \(Self.megabytes(total)), "
+            text += "\(report.eventsRead) events read"
+            if fraction > 0.02 && fraction < 1 { text += ", about \(Int((seconds / fraction - seconds).rounded(.up))) s left" }
+            return text
+        }
+        return text + "\(report.eventsRead) events read..."
     }
 
-    private func printSummary(_ report: RunReport, name: String, seconds: Double) {
-        var line = "calpipe: \(name): \(report.eventsRead) event\(report.eventsRead == 1 ? "" : "s") read"
-        line += ", \(report.occurrences) occurrences, \(report.dayEntries) day entries"
+    static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+
+    static func plural(_ n: Int, _ word: String, _ plural: String? = nil) -> String {
+        "\(n) " + (n == 1 ? word : plural ?? word + "s")
+    }
+
+    /// One count line, then a line per sink and per counter: `demo: 50 events read, 83 occurrences, ...`.
+    private func summaryLines(_ report: RunReport, name: String, seconds: Double) -> [String] {
+        var line = "\(name): " + Self.plural(report.eventsRead, "event") + " read"
+        line += ", " + Self.plural(report.occurrences, "occurrence") + ", " + Self.plural(report.dayEntries, "day entry", "day entries")
         line += ", \(report.rejections.count) rejected"
-        line += ", \(String(format: "%.2f", seconds)) s"
+        line += ", \(report.repairs.count) repaired"
+        if !report.warnings.isEmpty { line += ", " + Self.plural(report.warnings.count, "warning") }
+        line += " in \(String(format: "%.2f", seconds)) s"
         if dryRun { line += " (dry run: nothing written)" }
-        Terminal.error(line)
-        for (sink, rows) in report.rowsWritten { Terminal.error("calpipe:   \(sink): \(rows) rows written") }
-        for (counter, value) in report.counters { Terminal.error("calpipe:   \(counter): \(value)") }
-        if !report.warnings.isEmpty { Terminal.error("calpipe:   warnings: \(report.warnings.count)") }
+        var lines = [line]
+        for (sink, rows) in report.rowsWritten { lines.append("  \(sink): " + Self.plural(rows, "row") + " written") }
+        for (counter, value) in report.counters { lines.append("  \(counter): \(value)") }
+        for copy in report.cachedCopies { lines.append("  cached copy of \(copy.label): \(DurationOption.describe(copy.age)) old (\(copy.origin))") }
+        return lines
+    }
+
+    /// `--summary-json FILE`: what the summary says, for monitoring; written atomically whatever the outcome.
+    private func writeSummary(report: RunReport, name: String, seconds: Double, code: Int32, reason: String, logger: RunLogger) {
+        guard let path = log.summaryJSON else { return }
+        var o = JSONObject()
+        o["pipeline"] = .string(name)
+        o["exit_code"] = .number(Double(code))
+        o["exit_reason"] = .string(reason)
+        o["dry_run"] = .bool(dryRun)
+        o["seconds"] = .number((seconds * 1000).rounded() / 1000)
+        o["events_read"] = .number(Double(report.eventsRead))
+        o["occurrences"] = .number(Double(report.occurrences))
+        o["day_entries"] = .number(Double(report.dayEntries))
+        o["rejected"] = .number(Double(report.rejections.count))
+        o["repaired"] = .number(Double(report.repairs.count))
+        o["warnings"] = .array(report.warnings.map { .string($0) })
+        o["rows_written"] = .array(report.rowsWritten.map { .object(JSONObject([("sink", .string($0.sink)), ("rows", .number(Double($0.rows)))])) })
+        o["counters"] = .object(JSONObject(report.counters.map { (key: $0.name, value: .number(Double($0.value))) }))
+        o["cached_copies"] = .array(report.cachedCopies.map {
+            .object(JSONObject([("source", .string($0.label)), ("age_seconds", .number($0.age.rounded(.down))), ("origin", .string($0.origin))]))
+        })
+        o["timings"] = .array(report.timings.map {
+            .object(JSONObject([("step", .string($0.step)), ("seconds", .number(($0.seconds * 1000).rounded() / 1000))]))
+        })
+        do {
+            let file = try AtomicFile(path: path)
+            try file.write(JSONWriter(pretty: true).string(.object(o)) + "\n")
+            try file.commit()
+        } catch {
+            logger.log(LogRecord(level: .error, message: "\(path): cannot write the summary (\(error))"))
+        }
     }
 }

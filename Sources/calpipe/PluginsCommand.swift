@@ -1,5 +1,5 @@
 import ArgumentParser
-import Pipeline
+import CalpipeKit
 
 struct Plugins: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +32,7 @@ struct Plugins: ParsableCommand {
                     o["options"] = .array(plugin.options.map { doc in
                         var d = JSONObject()
                         d["name"] = .string(doc.name)
-                        d["kind"] = .string(doc.kind)
+                        d["kind"] = .string(doc.kind.rawValue)
                         d["required"] = .bool(doc.required)
                         d["summary"] = .string(doc.summary)
                         if !doc.values.isEmpty { d["values"] = .array(doc.values.map { .string($0) }) }

@@ -5,7 +5,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a pipeline file.",
         discussion: """
-            Reads every source, passes events through the stages and writes every sink. Outputs appear only when
+            Reads every source, passes events through the stages and writes every sink. Outputs appear only when \
             the run succeeds. A summary goes to standard error.
 
             Example:
@@ -16,6 +16,9 @@ struct Run: ParsableCommand {
 
     @Argument(help: "The pipeline file (JSON).")
     var pipeline: String
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Put VALUE at KEY in the pipeline file before it is read (repeatable): window.from=today-1d, sinks[0].path=out/a.json.", valueName: "KEY=VALUE"))
+    var overrides: [String] = []
 
     @Flag(help: "Read and process everything, but write nothing.")
     var dryRun = false
@@ -32,13 +35,23 @@ struct Run: ParsableCommand {
     @Flag(help: "Read and write every source and event, also those that did not change since the last run.")
     var full = false
 
+    @Flag(help: "Use only the HTTP cache: no request is made; a URL with nothing cached fails.")
+    var offline = false
+
+    @OptionGroup(title: "Logging")
+    var log: LogOptions
+
     func run() throws {
+        // From the start: a signal while the pipeline loads stops the run before it writes anything.
+        let signals = SignalWatch()
+        defer { signals.stop() }
         let definition: PipelineDefinition
         do {
-            definition = try PipelineSession.loader().load(file: pipeline)
+            definition = try PipelineSession.loader(overrides: overrides, offline: offline).load(file: pipeline)
         } catch let errors as ConfigErrors {
             throw PipelineSession.reportConfigErrors(errors)
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, wait: wait, full: full, lockedFile: pipeline).run(definition)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log, wait: wait, full: full, lockedFile: pipeline)
+            .run(definition, signals: signals)
     }
 }

@@ -15,9 +15,12 @@ struct Validate: ParsableCommand {
     @Argument(help: "The pipeline file (JSON).")
     var pipeline: String
 
+    @Option(name: .customLong("set"), help: ArgumentHelp("Put VALUE at KEY in the pipeline file before it is read (repeatable): window.from=today-1d, sinks[0].path=out/a.json.", valueName: "KEY=VALUE"))
+    var overrides: [String] = []
+
     func run() throws {
         do {
-            let definition = try PipelineSession.loader().load(file: pipeline)
+            let definition = try PipelineSession.loader(overrides: overrides).load(file: pipeline)
             let env = definition.environment
             var line = "\(pipeline): ok: \"\(env.name)\", \(definition.sources.count) source\(definition.sources.count == 1 ? "" : "s"), "
             line += "\(definition.stages.count) stage\(definition.stages.count == 1 ? "" : "s"), \(definition.sinks.count) sink\(definition.sinks.count == 1 ? "" : "s"), "

@@ -2,6 +2,7 @@ import Enrichers
 import Exporters
 import Fetch
 import Foundation
+import CalpipeKit
 import Importers
 import Pipeline
 import XCTest
@@ -11,14 +12,7 @@ import XCTest
 final class BundledPipelinesTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    var registry: PluginRegistry {
-        var registry = PluginRegistry()
-        for d in Importers.all { registry.register(d) }
-        for d in CoreStages.all { registry.register(d) }
-        for d in Enrichers.all { registry.register(d) }
-        for d in Exporters.all { registry.register(d) }
-        return registry
-    }
+    var registry: PluginRegistry { .standard }
 
     func testLivePipelineIsValid() throws {
         let loader = PipelineLoader(registry: registry, environment: ["HOME": NSTemporaryDirectory(), "CALPIPE_FEED_URL": "webcal://calendar.example.org/team.ics"], now: Harness.now)

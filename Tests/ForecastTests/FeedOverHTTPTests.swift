@@ -47,7 +47,9 @@ final class FeedOverHTTPTests: XCTestCase {
         let offline = try spec.inputs(context: third)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: offline[0].path)), expected)
         XCTAssertEqual(third.report.counter("feeds from cache"), 1)
-        XCTAssertEqual(third.report.warnings, ["\(server.base)/team.ics: server unreachable, using the cached copy"])
+        XCTAssertEqual(third.report.warnings, ["\(server.base)/team.ics: cannot connect to the server; using the cached copy from 0 s ago"])
+        XCTAssertEqual(third.report.cachedCopies.map(\.label), ["\(server.base)/team.ics"])
+        XCTAssertEqual(third.report.cachedCopies.map(\.origin), ["stale"])
     }
 
     func testFeedBodyIsKeptAsAFileAndReplacedWhenTheFeedChanges() throws {
@@ -102,7 +104,9 @@ final class FeedOverHTTPTests: XCTestCase {
         let url = server.base + "/team.ics"
         server.stop()
         XCTAssertThrowsError(try InputSpec(location: .url(url)).inputs(context: context(fetcher: fetcher(Harness.temporaryCache())))) { error in
-            XCTAssertEqual(error as? FetchError, .transport(url: url, message: "cannot connect to the server"))
+            XCTAssertEqual(error as? FetchError, .unavailable(.transport(url: url, message: "cannot connect to the server", connectFailure: true),
+                                                              cache: "no cached copy to fall back on"))
+            XCTAssertEqual("\(error)", "\(url): cannot connect to the server; no cached copy to fall back on")
         }
     }
 

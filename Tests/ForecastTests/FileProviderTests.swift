@@ -38,7 +38,7 @@ final class FileProviderTests: XCTestCase {
     func testConfigurationErrorsNameThePath() throws {
         let events = [Harness.event("berlin", day: "2026-11-23", geo: (52.52, 13.41))]
         XCTAssertThrowsError(try Harness.run(events: events, forecast: ["provider": "file", "path": "missing.json"], cache: "/nonexistent/x.sqlite")) { error in
-            XCTAssertEqual("\(error)", "pipelines/test.json: stages[1].path: cannot read the forecast file missing.json")
+            XCTAssertEqual("\(error)", "pipelines/test.json: stages[1].path: cannot read the forecast file missing.json: no such file")
         }
         XCTAssertThrowsError(try Harness.run(events: events, forecast: ["provider": "file", "path": "openmeteo-malformed.json"], cache: "/nonexistent/x.sqlite")) { error in
             XCTAssertEqual("\(error)", "pipelines/test.json: stages[1].path: openmeteo-malformed.json: malformed JSON (line 1, column 191: unterminated string)")

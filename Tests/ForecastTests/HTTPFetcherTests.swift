@@ -127,11 +127,14 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "far less than the 30 s Retry-After")
     }
 
-    func testTimeoutOnASlowServer() throws {
-        try server.route("/slow", [.init(body: "late", delay: 8)])
+    func testTimeoutOnAServerThatStallsMidAnswer() throws {
+        // The answer starts at once (no connect timeout), then stops half-way: the whole-request timeout strikes.
+        try server.route("/slow", [.init(body: String(repeating: "late ", count: 1_000), stall: 8)])
+        var s = settings(budget: 0, timeout: 0.6, attempts: 1)
+        s.connectTimeout = 3
         let started = Date()
-        XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: settings(budget: 0, timeout: 0.4, attempts: 1)).get(server.base + "/slow")) { error in
-            XCTAssertEqual(error as? FetchError, .timeout(url: server.base + "/slow", seconds: 0.4))
+        XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: s).get(server.base + "/slow")) { error in
+            XCTAssertEqual(error as? FetchError, .timeout(url: server.base + "/slow", seconds: 0.6))
         }
         // Generous: the machine may be loaded; what matters is that it does not wait for the answer at 8 s.
         XCTAssertLessThan(Date().timeIntervalSince(started), 6, "before the server's answer at 8 s")
@@ -143,7 +146,8 @@ final class HTTPFetcherTests: XCTestCase {
         s.connectTimeout = 0.5
         let started = Date()
         XCTAssertThrowsError(try HTTPFetcher(cachePath: Harness.temporaryCache(), settings: s).get(server.base + "/silent")) { error in
-            XCTAssertEqual(error as? FetchError, .timeout(url: server.base + "/silent", seconds: 0.5))
+            XCTAssertEqual(error as? FetchError, .connectTimeout(url: server.base + "/silent", seconds: 0.5))
+            XCTAssertEqual((error as? FetchError)?.description, "\(server.base)/silent: no answer within 0.5 s (connect timeout)")
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 7, "long before the 10 s request timeout and the answer at 9 s")
     }
@@ -181,7 +185,8 @@ final class HTTPFetcherTests: XCTestCase {
         try server.route("/doc", [.init(body: "fresh")])
         let fetcher = HTTPFetcher(cachePath: "/proc/calpipe-no-such-dir/cache.sqlite", settings: settings())
         XCTAssertEqual(try fetcher.get(server.base + "/doc").response.text, "fresh")
-        XCTAssertTrue(fetcher.cacheProblem?.hasPrefix("cannot open the HTTP cache /proc/calpipe-no-such-dir/cache.sqlite: ") ?? false)
+        XCTAssertTrue(fetcher.cacheProblem?.hasPrefix("cannot use the HTTP cache /proc/calpipe-no-such-dir/cache.sqlite: ") ?? false, fetcher.cacheProblem ?? "nil")
+        XCTAssertTrue(fetcher.cacheProblem?.hasSuffix("; continuing without it") ?? false, fetcher.cacheProblem ?? "nil")
     }
 
     func testDefaultCachePath() {

@@ -79,7 +79,7 @@ enum Harness {
         var registry = PluginRegistry()
         registry.register(SourceDescriptor(type: "test-events", kind: .source, summary: "events made by the test", options: [], make: { _ in ListSource(events: events) }))
         for stage in CoreStages.all { registry.register(stage) }
-        for stage in Enrichers.all { registry.register(stage) }
+        for stage in EnricherPlugins.all { registry.register(stage) }
         registry.register(SinkDescriptor(type: "collect", kind: .sink, summary: "keeps day entries", options: [], make: { _ in CollectSink(collected) }))
         var forecastStage = forecast
         forecastStage["type"] = "forecast"

@@ -56,38 +56,50 @@ final class RecordedServer {
         var bodyFile: String?
         var body: String?
         var delay: Double?
+        /// Seconds the server pauses after the headers and half the body.
+        var stall: Double?
         var etag: String?
         var lastModified: String?
+        /// Request headers that must have these values, else the server answers 401.
+        var require: [String: String]?
 
         var json: [String: Any] {
             var o: [String: Any] = ["status": status, "headers": headers]
             if let bodyFile { o["body_file"] = bodyFile }
             if let body { o["body"] = body }
             if let delay { o["delay"] = delay }
+            if let stall { o["stall"] = stall }
             if let etag { o["etag"] = etag }
             if let lastModified { o["last_modified"] = lastModified }
+            if let require { o["require"] = require }
             return o
         }
     }
 
     /// Requests to `path` (whose query contains `queryContains`) get these replies in turn, the last repeating.
-    func route(_ path: String, queryContains: String? = nil, _ replies: [Reply]) throws {
+    func route(_ path: String, queryContains: String? = nil, method: String? = nil, _ replies: [Reply]) throws {
         var spec: [String: Any] = ["path": path, "responses": replies.map(\.json)]
+        if let method { spec["method"] = method }
         if let queryContains { spec["query_contains"] = queryContains }
         _ = try control("POST", "/__control/route", body: try JSONSerialization.data(withJSONObject: spec))
     }
 
     struct LoggedRequest {
+        var method: String
         var path: String
         var query: String
         var headers: [String: String]
+        var body: String
     }
 
     /// The requests the server got so far (control requests excluded).
     func log() throws -> [LoggedRequest] {
         let data = try control("GET", "/__control/log", body: nil)
         let items = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
-        return items.map { LoggedRequest(path: $0["path"] as? String ?? "", query: $0["query"] as? String ?? "", headers: $0["headers"] as? [String: String] ?? [:]) }
+        return items.map {
+            LoggedRequest(method: $0["method"] as? String ?? "", path: $0["path"] as? String ?? "", query: $0["query"] as? String ?? "",
+                          headers: $0["headers"] as? [String: String] ?? [:], body: $0["body"] as? String ?? "")
+        }
     }
 
     func requests(to path: String) throws -> [LoggedRequest] {

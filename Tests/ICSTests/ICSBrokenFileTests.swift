@@ -2,17 +2,30 @@ import XCTest
 import Importers
 import Pipeline
 
-/// Ten broken files: each broken component is rejected with its exact line and reason, the good event in the
-/// same file still imports; input that is not iCalendar at all is one error.
+/// Eleven broken files. Under strict each broken component is rejected with its exact line and reason, the good
+/// event in the same file still imports. By default (repair) what can be read is kept: `repaired` lists the
+/// repairs ("" when the event is still rejected, as with an impossible DTSTART); input that is not iCalendar at
+/// all is one error either way.
 final class ICSBrokenFileTests: XCTestCase {
-    private func check(_ name: String, _ expected: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let result = try readICS(try Fixtures.bytes("broken/" + name), label: name)
-        XCTAssertEqual(result.rejections, expected, file: file, line: line)
-        XCTAssertEqual(result.events.map(\.uid), ["good@example.com"], "the rest of the file still imports", file: file, line: line)
+    private func check(_ name: String, _ expected: [String], repaired: [String]? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        let strict = try readICS(try Fixtures.bytes("broken/" + name), label: name, strict: true)
+        XCTAssertEqual(strict.rejections, expected, file: file, line: line)
+        XCTAssertEqual(strict.events.map(\.uid), ["good@example.com"], "the rest of the file still imports", file: file, line: line)
+        XCTAssertEqual(strict.repairs, [], file: file, line: line)
+        let lenient = try readICS(try Fixtures.bytes("broken/" + name), label: name)
+        if let repaired {
+            XCTAssertEqual(lenient.repairs, repaired, file: file, line: line)
+            XCTAssertEqual(lenient.rejections, [], file: file, line: line)
+            XCTAssertEqual(lenient.events.count, 2, "the broken event is kept, repaired", file: file, line: line)
+        } else {
+            XCTAssertEqual(lenient.rejections, expected, "cannot be repaired", file: file, line: line)
+            XCTAssertEqual(lenient.repairs, [], file: file, line: line)
+        }
     }
 
     func testLineWithoutColon() throws {
-        try check("01-no-colon.ics", ["01-no-colon.ics:7: malformed line (no \":\" after the property name)"])
+        try check("01-no-colon.ics", ["01-no-colon.ics:7: malformed line (no \":\" after the property name)"],
+                  repaired: ["01-no-colon.ics:7: UID \"no-colon@example.com\": malformed line (no \":\" after the property name): the line is dropped"])
     }
 
     func testImpossibleDate() throws {
@@ -20,7 +33,9 @@ final class ICSBrokenFileTests: XCTestCase {
     }
 
     func testBeginEndMismatch() throws {
-        try check("03-begin-end-mismatch.ics", ["03-begin-end-mismatch.ics:8: END:VTODO does not match BEGIN:VEVENT at line 4"])
+        try check("03-begin-end-mismatch.ics", ["03-begin-end-mismatch.ics:8: END:VTODO does not match BEGIN:VEVENT at line 4"],
+                  repaired: ["03-begin-end-mismatch.ics:8: UID \"mismatch@example.com\": END:VTODO does not match BEGIN:VEVENT at line 4: ignored",
+                             "03-begin-end-mismatch.ics:4: UID \"mismatch@example.com\": BEGIN:VEVENT at line 4 has no END:VEVENT: closed at line 9"])
     }
 
     func testEventWithoutStart() throws {
@@ -40,29 +55,34 @@ final class ICSBrokenFileTests: XCTestCase {
     }
 
     func testTruncatedFile() throws {
-        try check("07-truncated.ics", ["07-truncated.ics:10: BEGIN:VEVENT at line 10 has no END:VEVENT"])
+        try check("07-truncated.ics", ["07-truncated.ics:10: BEGIN:VEVENT at line 10 has no END:VEVENT"],
+                  repaired: ["07-truncated.ics:10: UID \"truncated@example.com\": BEGIN:VEVENT at line 10 has no END:VEVENT: closed at the end of the input"])
     }
 
     func testBadDuration() throws {
-        try check("08-bad-duration.ics", ["08-bad-duration.ics:7: DURATION: \"1H\" is not a valid duration"])
+        try check("08-bad-duration.ics", ["08-bad-duration.ics:7: DURATION: \"1H\" is not a valid duration"],
+                  repaired: ["08-bad-duration.ics:7: UID \"bad-duration@example.com\": DURATION: \"1H\" is not a valid duration: DURATION is ignored"])
     }
 
     func testBadRecurrenceRule() throws {
-        try check("09-bad-rrule.ics", ["09-bad-rrule.ics:7: RRULE FREQ \"FORTNIGHTLY\" is not a frequency"])
+        try check("09-bad-rrule.ics", ["09-bad-rrule.ics:7: RRULE FREQ \"FORTNIGHTLY\" is not a frequency"],
+                  repaired: ["09-bad-rrule.ics:7: UID \"bad-rrule@example.com\": RRULE FREQ \"FORTNIGHTLY\" is not a frequency: the event is kept without this rule"])
     }
 
     func testUnterminatedQuotedParameter() throws {
-        try check("10-unterminated-quote.ics", ["10-unterminated-quote.ics:7: malformed parameter (unterminated quoted value)"])
+        try check("10-unterminated-quote.ics", ["10-unterminated-quote.ics:7: malformed parameter (unterminated quoted value)"],
+                  repaired: ["10-unterminated-quote.ics:7: UID \"quote@example.com\": malformed parameter (unterminated quoted value): the line is dropped"])
     }
 
     func testNestingIsCapped() throws {
-        try check("11-nested-too-deep.ics", ["11-nested-too-deep.ics:21: components nested deeper than 16 levels"])
+        try check("11-nested-too-deep.ics", ["11-nested-too-deep.ics:21: components nested deeper than 16 levels"],
+                  repaired: ["11-nested-too-deep.ics:21: UID \"deep@example.com\": components nested deeper than 16 levels: the component is skipped"])
     }
 
     func testOverlongLineIsCapped() throws {
         let long = String(repeating: "x", count: 5000)
         var result = ReadResult()
-        let reader = ICSReader(label: "long.ics", zones: testZones, fallbackZone: .utc, limits: .init(maxLineBytes: 1000), handlers: .init(
+        let reader = ICSReader(label: "long.ics", zones: testZones, fallbackZone: .utc, limits: .init(maxLineBytes: 1000), strict: true, handlers: .init(
             event: { result.events.append($0) }, reject: { result.rejections.append("\($0): \($1)") }))
         try reader.parse(ics(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20260501T090000Z", "DESCRIPTION:" + long, "END:VEVENT",
                               "BEGIN:VEVENT", "UID:b", "DTSTART:20260501T090000Z", "END:VEVENT", "END:VCALENDAR"]))

@@ -109,7 +109,7 @@ final class ICSExportTests: XCTestCase {
         e.otherProperties = [RawProperty(name: "X-CUSTOM", parameters: [Parameter("X-P", "a:b")], value: "kept")]
         let text = String(decoding: try export([Batch(events: [e])]), as: UTF8.self)
         XCTAssertEqual(text, [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calpipe//calpipe 1.0//EN", "CALSCALE:GREGORIAN",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calpipe//calpipe \(CalpipeVersion.current)//EN", "CALSCALE:GREGORIAN",
             "BEGIN:VTIMEZONE", "TZID:Europe/Berlin",
             "BEGIN:STANDARD", "DTSTART:20251026T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD",
             "BEGIN:DAYLIGHT", "DTSTART:20260329T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "END:DAYLIGHT",
@@ -118,7 +118,7 @@ final class ICSExportTests: XCTestCase {
             "BEGIN:VEVENT", "UID:team@example.com", "DTSTART;TZID=Europe/Berlin:20260330T090000",
             "DURATION:PT30M", "SUMMARY:Stand-up\\, daily\\; short",
             "ATTENDEE;CN=\"Doe, Jane ^'JD^'\";ROLE=CHAIR;PARTSTAT=ACCEPTED:mailto:jane@exa", " mple.com",
-            "DTSTAMP:19700101T000000Z", "X-CUSTOM;X-P=\"a:b\":kept", "END:VEVENT", "END:VCALENDAR", "",
+            "DTSTAMP:20260301T000000Z", "X-CUSTOM;X-P=\"a:b\":kept", "END:VEVENT", "END:VCALENDAR", "",
         ].joined(separator: "\r\n"))
     }
 

@@ -9,20 +9,28 @@ import Pipeline
 /// number of workers and wherever the chunks end.
 final class ICSParallelReaderTests: XCTestCase {
     private func readParallel(_ bytes: [UInt8], label: String, workers: Int = 2, chunk: Int = 1 << 16,
-                              stopAfter: Int? = nil) throws -> ReadResult {
-        try readICS(bytes, label: label, chunk: chunk, workers: workers, stopAfter: stopAfter)
+                              stopAfter: Int? = nil, strict: Bool = false) throws -> ReadResult {
+        try readICS(bytes, label: label, chunk: chunk, workers: workers, stopAfter: stopAfter, strict: strict)
     }
 
     private func assertSame(_ bytes: [UInt8], label: String, workers: Int = 2, chunk: Int = 1 << 16,
                             file: StaticString = #filePath, line: UInt = #line) throws {
-        let sequential = Result { try readICS(bytes, label: label, chunk: 4096) }
-        let parallel = Result { try readParallel(bytes, label: label, workers: workers, chunk: chunk) }
+        for strict in [false, true] {
+            try assertSame(bytes, label: label, workers: workers, chunk: chunk, strict: strict, file: file, line: line)
+        }
+    }
+
+    private func assertSame(_ bytes: [UInt8], label: String, workers: Int, chunk: Int, strict: Bool,
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        let sequential = Result { try readICS(bytes, label: label, chunk: 4096, strict: strict) }
+        let parallel = Result { try readParallel(bytes, label: label, workers: workers, chunk: chunk, strict: strict) }
         switch (sequential, parallel) {
         case (.success(let s), .success(let p)):
             XCTAssertEqual(p.events, s.events, "\(label): events", file: file, line: line)
             XCTAssertEqual(p.rejections, s.rejections, "\(label): rejections", file: file, line: line)
             XCTAssertEqual(p.warnings, s.warnings, "\(label): warnings", file: file, line: line)
             XCTAssertEqual(p.skipped, s.skipped, "\(label): skipped", file: file, line: line)
+            XCTAssertEqual(p.repairs, s.repairs, "\(label): repairs", file: file, line: line)
         case (.failure(let s), .failure(let p)):
             XCTAssertEqual("\(p)", "\(s)", "\(label): error", file: file, line: line)
         default:
@@ -32,7 +40,7 @@ final class ICSParallelReaderTests: XCTestCase {
 
     func testEveryFixtureReadsTheSameWithWorkers() throws {
         var count = 0
-        for folder in ["corpus", "broken"] {
+        for folder in ["corpus", "broken", "realworld"] {
             for name in try Fixtures.files(in: folder) {
                 let bytes = try Fixtures.bytes(folder + "/" + name)
                 try assertSame(bytes, label: name, workers: 1)
@@ -40,7 +48,9 @@ final class ICSParallelReaderTests: XCTestCase {
                 count += 1
             }
         }
-        XCTAssertEqual(count, 35)
+        let realWorld = try Fixtures.files(in: "realworld").count
+        XCTAssertGreaterThanOrEqual(realWorld, 20)
+        XCTAssertEqual(count, 35 + realWorld)
     }
 
     /// A calendar of 3,000 events (many jobs, more than the workers may hold at once) with
@@ -104,13 +114,23 @@ final class ICSParallelReaderTests: XCTestCase {
         for workers in [1, 2, 4] { try assertSame(bytes, label: "mixed.ics", workers: workers) }
         try assertSame(bytes, label: "mixed.ics", chunk: 1000)
         let result = try readParallel(bytes, label: "mixed.ics")
+        let strictResult = try readParallel(bytes, label: "mixed.ics", strict: true)
         // The input really has what it claims (counted from the construction above).
+        let badDate = (0..<3000).filter { $0 % 101 == 7 }.count
         let bad = (0..<3000).filter { $0 % 101 == 7 || $0 % 131 == 3 || $0 % 149 == 1 }.count
-        XCTAssertEqual(result.rejections.count, bad + 1, "bad events plus the unclosed one")
-        XCTAssertEqual(result.events.count, 3000 - bad)
+        let lastLine = bytes.split(separator: 0x0A).count - 2
+        // Repaired (the default): a line without a colon is dropped, END:VTODO is ignored and the event closed
+        // at the next BEGIN:VEVENT, the unclosed event at the end kept; only impossible dates reject.
+        XCTAssertEqual(result.rejections.count, badDate)
+        XCTAssertEqual(result.events.count, 3000 - badDate + 1)
+        XCTAssertEqual(result.repairs.last, "mixed.ics:\(lastLine): UID \"unclosed@example.com\": BEGIN:VEVENT at line \(lastLine) has no END:VEVENT: closed at the end of the input")
+        XCTAssertEqual(result.repairs.filter { $0.contains("the line is dropped") }.count, (0..<3000).filter { $0 % 131 == 3 }.count)
+        // Strict: each of those rejects its event, as before repairs.
+        XCTAssertEqual(strictResult.rejections.count, bad + 1, "bad events plus the unclosed one")
+        XCTAssertEqual(strictResult.events.count, 3000 - bad)
+        XCTAssertEqual(strictResult.rejections.last, "mixed.ics:\(lastLine): BEGIN:VEVENT at line \(lastLine) has no END:VEVENT")
         XCTAssertEqual(result.skipped.count, 15)
-        XCTAssertEqual(result.rejections.last, "mixed.ics:\(bytes.split(separator: 0x0A).count - 2): BEGIN:VEVENT at line \(bytes.split(separator: 0x0A).count - 2) has no END:VEVENT")
-        XCTAssertTrue(result.warnings.contains { $0.hasSuffix("text is not valid UTF-8, read as Latin-1") })
+        XCTAssertTrue(result.warnings.contains { $0.hasSuffix("text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)") })
         XCTAssertTrue(result.warnings.contains { $0.contains("unknown time zone \"Nowhere/Unknown\"") })
         // Events that waited for the VTIMEZONE at the end are read in it (+03:00), after the events around them.
         let custom = result.events.first { $0.uid == "event-5@example.com" }
@@ -138,7 +158,7 @@ final class ICSParallelReaderTests: XCTestCase {
         line("END:VCALENDAR")
         try assertSame(bytes, label: "x.ics")
         let result = try readParallel(bytes, label: "x.ics")
-        XCTAssertEqual(result.warnings, ["x.ics:5: text is not valid UTF-8, read as Latin-1"])
+        XCTAssertEqual(result.warnings, ["x.ics:5: text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)"])
         XCTAssertEqual(result.events.map(\.title), ["Café", nil])
         XCTAssertEqual(result.events.last?.components.first?.properties.first?.value, "Ré")
     }

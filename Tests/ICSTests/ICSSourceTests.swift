@@ -16,7 +16,7 @@ final class ICSSourceTests: XCTestCase {
         // On one thread and with worker threads: the same.
         for workers in [0, 2] {
             let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/0[1-4]*.ics", written: "broken/0[1-4]*.ics")),
-                                   workers: workers)
+                                   workers: workers, strict: true)
             let ctx = context()
             var batches: [Batch] = []
             try source.read(context: ctx) { batches.append($0) }
@@ -28,6 +28,29 @@ final class ICSSourceTests: XCTestCase {
                 "broken/04-no-dtstart.ics:4: VEVENT has no DTSTART",
             ], "workers \(workers)")
         }
+    }
+
+    func testRepairsAreCountedApartFromRejections() throws {
+        let source = ICSSource(input: InputSpec(location: .path(Fixtures.root.path + "/broken/0[1-4]*.ics", written: "broken/0[1-4]*.ics")))
+        let ctx = context()
+        var batches: [Batch] = []
+        try source.read(context: ctx) { batches.append($0) }
+        XCTAssertEqual(batches.flatMap(\.events).map(\.uid), ["no-colon@example.com", "good@example.com", "good@example.com",
+                                                              "mismatch@example.com", "good@example.com", "good@example.com"])
+        XCTAssertEqual(ctx.report.rejections.map(\.description), [
+            "broken/02-bad-date.ics:7: DTSTART: \"20260231T100000\" is not a valid date or date-time",
+            "broken/04-no-dtstart.ics:4: VEVENT has no DTSTART",
+        ])
+        XCTAssertEqual(ctx.report.repairs.map(\.description), [
+            "broken/01-no-colon.ics:7: UID \"no-colon@example.com\": malformed line (no \":\" after the property name): the line is dropped",
+            "broken/03-begin-end-mismatch.ics:8: UID \"mismatch@example.com\": END:VTODO does not match BEGIN:VEVENT at line 4: ignored",
+            "broken/03-begin-end-mismatch.ics:4: UID \"mismatch@example.com\": BEGIN:VEVENT at line 4 has no END:VEVENT: closed at line 9",
+        ])
+        // --strict (the run's) rejects as the source option does.
+        let strictContext = RunContext(environment: ctx.environment, strict: true, quiet: true)
+        try source.read(context: strictContext) { _ in }
+        XCTAssertEqual(strictContext.report.rejections.count, 4)
+        XCTAssertEqual(strictContext.report.repairs, [])
     }
 
     func testCountersAndFullBatches() throws {
@@ -66,8 +89,8 @@ final class ICSSourceTests: XCTestCase {
     }
 
     func testDescriptorsAreRegistered() {
-        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
-        XCTAssertEqual(Importers.all.first { $0.type == "ics" }?.options.map(\.name), ["path", "url", "allow_empty", "workers"])
-        XCTAssertTrue(Exporters.all.contains { $0.type == "ics" })
+        XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
+        XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.options.map(\.name), InputSpec.optionNames + ["workers", "strict"])
+        XCTAssertTrue(SinkPlugins.all.contains { $0.type == "ics" })
     }
 }

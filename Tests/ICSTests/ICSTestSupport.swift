@@ -22,6 +22,8 @@ struct ReadResult {
     var rejections: [String] = []
     var warnings: [String] = []
     var skipped: [String] = []
+    /// Repairs as `Repair.description` ("file:line: UID "x": what was wrong: what was done").
+    var repairs: [String] = []
 }
 
 struct StopReading: Error {}
@@ -32,16 +34,17 @@ let testZones = ZoneDatabase()
 /// Reads `bytes` fed in chunks of `chunk` bytes (to exercise lines split across chunks), with `workers`
 /// worker threads; the event handler throws `StopReading` after `stopAfter` events.
 func readICS(_ bytes: [UInt8], label: String = "test.ics", chunk: Int = 1 << 20, fallback: Zone = .utc, firstLine: Int = 1,
-             workers: Int = 0, stopAfter: Int? = nil) throws -> ReadResult {
+             workers: Int = 0, stopAfter: Int? = nil, strict: Bool = false) throws -> ReadResult {
     var result = ReadResult()
-    let reader = ICSReader(label: label, zones: testZones, fallbackZone: fallback, firstLine: firstLine, workers: workers, handlers: .init(
+    let reader = ICSReader(label: label, zones: testZones, fallbackZone: fallback, firstLine: firstLine, workers: workers, strict: strict, handlers: .init(
         event: {
             result.events.append($0)
             if let stopAfter, result.events.count == stopAfter { throw StopReading() }
         },
         reject: { result.rejections.append("\($0): \($1)") },
         warn: { result.warnings.append($0) },
-        skip: { result.skipped.append($0) }))
+        skip: { result.skipped.append($0) },
+        repair: { result.repairs.append("\($0)") }))
     var start = 0
     while start < bytes.count {
         let end = min(bytes.count, start + chunk)
@@ -52,8 +55,8 @@ func readICS(_ bytes: [UInt8], label: String = "test.ics", chunk: Int = 1 << 20,
     return result
 }
 
-func readICS(_ text: String, label: String = "test.ics", chunk: Int = 1 << 20) throws -> ReadResult {
-    try readICS(Array(text.utf8), label: label, chunk: chunk)
+func readICS(_ text: String, label: String = "test.ics", chunk: Int = 1 << 20, strict: Bool = false) throws -> ReadResult {
+    try readICS(Array(text.utf8), label: label, chunk: chunk, strict: strict)
 }
 
 /// CRLF-joined iCalendar text from lines.

@@ -98,7 +98,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(result.code, 3)
         XCTAssertEqual(result.stderr, "calpipe: rejected: feed.json: [1].start: invalid date \"soon\" (expected ISO-8601 such as 2026-11-23, 2026-11-23T09:00 or 2026-11-23T09:00:00+01:00)\n")
         XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("out.json"), encoding: .utf8),
-                       #"{"uid":"a","start":"2026-11-23","all_day":true}"# + "\n")
+                       #"{"uid":"a","start":"2026-11-23","all_day":true,"starts_at":"2026-11-23","ends_at":"2026-11-24"}"# + "\n")
 
         let strict = try calpipe(["run", "p.json", "--quiet", "--strict"], in: dir)
         XCTAssertEqual(strict.code, 1)

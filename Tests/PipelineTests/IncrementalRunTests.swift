@@ -1,6 +1,5 @@
 import CalSQLite
-import Exporters
-import Importers
+import CalpipeKit
 import XCTest
 @testable import Pipeline
 
@@ -16,13 +15,7 @@ final class IncrementalRunTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
-    static var registry: PluginRegistry {
-        var r = PluginRegistry()
-        CoreStages.all.forEach { r.register($0) }
-        Importers.all.forEach { r.register($0) }
-        Exporters.all.forEach { r.register($0) }
-        return r
-    }
+    static var registry: PluginRegistry { .standard }
 
     /// One VEVENT of the generated feed; `feed` turns a list of them into a calendar.
     struct Item {

@@ -1,16 +1,10 @@
+import CalpipeKit
 import Exporters
-import Importers
 import XCTest
 @testable import Pipeline
 
 final class PipelineLoaderTests: XCTestCase {
-    static var registry: PluginRegistry {
-        var r = PluginRegistry()
-        CoreStages.all.forEach { r.register($0) }
-        Importers.all.forEach { r.register($0) }
-        Exporters.all.forEach { r.register($0) }
-        return r
-    }
+    static var registry: PluginRegistry { .standard }
 
     /// 2026-11-22 12:00 UTC.
     let now = Date(timeIntervalSince1970: 1_795_348_800)
@@ -125,7 +119,7 @@ final class PipelineLoaderTests: XCTestCase {
         XCTAssertEqual(p.environment.zone.identifier, "America/New_York")
         XCTAssertEqual(issues("""
         {"timezone": "Europe/Berln", "sources": [{"type": "json", "path": "a.json"}], "sinks": [{"type": "json", "path": "o.json", "shape": "events"}]}
-        """), ["pipelines/team.json: timezone: unknown time zone \"Europe/Berln\" (expected an IANA name such as \"Europe/Berlin\")"])
+        """), ["pipelines/team.json: timezone: unknown time zone \"Europe/Berln\" (expected an IANA name such as \"Europe/Berlin\"); did you mean \"Europe/Berlin\"?"])
     }
 
     func testSyntaxErrorInPipelineFileReportsLineAndColumn() throws {

@@ -26,7 +26,7 @@ final class RecurrenceRuleParsingTests: XCTestCase {
     func testErrorsNameThePart() {
         XCTAssertEqual(error("FREQ=DAILY;BYDAY"), "RRULE part \"BYDAY\" has no \"=\"")
         XCTAssertEqual(error("FREQ=DAILY;freq=WEEKLY"), "RRULE part FREQ appears twice")
-        XCTAssertEqual(error("FREQ=DAILY;BYMONTH=1,13"), "RRULE BYMONTH value \"13\" is out of range")
+        XCTAssertEqual(error("FREQ=DAILY;BYMONTH=1,13"), "RRULE BYMONTH value \"13\" is out of range (1 to 12)")
         XCTAssertEqual(error("INTERVAL=2"), "RRULE has no FREQ")
     }
 
@@ -41,5 +41,110 @@ final class RecurrenceRuleParsingTests: XCTestCase {
         // A ';' followed by a combining accent is one character, not a separator (as before the byte path).
         XCTAssertEqual(RecurrenceRule.parts(of: "A=1;\u{301}B=2"), ["A=1;\u{301}B=2"])
         XCTAssertEqual(error("FREQ=DAILY;BYDAY=MÖ"), "RRULE BYDAY value \"MÖ\" is not a weekday")
+    }
+
+    private func lenient(_ text: String) throws -> RecurrenceRule.Parsed {
+        try RecurrenceRule.parse(text)
+    }
+
+    private func lenientError(_ text: String) -> String {
+        do {
+            _ = try RecurrenceRule.parse(text)
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Issue 16: Int.min in any BY part (abs() trapped on it), and numbers that do not fit in Int, are values
+    /// out of range, never a crash, in both modes.
+    func testExtremeNumbersAreOutOfRangeNotATrap() throws {
+        let min = "-9223372036854775808"
+        for part in ["BYSECOND", "BYMINUTE", "BYHOUR", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS"] {
+            XCTAssertTrue(error("FREQ=YEARLY;\(part)=\(min)").hasPrefix("RRULE \(part) value \"\(min)\" is out of range"), part)
+            XCTAssertTrue(lenientError("FREQ=YEARLY;\(part)=\(min)").hasPrefix("RRULE \(part) value \"\(min)\" is out of range"), part)
+            XCTAssertTrue(error("FREQ=YEARLY;\(part)=99999999999999999999999").contains("out of range"), part)
+            // With a valid value beside it, lenient keeps the rule and says what it dropped.
+            let kept = try lenient("FREQ=YEARLY;\(part)=1,\(min)")
+            XCTAssertEqual(kept.repairs, ["RRULE \(part) value \"\(min)\" is out of range (\(kept.rule.text.contains("BYMONTH=") ? "1 to 12" : RuleRangeText.of(part))); dropped"], part)
+        }
+        XCTAssertEqual(error("FREQ=MONTHLY;BYDAY=\(min)MO"), "RRULE BYDAY value \"\(min)MO\" has a bad ordinal (1 to 53 or -53 to -1)")
+        XCTAssertEqual(error("FREQ=MONTHLY;BYDAY=9223372036854775807MO"), "RRULE BYDAY value \"9223372036854775807MO\" has a bad ordinal (1 to 53 or -53 to -1)")
+        XCTAssertEqual(try lenient("FREQ=MONTHLY;BYDAY=1MO,\(min)MO").rule.byDay, [.init(1, ordinal: 1)])
+        // INTERVAL and COUNT past Int.max mean Int.max.
+        XCTAssertEqual(try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=99999999999999999999999").interval, Int.max)
+        XCTAssertEqual(try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=99999999999999999999999").end, .count(Int.max))
+        XCTAssertEqual(error("FREQ=DAILY;INTERVAL=\(min)"), "RRULE INTERVAL \"\(min)\" is not a positive integer")
+        XCTAssertEqual(try lenient("FREQ=DAILY;INTERVAL=0").repairs, ["RRULE INTERVAL \"0\" is not a positive integer; read as 1"])
+        XCTAssertEqual(error("FREQ=DAILY;COUNT=\(min)"), "RRULE COUNT \"\(min)\" must be a non-negative integer")
+    }
+
+    /// Issue 16: a huge INTERVAL in every frequency expands (DTSTART alone, as nothing else is in reach)
+    /// instead of overflowing, with and without COUNT and UNTIL.
+    func testHugeIntervalsInEveryFrequencyGiveDTSTARTAlone() throws {
+        let start = CivilDateTime(year: 2026, month: 3, day: 29, hour: 1, minute: 30)
+        for f in RecurrenceRule.Frequency.allCases {
+            for interval in [Int.max, Int.max / 2, 1 << 62, RecurrenceRule.Limits.maxEffectiveInterval(f), RecurrenceRule.Limits.maxEffectiveInterval(f) + 1] {
+                for end in ["", ";COUNT=3", ";UNTIL=99991231T235959Z", ";COUNT=5;UNTIL=99991231"] {
+                    let rule = try lenient("FREQ=\(f.rawValue);INTERVAL=\(interval)\(end);BYMONTH=3").rule
+                    let got = rule.expand(start: start, from: CivilDateTime(year: 1, month: 1, day: 1),
+                                          to: CivilDateTime(year: 9999, month: 12, day: 31), includeStart: true)
+                    XCTAssertEqual(got.starts, [start], "\(f) \(interval)\(end)")
+                }
+            }
+        }
+        // Below the cap a large INTERVAL still counts: every 5,000th year.
+        let yearly = try RecurrenceRule(parsing: "FREQ=YEARLY;INTERVAL=5000")
+        XCTAssertEqual(yearly.expand(start: CivilDateTime(year: 1, month: 1, day: 1), from: CivilDateTime(year: 1, month: 1, day: 1),
+                                     to: CivilDateTime(year: 9999, month: 1, day: 1)).starts.map(\.date.year), [1, 5001])
+    }
+
+    /// Issue 15: what the lenient parser repairs, and what it still refuses.
+    func testLenientRepairsAreNamedAndStrictRejectsThem() throws {
+        let both = try lenient("FREQ=DAILY;COUNT=10;UNTIL=20260105")
+        XCTAssertEqual(both.rule.end, .count(10))
+        XCTAssertEqual(both.rule.untilWithCount, .date(CivilDate(year: 2026, month: 1, day: 5)))
+        XCTAssertEqual(both.repairs, ["RRULE has both COUNT and UNTIL; kept both: the series ends at whichever comes first"])
+        XCTAssertEqual(both.rule.text, "FREQ=DAILY;COUNT=10;UNTIL=20260105")
+        XCTAssertEqual(error("FREQ=DAILY;COUNT=10;UNTIL=20260105"), "RRULE has both COUNT and UNTIL")
+
+        let messy = try lenient("FREQ=WEEKLY;BYDAY;BYDAY=MO,XX;WKST=XY;FREQ=DAILY;FOO=1;X-OK=2;SKIP=FORWARD")
+        XCTAssertEqual(messy.rule.frequency, .weekly)
+        XCTAssertEqual(messy.rule.byDay, [.init(1)])
+        XCTAssertEqual(messy.repairs, [
+            "RRULE part \"BYDAY\" has no \"=\"; dropped",
+            "RRULE BYDAY value \"XX\" is not a weekday; dropped",
+            "RRULE WKST \"XY\" is not a weekday; read as MO",
+            "RRULE part FREQ appears twice; kept the first",
+            "RRULE part FOO is not a rule part; ignored",
+            "RRULE SKIP needs RSCALE (RFC 7529); ignored",
+        ])
+        // Not meaningful any more: thrown in both modes (the reader keeps the event without the rule).
+        XCTAssertEqual(lenientError("INTERVAL=2"), "RRULE has no FREQ")
+        XCTAssertEqual(lenientError("FREQ=DAILY;BYMONTH=13"), "RRULE BYMONTH value \"13\" is out of range (1 to 12)")
+        XCTAssertEqual(lenientError("FREQ=DAILY;UNTIL=soon"), "RRULE UNTIL \"soon\" is not a date or date-time")
+        XCTAssertEqual(lenientError("RSCALE=KLINGON;FREQ=YEARLY"),
+                       "RRULE RSCALE \"KLINGON\" is a calendar calpipe cannot expand (available: \(RScaleCalendar.supportedNames.joined(separator: ", ")))")
+        // UNTIL in extended form, and not in UTC, is read.
+        XCTAssertEqual(try lenient("FREQ=DAILY;UNTIL=2026-01-05T10:00:00").rule.end,
+                       .until(.floating(CivilDateTime(year: 2026, month: 1, day: 5, hour: 10))))
+        // A clean rule has no repairs.
+        XCTAssertEqual(try lenient("FREQ=MONTHLY;BYDAY=-1FR;COUNT=3").repairs, [])
+    }
+}
+
+/// The range text `RecurrenceRule.Limits` gives for a BY part (for the test above).
+private enum RuleRangeText {
+    static func of(_ part: String) -> String {
+        switch part {
+        case "BYSECOND": return RecurrenceRule.Limits.bySecond.text
+        case "BYMINUTE": return RecurrenceRule.Limits.byMinute.text
+        case "BYHOUR": return RecurrenceRule.Limits.byHour.text
+        case "BYMONTHDAY": return RecurrenceRule.Limits.byMonthDay.text
+        case "BYYEARDAY": return RecurrenceRule.Limits.byYearDay.text
+        case "BYWEEKNO": return RecurrenceRule.Limits.byWeekNo.text
+        case "BYSETPOS": return RecurrenceRule.Limits.bySetPos.text
+        default: return RecurrenceRule.Limits.byMonth.text
+        }
     }
 }

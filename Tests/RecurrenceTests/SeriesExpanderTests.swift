@@ -246,4 +246,33 @@ final class SeriesExpanderTests: XCTestCase {
         XCTAssertEqual(rule.expand(start: start, from: start, to: CivilDateTime(year: 1999, month: 1, day: 1)).starts.map(\.basicFormat),
                        ["19980904T000000", "19980906T000000", "19980911T000000", "19980913T000000"])
     }
+
+    // MARK: Issue 15: what readers disagree on
+
+    /// BYHOUR/BYMINUTE/BYSECOND on an all-day series are ignored (libical, ical.js): one instance a day, not
+    /// one per hour collapsing onto the same date.
+    func testTimeOfDayPartsOnAnAllDaySeriesAreIgnored() throws {
+        let e = try series(start: .date(CivilDate(year: 2026, month: 5, day: 4)), duration: CalDuration(days: 1),
+                           rule: "FREQ=DAILY;COUNT=3;BYHOUR=9,17;BYMINUTE=30")
+        let r = expander(from: utc(2026, 5, 1), to: utc(2026, 6, 1)).expand(e)
+        XCTAssertEqual(starts(r), ["2026-05-04", "2026-05-05", "2026-05-06"])
+    }
+
+    /// FREQ=YEARLY;BYWEEKNO=20 without BYDAY: DTSTART's weekday of week 20 (libical, ical.js; python-dateutil
+    /// gives the whole week).
+    func testYearlyWeekNumberWithoutWeekdayTakesDTSTARTsWeekday() throws {
+        let e = try series(start: at(2026, 5, 13, 10), rule: "FREQ=YEARLY;BYWEEKNO=20;COUNT=3")  // a Wednesday, ISO week 20
+        let r = expander(from: utc(2026, 1, 1), to: utc(2030, 1, 1)).expand(e)
+        XCTAssertEqual(starts(r), ["2026-05-13T10:00:00+02:00", "2027-05-19T10:00:00+02:00", "2028-05-17T10:00:00+02:00"])
+    }
+
+    /// COUNT and UNTIL together: the series ends at whichever comes first.
+    func testCountWithUntilEndsAtWhicheverComesFirst() throws {
+        var e = try series(start: at(2026, 5, 4, 9), rule: nil)
+        e.recurrence.rules = [try RecurrenceRule.parse("FREQ=DAILY;COUNT=3;UNTIL=20260510T000000Z").rule]
+        XCTAssertEqual(expander(from: utc(2026, 5, 1), to: utc(2026, 6, 1)).expand(e).occurrences.count, 3)
+        e.recurrence.rules = [try RecurrenceRule.parse("FREQ=DAILY;COUNT=30;UNTIL=20260506T070000Z").rule]
+        XCTAssertEqual(starts(expander(from: utc(2026, 5, 1), to: utc(2026, 6, 1)).expand(e)),
+                       ["2026-05-04T09:00:00+02:00", "2026-05-05T09:00:00+02:00", "2026-05-06T09:00:00+02:00"])
+    }
 }

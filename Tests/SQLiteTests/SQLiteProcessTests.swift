@@ -211,7 +211,8 @@ final class SQLiteProcessTests: XCTestCase {
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         big.waitUntilExit()
         XCTAssertEqual(big.terminationReason, .exit)
-        XCTAssertEqual(big.terminationStatus, 1, stderr)
+        XCTAssertEqual(big.terminationStatus, 143, stderr)
+        XCTAssertEqual(stderr, "calpipe: interrupted by SIGTERM: rolled back, nothing was written\n")
         XCTAssertEqual(try Database(path: db).integrityCheck(), ["ok"])
         XCTAssertEqual(try snapshot(), before)
     }

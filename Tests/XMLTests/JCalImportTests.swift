@@ -143,9 +143,35 @@ final class JCalImportTests: XCTestCase {
         let context = TestSupport.context()
         let events = try TestSupport.read(jcal(path, written: "reject.json"), context: context)
         XCTAssertEqual(events.map(\.uid), ["b"])
+        // The value is handed to the iCalendar reader as written, which judges it as in an .ics file.
         XCTAssertEqual(context.report.rejections.map(\.description), [
-            "reject.json:2: [1][1][3]: date value \"2026-13-01\" of dtstart is not a date like 2006-01-02",
+            "reject.json:2: DTSTART: \"2026-13-01\" is not a valid date",
         ])
+    }
+
+    /// What other writers put in jCal is read as they meant it: a rule as RRULE text, a period as a pair or as
+    /// "start/end", an address with "MAILTO:" in capitals.
+    func testLenientValues() throws {
+        let text = """
+        ["vcalendar", [], [
+          ["vevent", [["uid", {}, "text", "a"], ["dtstart", {}, "date-time", "2026-01-05T09:00:00Z"],
+                      ["rrule", {}, "recur", "FREQ=DAILY;COUNT=2"],
+                      ["rdate", {}, "period", ["2026-01-10T09:00:00Z", "PT2H"], "2026-01-11T09:00:00Z/2026-01-11T10:00:00Z"],
+                      ["attendee", {"cn": "Ann"}, "cal-address", "MAILTO:ann@example.org"]], []]
+        ]]
+        """
+        let path = try temporary(text, "lenient.json")
+        defer { unlink(path) }
+        let context = TestSupport.context()
+        let events = try TestSupport.read(jcal(path, written: "lenient.json"), context: context)
+        XCTAssertEqual(context.report.rejections, [])
+        XCTAssertEqual(events.first?.recurrence.rules.map(\.text), ["FREQ=DAILY;COUNT=2"])
+        XCTAssertEqual(events.first?.recurrence.dates, [
+            .periodWithDuration(start: .utc(CivilDateTime(year: 2026, month: 1, day: 10, hour: 9).secondsSinceEpoch), duration: CalDuration(seconds: 7200)),
+            .period(start: .utc(CivilDateTime(year: 2026, month: 1, day: 11, hour: 9).secondsSinceEpoch),
+                    end: .utc(CivilDateTime(year: 2026, month: 1, day: 11, hour: 10).secondsSinceEpoch)),
+        ])
+        XCTAssertEqual(events.first?.attendees.map(\.email), ["ann@example.org"])
     }
 
     /// Deep nesting ends at the JSON parser's depth limit with a message and a place, not a stack overflow.

@@ -1,3 +1,4 @@
+import CalpipeKit
 import Exporters
 import Foundation
 import Importers
@@ -7,11 +8,7 @@ import XCTest
 /// Pipeline-file problems with the XML and jCal plugins, reported with their JSON path.
 final class XMLConfigTests: XCTestCase {
     private func issues(_ text: String) -> [String] {
-        var registry = PluginRegistry()
-        CoreStages.all.forEach { registry.register($0) }
-        Importers.all.forEach { registry.register($0) }
-        Exporters.all.forEach { registry.register($0) }
-        let loader = PipelineLoader(registry: registry, environment: ["TZ": "UTC"], now: Date(timeIntervalSince1970: 1_795_348_800))
+        let loader = PipelineLoader(registry: .standard, environment: ["TZ": "UTC"], now: Date(timeIntervalSince1970: 1_795_348_800))
         do {
             _ = try loader.load(json: try JSONParser.parse(text), file: "p.json", baseDirectory: URL(fileURLWithPath: "/srv/cal"))
             return []
@@ -34,7 +31,7 @@ final class XMLConfigTests: XCTestCase {
         {"sources": [{"type": "xml", "path": "feed.xml", "fields": {"start": "@begins[", "title": "name"}}],
          "sinks": [{"type": "jcal", "path": "out.jcal", "expand": "yes"}]}
         """), [
-            "p.json: sources[0].item: missing required option (expected string)",
+            "p.json: sources[0].item: missing required option (expected a string)",
             "p.json: sources[0].fields.start: XPath \"@begins[\": invalid expression",
             "p.json: sinks[0].expand: expected a boolean (true or false), got a string \"yes\"",
         ])
@@ -48,7 +45,7 @@ final class XMLConfigTests: XCTestCase {
         """), [
             "p.json: sources[0].path: missing (give \"path\" or \"url\")",
             "p.json: sources[1].url: give either \"path\" or \"url\", not both",
-            "p.json: sources[2].depth: unknown option (expected one of: path, url, allow_empty, name)",
+            "p.json: sources[2].depth: unknown option (expected one of: path, url, headers, bearer_token, username, password, netrc, max_stale, allow_empty, name)",
         ])
     }
 }

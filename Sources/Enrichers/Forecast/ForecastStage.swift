@@ -55,7 +55,6 @@ public final class ForecastStage: Stage {
     public var produces: BatchContent { .days }
 
     init(options: PluginOptions) throws {
-        options.rejectUnknownKeys(Self.descriptor.options.map(\.name))
         let provider = options.choice("provider", Self.providers, default: "open-meteo")
         providerName = provider
         units = ForecastUnits(rawValue: options.choice("units", ForecastUnits.allCases.map(\.rawValue), default: "metric")) ?? .metric

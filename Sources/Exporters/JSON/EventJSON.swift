@@ -18,9 +18,10 @@ public enum EventJSON {
         if let v = e.url { o["url"] = .string(v) }
         if let v = e.status { o["status"] = .string(v.lowercased()) }
         writeTimes(start: e.start, end: e.endSpec, into: &o)
+        writeInstants(start: e.start, end: e.end, into: &o)
         if !e.recurrence.rules.isEmpty { o["rrule"] = list(e.recurrence.rules.map(\.text)) }
         if !e.recurrence.exceptionRules.isEmpty { o["exrule"] = list(e.recurrence.exceptionRules.map(\.text)) }
-        if !e.recurrence.dates.isEmpty { o["rdate"] = .array(e.recurrence.dates.map { .string(text(of: $0.start)) }) }
+        if !e.recurrence.dates.isEmpty { o["rdate"] = .array(e.recurrence.dates.map { .string(text(of: $0)) }) }
         if !e.recurrence.exceptionDates.isEmpty { o["exdate"] = .array(e.recurrence.exceptionDates.map { .string(text(of: $0)) }) }
         if let r = e.recurrenceID {
             o["recurrence_id"] = .string(text(of: r.time))
@@ -33,14 +34,18 @@ public enum EventJSON {
     /// One occurrence: the event's fields with this instance's start and end.
     public static func occurrence(_ occ: Occurrence, zone: Zone) -> JSONValue {
         guard case .object(var o) = event(occ.event) else { return .null }
-        for key in ["start", "end", "duration", "timezone", "end_timezone", "all_day", "rrule", "exrule", "rdate", "exdate", "recurrence_range"] { o[key] = nil }
+        for key in ["start", "end", "duration", "timezone", "end_timezone", "all_day", "starts_at", "ends_at", "floating", "rrule", "exrule", "rdate", "exdate", "recurrence_range"] { o[key] = nil }
         var out = JSONObject()
         for m in o.members where m.key != "recurrence_id" { out[m.key] = m.value }
         writeTimes(start: occ.start, end: .end(occ.end), into: &out)
         if let r = occ.recurrenceID { out["recurrence_id"] = .string(text(of: r)) }
-        let (s, e) = occ.interval(in: zone)
-        out["starts_at"] = .string(instant(s, zone: zone, allDay: occ.isAllDay, date: occ.start))
-        out["ends_at"] = .string(instant(e, zone: zone, allDay: occ.isAllDay, date: occ.end))
+        if case .floating = occ.start {
+            writeInstants(start: occ.start, end: occ.end, into: &out)
+        } else {
+            let (s, e) = occ.interval(in: zone)
+            out["starts_at"] = .string(instant(s, zone: zone, allDay: occ.isAllDay, date: occ.start))
+            out["ends_at"] = .string(instant(e, zone: zone, allDay: occ.isAllDay, date: occ.end))
+        }
         return .object(out)
     }
 
@@ -112,6 +117,15 @@ public enum EventJSON {
         }
     }
 
+    /// "starts_at" and "ends_at" of an event: RFC 3339 in the times' own zones (`EventTime.iso8601`: local time
+    /// with the zone's offset, "Z" for UTC, dates as dates), so a reader needs no VTIMEZONE; floating times have
+    /// no offset and the record says `"floating": true`.
+    static func writeInstants(start: EventTime, end: EventTime, into o: inout JSONObject) {
+        o["starts_at"] = .string(start.iso8601)
+        o["ends_at"] = .string(end.iso8601)
+        if case .floating = start { o["floating"] = .bool(true) }
+    }
+
     /// Dates as "2026-11-23", UTC as "...Z", zoned and floating times as local "2026-11-23T09:00:00"
     /// (the zone goes in "timezone").
     static func text(of t: EventTime) -> String {
@@ -119,6 +133,15 @@ public enum EventJSON {
         case .date(let d): return d.iso8601
         case .utc(let s): return CivilDateTime(secondsSinceEpoch: s).iso8601 + "Z"
         case .zoned(let l, _), .floating(let l): return l.iso8601
+        }
+    }
+
+    /// An RDATE value: its time, or a period as "start/end" or "start/duration" (RFC 5545 3.3.9, times as `text(of:)`).
+    static func text(of d: RecurrenceDate) -> String {
+        switch d {
+        case .time(let t): return text(of: t)
+        case .period(let s, let e): return text(of: s) + "/" + text(of: e)
+        case .periodWithDuration(let s, let duration): return text(of: s) + "/" + duration.iCalendarText
         }
     }
 

@@ -102,6 +102,7 @@ extension JSONBytes {
         raw("{")
         descriptiveFields(e, level: level, first: &first)
         times(start: e.start, end: e.endSpec, level: level, first: &first)
+        eventInstants(start: e.start, end: e.end, level: level, first: &first)
         if !e.recurrence.rules.isEmpty {
             key("rrule", level: level, first: &first)
             list(e.recurrence.rules.map(\.text), level: level + 1)
@@ -112,7 +113,16 @@ extension JSONBytes {
         }
         if !e.recurrence.dates.isEmpty {
             key("rdate", level: level, first: &first)
-            eventTimes(e.recurrence.dates.map(\.start), level: level + 1)
+            raw("[")
+            var firstDate = true
+            for d in e.recurrence.dates {
+                element(level: level + 1, first: &firstDate)
+                switch d {
+                case .time(let t): eventTime(t)
+                case .period, .periodWithDuration: quoted(EventJSON.text(of: d))
+                }
+            }
+            close("]", level: level + 1, empty: firstDate)
         }
         if !e.recurrence.exceptionDates.isEmpty {
             key("exdate", level: level, first: &first)
@@ -146,12 +156,29 @@ extension JSONBytes {
             key("recurrence_id", level: level, first: &first)
             eventTime(r)
         }
-        let (s, e) = occ.interval(in: zone)
-        key("starts_at", level: level, first: &first)
-        instant(s, zone: zone, allDay: occ.isAllDay, date: occ.start)
-        key("ends_at", level: level, first: &first)
-        instant(e, zone: zone, allDay: occ.isAllDay, date: occ.end)
+        if case .floating = occ.start {
+            eventInstants(start: occ.start, end: occ.end, level: level, first: &first)
+        } else {
+            let (s, e) = occ.interval(in: zone)
+            key("starts_at", level: level, first: &first)
+            instant(s, zone: zone, allDay: occ.isAllDay, date: occ.start)
+            key("ends_at", level: level, first: &first)
+            instant(e, zone: zone, allDay: occ.isAllDay, date: occ.end)
+        }
         close("}", level: level, empty: first)
+    }
+
+    /// `EventJSON.instants`: "starts_at" and "ends_at" as RFC 3339 in the times' own zones (`EventTime.iso8601`),
+    /// and `"floating": true` for floating times (written without an offset).
+    private func eventInstants(start: EventTime, end: EventTime, level: Int, first: inout Bool) {
+        key("starts_at", level: level, first: &first)
+        quoted(start.iso8601)
+        key("ends_at", level: level, first: &first)
+        quoted(end.iso8601)
+        if case .floating = start {
+            key("floating", level: level, first: &first)
+            bool(true)
+        }
     }
 
     /// `EventJSON.forecast(f)` at indent `level`.

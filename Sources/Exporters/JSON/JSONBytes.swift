@@ -153,37 +153,23 @@ final class JSONBytes {
         if let text { quoted(text) } else { null() }
     }
 
-    /// A JSON string, escaped as `JSONWriter.appendQuoted` does: `"` `\` and control characters (`\n`, `\r`,
-    /// `\t`, else `\u00xx`); everything else, non-ASCII included, as is. (Byte by byte gives the same as
-    /// scalar by scalar: no byte of a multi-byte UTF-8 sequence is below 0x80.)
+    /// A JSON string, escaped by `JSONEscaping` (as `JSONWriter.appendQuoted` writes it).
     func quoted(_ text: String) {
         Self.withUTF8(text) { quoted($0) }
     }
 
     /// The UTF-8 text quoted and escaped as `quoted(_: String)` does.
     func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        // Room for the worst case (every byte a \u00xx escape), so the loop needs no checks.
-        reserve(utf8.count * 6 + 2)
+        // Room for the worst case, so the loop needs no checks.
+        reserve(JSONEscaping.worstCase(utf8.count) + 2)
         var out = base + count
         out.pointee = 0x22
         out += 1
-        var plain = true
-        for u in utf8 where u < 0x20 || u == 0x22 || u == 0x5C {
-            plain = false
-            break
-        }
-        if plain {
+        if JSONEscaping.isPlain(utf8) {
             if let source = utf8.baseAddress { out.update(from: source, count: utf8.count) }
             out += utf8.count
         } else {
-            for u in utf8 {
-                if u < 0x20 || u == 0x22 || u == 0x5C {
-                    out = Self.escape(u, at: out)
-                } else {
-                    out.pointee = u
-                    out += 1
-                }
-            }
+            out = JSONEscaping.escape(utf8, to: out)
         }
         out.pointee = 0x22
         count = out + 1 - base
@@ -204,7 +190,7 @@ final class JSONBytes {
                     out.pointee = u | 0x20
                     out += 1
                 case 0x22, 0x5C, 0..<0x20:
-                    out = Self.escape(u, at: out)
+                    out = withUnsafePointer(to: u) { JSONEscaping.escape(UnsafeBufferPointer(start: $0, count: 1), to: out) }
                 default:
                     out.pointee = u
                     out += 1
@@ -215,30 +201,6 @@ final class JSONBytes {
             return true
         }
         if !lowered { quoted(text.lowercased()) }
-    }
-
-    /// Writes the escape sequence of `"`, `\` or a control character at `out`; returns the position after it.
-    private static func escape(_ u: UInt8, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        out[0] = 0x5C
-        switch u {
-        case 0x22: out[1] = 0x22
-        case 0x5C: out[1] = 0x5C
-        case 0x0A: out[1] = UInt8(ascii: "n")
-        case 0x0D: out[1] = UInt8(ascii: "r")
-        case 0x09: out[1] = UInt8(ascii: "t")
-        default:
-            out[1] = UInt8(ascii: "u")
-            out[2] = 0x30
-            out[3] = 0x30
-            out[4] = hexDigit(u >> 4)
-            out[5] = hexDigit(u & 15)
-            return out + 6
-        }
-        return out + 2
-    }
-
-    private static func hexDigit(_ v: UInt8) -> UInt8 {
-        v < 10 ? 0x30 + v : 0x61 + v - 10
     }
 
     /// An integer as `JSONWriter.numberText(Double(value))` writes it.

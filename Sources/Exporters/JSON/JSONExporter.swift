@@ -74,7 +74,7 @@ public final class JSONExporter: Sink {
     public var label: String { "json \(writtenPath)" }
 
     public func open(context: RunContext) throws {
-        file = try AtomicFile(path: path)
+        file = try AtomicFile(path: path, label: writtenPath, cancellation: context.cancellation)
         rows = 0
         forecastProviders = []
         spool = shape == .days ? DayEntrySpool(runBytes: spoolRunBytes) : nil

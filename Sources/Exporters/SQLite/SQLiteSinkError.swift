@@ -50,7 +50,9 @@ public struct SQLiteSinkError: Error, CustomStringConvertible, Equatable {
     /// One line a person can act on for an SQLite result code.
     static func explain(_ e: SQLiteError) -> String {
         switch e.code {
-        case 26, 11: // SQLITE_NOTADB, SQLITE_CORRUPT
+        case 11: // SQLITE_CORRUPT
+            return "the database file is damaged; restore it from a backup, or move it aside and run the pipeline again to rebuild it"
+        case 26: // SQLITE_NOTADB
             return "the file is damaged or is not a SQLite database; nothing was written (move it aside to start a new one)"
         case 8: // SQLITE_READONLY
             return "cannot write: the database is read-only (check the file's and its folder's permissions); nothing was written"

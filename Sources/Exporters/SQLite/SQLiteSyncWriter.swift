@@ -640,6 +640,8 @@ final class SQLiteSyncWriter {
                 .integer(Int64(counts.occurrencesWritten)), .integer(Int64(counts.rowsChanged)),
                 .integer(Int64(report.rejections.count)), .integer(Int64(report.warnings.count)), .integer(runID),
             ])
+        // A signal until here rolls the transaction back (the runner's commit phase, Cancellation.swift).
+        try context.checkCancellation()
         try db.commit()
         if createsFile {
             // The run is committed; should the switch fail (another connection holds the file), the next run

@@ -1,7 +1,7 @@
 import Pipeline
 
-/// `type: xcal`: writes an xCal (RFC 6321) document with the same content the `ics` sink writes (the
-/// iCalendar text of each event is made by `ICSEventWriter` and converted), VTIMEZONEs first.
+/// `type: xcal`: writes an xCal (RFC 6321) document with the same content the `ics` sink writes (every event
+/// walked by `ICalEventWriter` into typed properties, rendered straight into XML), VTIMEZONEs first.
 /// `expand: true` writes one VEVENT per occurrence. Deterministic and atomic; `"path": "-"` is stdout.
 public final class XCalSink: Sink {
     public static let descriptor = SinkDescriptor(
@@ -11,22 +11,28 @@ public final class XCalSink: Sink {
         options: [
             OptionDoc("path", "path", required: true, "output file, or \"-\" for standard output; relative to the pipeline file"),
             OptionDoc("expand", "boolean", "one VEVENT per occurrence (with RECURRENCE-ID) instead of the source events with their rules", default: "false"),
-        ],
+        ] + ICalCalendarHead.options,
         fileExtensions: ["xcs", "xml"],
         make: { options in
             let path = options.path("path", required: true)
             let expand = options.bool("expand", default: false)
+            let head = ICalCalendarHead.read(options)
             try options.finish()
             guard let path else { throw OptionsRejected() }
-            return XCalSink(path: path, expand: expand, label: options.string("path"))
+            return XCalSink(path: path, expand: expand, label: options.string("path"), head: head)
         }
     )
 
     private let output: ICalExportOutput
 
-    public init(path: String, expand: Bool = false, label: String? = nil) {
-        output = ICalExportOutput(path: path, expand: expand, format: .xcal)
+    init(path: String, expand: Bool, label: String?, head: ICalCalendarHead) {
+        output = ICalExportOutput(path: path, expand: expand, format: .xcal, head: head)
         writtenPath = label ?? path
+    }
+
+    /// A sink with the calendar head a pipeline named `calendarName` gets (no NAME when nil).
+    public convenience init(path: String, expand: Bool = false, label: String? = nil, calendarName: String? = nil) {
+        self.init(path: path, expand: expand, label: label, head: ICalCalendarHead(name: calendarName))
     }
 
     private let writtenPath: String
@@ -34,6 +40,6 @@ public final class XCalSink: Sink {
     public var label: String { "xcal \(writtenPath)" }
     public func open(context: RunContext) throws { try output.open(context: context) }
     public func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
-    public func commit(context: RunContext) throws -> Int { try output.commit() }
+    public func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
     public func abort(context: RunContext) { output.abort() }
 }

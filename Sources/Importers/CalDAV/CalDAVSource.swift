@@ -32,7 +32,7 @@ public final class CalDAVSource: EventSource {
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let reader = try XMLStreamReader(file: file)
+            let reader = try XMLStreamReader(file: file, progress: context.report)
             guard try reader.nextElement() else {
                 throw XMLError(message: "not a CalDAV response: the document has no elements", line: 0, column: 0, file: file.label)
             }

@@ -42,6 +42,9 @@ final class ICSFrame: @unchecked Sendable {
     @exclusivity(unchecked) var text: [UInt8] = []
     /// The first problem found inside an event: it is rejected at its END.
     @exclusivity(unchecked) var failure: (line: Int, reason: String)?
+    /// What the scanner repaired inside an event (a line dropped, a component closed that never was): reported
+    /// with the event's UID, or under `strict` the first one rejects the event.
+    @exclusivity(unchecked) var repairs: [(line: Int, reason: String, action: String)] = []
     /// Set when the scanner left the event's property lines unparsed (`ICSScanner.defersEventLines`): `text`
     /// then holds BEGIN, the property lines and END, and `lineNumbers` the property lines' numbers. Whoever
     /// makes the event parses them first (`ICSFrame.parseDeferredLines`).
@@ -62,6 +65,10 @@ final class ICSFrame: @unchecked Sendable {
 
     func fail(line: Int, _ reason: String) {
         if failure == nil { failure = (line, reason) }
+    }
+
+    func repair(line: Int, _ reason: String, _ action: String) {
+        repairs.append((line, reason, action))
     }
 
     var rawComponent: RawComponent {

@@ -27,9 +27,10 @@ public struct ICSContentLine: Sendable, Hashable {
 
     /// Why a line could not be split.
     enum SyntaxError: Error {
-        case noColon, emptyName, badParameter, unterminatedQuote
+        case noColon, emptyName, badParameter, unterminatedQuote, badName
         var reason: String {
             switch self {
+            case .badName: return "malformed line (the property name is not letters, digits and \"-\")"
             case .noColon: return "malformed line (no \":\" after the property name)"
             case .emptyName: return "malformed line (empty property name)"
             case .badParameter: return "malformed parameter (expected NAME=value)"
@@ -202,7 +203,10 @@ public struct ICSContentLine: Sendable, Hashable {
         while i < n, b[i] != 0x3B, b[i] != 0x3A { i += 1 }  // ';' ':'
         guard i < n else { throw .noColon }
         guard i > 0 else { throw .emptyName }
-        return (knownName(b, 0, i) ?? upperASCII(b, 0, i), i)
+        if let known = knownName(b, 0, i) { return (known, i) }
+        // RFC 5545 3.1: iana-token or x-name; anything else would make every writer's output malformed.
+        guard isName(b, 0, i) else { throw .badName }
+        return (upperASCII(b, 0, i), i)
     }
 
     /// Reads the parameters from the ';' at `start` into `sink`; returns the index of the ':' before the value.
@@ -217,7 +221,12 @@ public struct ICSContentLine: Sendable, Hashable {
                 if i >= n { throw .noColon }
                 throw .badParameter
             }
-            sink.begin(knownName(b, nameStart, i) ?? upperASCII(b, nameStart, i))
+            if let known = knownName(b, nameStart, i) {
+                sink.begin(known)
+            } else {
+                guard isName(b, nameStart, i) else { throw .badParameter }
+                sink.begin(upperASCII(b, nameStart, i))
+            }
             i += 1
             while true {
                 if i < n, b[i] == 0x22 {  // quoted
@@ -326,6 +335,15 @@ public struct ICSContentLine: Sendable, Hashable {
         for k in 0..<name.utf8CodeUnitCount {
             let c = b[from + k]
             if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != p[k] { return false }
+        }
+        return true
+    }
+
+    /// Whether `b[from..<to]` is letters, digits and "-" only.
+    private static func isName(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        for k in from..<to {
+            let c = b[k] | 0x20
+            guard (c >= 0x61 && c <= 0x7A) || (b[k] >= 0x30 && b[k] <= 0x39) || b[k] == 0x2D else { return false }
         }
         return true
     }

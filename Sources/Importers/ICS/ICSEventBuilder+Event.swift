@@ -80,6 +80,23 @@ extension ICSEventBuilder {
     /// `Field.allCases` made once (the synthesized property builds a new array on each use).
     private static let allFields: [Field] = Field.allCases
 
+    /// The repairs made while making one event (see docs/formats.md, "What calpipe repairs"): reported with the
+    /// event's UID once it is made. Under `strict` the first repair rejects the event instead, with what was wrong.
+    struct RepairLog {
+        let strict: Bool
+        var items: [(line: Int, message: String)] = []
+
+        mutating func add(line: Int, _ wrong: String, _ done: String) throws(Failure) {
+            if strict { throw .rejected(line: line, reason: wrong) }
+            note(line: line, wrong, done)
+        }
+
+        /// A repair calpipe made before it had `strict` (a derived UID): reported, never a rejection.
+        mutating func note(line: Int, _ wrong: String, _ done: String) {
+            items.append((line, wrong + ": " + done))
+        }
+    }
+
     func makeEvent(_ frame: ICSFrame, final: Bool) throws(Failure) -> Event {
         var fields = Fields()
         var other: [RawProperty] = []
@@ -91,12 +108,22 @@ extension ICSEventBuilder {
         var dates: [RecurrenceDate] = []
         var exceptionDates: [EventTime] = []
         var listParameters: [String: [Parameter]] = [:]
+        var repairs = RepairLog(strict: strict)
 
         let props = frame.properties
         for index in props.indices {
             let name = props[index].name
             if let field = Field(name: name) {
-                if fields[field] < 0 { fields[field] = index } else { other.append(props[index].rawProperty) }
+                if fields[field] < 0 {
+                    if field == .end || field == .duration || field == .recurrenceID, props[index].value.isEmpty {
+                        // A property with no value says nothing: ignored.
+                        try repairs.add(line: props[index].line, "\(name) has no value", "ignored")
+                        continue
+                    }
+                    fields[field] = index
+                } else {
+                    other.append(props[index].rawProperty)
+                }
                 continue
             }
             let kind = ListProperty(name: name)
@@ -117,8 +144,17 @@ extension ICSEventBuilder {
                 if let known = ruleCache[p.value] {
                     rule = known
                 } else {
-                    do { rule = try RecurrenceRule(parsing: p.value) } catch {
-                        throw .rejected(line: p.line, reason: "\(error)")
+                    do { rule = try RecurrenceRule(parsing: ICSText.trimmed(p.value)) } catch {
+                        let wrong = ICSText.trimmed(p.value).isEmpty ? "\(p.name) is empty" : "\(error)"
+                        // One bad part (`COUNT=-1` next to UNTIL): the rule without it. Else the event stays,
+                        // without the rule (issue 15).
+                        if let (salvaged, part) = Self.ruleWithoutOneBadPart(p.value) {
+                            try repairs.add(line: p.line, wrong, "the rule is kept without \(part)")
+                            if kind == .rrule { rules.append(salvaged) } else { exceptionRules.append(salvaged) }
+                        } else {
+                            try repairs.add(line: p.line, wrong, "the event is kept without this rule")
+                        }
+                        continue
                     }
                     // Feeds repeat the same few rules; remember up to 256 of them.
                     if ruleCache.count >= 256 { ruleCache.removeAll(keepingCapacity: true) }
@@ -126,11 +162,12 @@ extension ICSEventBuilder {
                 }
                 if kind == .rrule { rules.append(rule) } else { exceptionRules.append(rule) }
             case .rdate:
-                dates.append(contentsOf: try recurrenceDates(p, final: final))
+                dates.append(contentsOf: try recurrenceDates(p, final: final, repairs: &repairs))
                 keepListParameters(p, into: &listParameters)
             case .exdate:
                 for item in p.value.split(separator: ",", omittingEmptySubsequences: true) {
-                    exceptionDates.append(try time(String(item), p, final: final))
+                    // A value that cannot be read is dropped; the other values stay.
+                    if let t = try droppingBadValue(String(item), p, final: final, repairs: &repairs) { exceptionDates.append(t) }
                 }
                 keepListParameters(p, into: &listParameters)
             }
@@ -139,20 +176,25 @@ extension ICSEventBuilder {
         guard fields.start >= 0 else {
             throw .rejected(line: frame.beginLine, reason: "VEVENT has no DTSTART")
         }
-        let start = try time(props[fields.start].value, props[fields.start], final: final)
+        let start = try time(props[fields.start].value, props[fields.start], final: final, repairs: &repairs)
         var endSpec: Event.EndSpec?
         if fields.end >= 0 {
             let endLine = props[fields.end]
             if fields.duration >= 0 {
-                throw .rejected(line: endLine.line, reason: "VEVENT has both DTEND and DURATION")
+                try repairs.add(line: props[fields.duration].line, "VEVENT has both DTEND and DURATION", "DURATION is ignored (DTEND wins)")
+                other.append(props[fields.duration].rawProperty)
+                fields.duration = -1
             }
-            endSpec = .end(try time(endLine.value, endLine, final: final))
+            if let end = try droppingBadValue(endLine.value, endLine, final: final, repairs: &repairs, done: "DTEND is ignored") {
+                endSpec = try checkedEnd(end, start: start, line: endLine.line, repairs: &repairs)
+            }
         } else if fields.duration >= 0 {
             let durationLine = props[fields.duration]
-            guard let d = CalDuration(iCalendar: ICSText.trimmed(durationLine.value)) else {
-                throw .rejected(line: durationLine.line, reason: "DURATION: \"\(durationLine.value)\" is not a valid duration")
+            if let d = CalDuration(iCalendar: ICSText.trimmed(durationLine.value)) {
+                endSpec = .duration(d)
+            } else {
+                try repairs.add(line: durationLine.line, "DURATION: \"\(durationLine.value)\" is not a valid duration", "DURATION is ignored")
             }
-            endSpec = .duration(d)
         }
 
         let text = String(decoding: frame.text, as: UTF8.self)
@@ -161,7 +203,7 @@ extension ICSEventBuilder {
             uid = props[fields.uid].value
         } else {
             uid = "calpipe-" + Self.fnv1a(frame.text)
-            handlers.warn("\(label):\(frame.beginLine): VEVENT has no UID, using \(uid)")
+            repairs.note(line: frame.beginLine, "VEVENT has no UID", "using the derived UID \(uid)")
         }
         var event = Event(uid: consume uid, start: start, endSpec: endSpec)
         if fields.summary >= 0 { event.title = ICSText.unescape(props[fields.summary].value) }
@@ -180,7 +222,7 @@ extension ICSEventBuilder {
                                       exceptionDates: consume exceptionDates)
         if fields.recurrenceID >= 0 {
             let rid = props[fields.recurrenceID]
-            let t = try time(rid.value, rid, final: final)
+            let t = try time(rid.value, rid, final: final, repairs: &repairs)
             event.recurrenceID = RecurrenceID(time: t, thisAndFuture: Self.isKeyword(rid.parameter("RANGE"), "THISANDFUTURE"))
         }
         event.otherProperties = consume other
@@ -200,7 +242,89 @@ extension ICSEventBuilder {
         }
         if let categoryParameters, !categoryParameters.isEmpty { fieldParameters["CATEGORIES"] = categoryParameters }
         event.fieldParameters = consume fieldParameters
+        if !frame.repairs.isEmpty || !repairs.items.isEmpty {
+            // The scanner's repairs (lines dropped, components closed) come first: they are earlier in the input.
+            for (line, message) in frame.repairs.map({ ($0.line, $0.reason + ": " + $0.action) }) + repairs.items {
+                handlers.report(Repair(location: SourceLocation(file: label, line: line), uid: event.uid, message: message))
+            }
+        }
         return event
+    }
+
+    /// A rule that reads once one of its parts (not FREQ) is left out, and that part; nil when no single part
+    /// is to blame. Only for rules that did not read, so its cost does not matter.
+    static func ruleWithoutOneBadPart(_ value: String) -> (RecurrenceRule, String)? {
+        let parts = ICSText.trimmed(value).split(separator: ";", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count > 1 else { return nil }
+        for (i, part) in parts.enumerated() where !part.uppercased().hasPrefix("FREQ=") {
+            var rest = parts
+            rest.remove(at: i)
+            if let rule = try? RecurrenceRule(parsing: rest.joined(separator: ";")) { return (rule, part) }
+        }
+        return nil
+    }
+
+    /// A DATE or DATE-TIME value, or nil (with a repair) when it cannot be read: for the values of RDATE, EXDATE
+    /// and DTEND, which the event can do without.
+    private func droppingBadValue(_ text: String, _ p: ICSContentLine, final: Bool, repairs: inout RepairLog,
+                                  done: String = "this value is dropped") throws(Failure) -> EventTime? {
+        do {
+            return try time(text, p, final: final, repairs: &repairs)
+        } catch .rejected(let line, let reason) {
+            try repairs.add(line: line, reason, done)
+            return nil
+        } catch {
+            throw error
+        }
+    }
+
+    /// DTEND made to fit DTSTART: the same kind of value (date with date, floating with floating, zoned with a
+    /// zone), and not before it (issue 15: zero length at DTSTART; a date DTEND before a date DTSTART gives the
+    /// default one day).
+    private func checkedEnd(_ rawEnd: EventTime, start: EventTime, line: Int, repairs: inout RepairLog) throws(Failure) -> Event.EndSpec? {
+        var end = rawEnd
+        switch (start, end) {
+        case (.date(let s), .date(let e)):
+            if e < s {
+                try repairs.add(line: line, "DTEND \(e.iso8601) is before DTSTART \(s.iso8601)", "the event lasts one day (no DTEND)")
+                return nil
+            }
+            return .end(end)
+        case (.date(let s), _):
+            // A date-time end of an all-day event: the day it falls on is the last day (a time of 00:00 ends before it).
+            let local = end.localTime
+            let last = local.date.adding(days: local.hour == 0 && local.minute == 0 && local.second == 0 ? 0 : 1)
+            guard last > s else {
+                try repairs.add(line: line, "DTSTART is a date but DTEND is a date-time", "DTEND is ignored (one day)")
+                return nil
+            }
+            try repairs.add(line: line, "DTSTART is a date but DTEND is a date-time", "DTEND read as the date \(last.iso8601)")
+            return .end(.date(last))
+        case (_, .date(let e)):
+            end = start.withLocalTime(CivilDateTime(date: e))
+            try repairs.add(line: line, "DTSTART is a date-time but DTEND is a date", "DTEND read as \(e.iso8601) 00:00 in DTSTART's zone")
+        case (.zoned, .floating(let local)), (.utc, .floating(let local)):
+            end = start.withLocalTime(local)
+            try repairs.add(line: line, "DTSTART has a zone but DTEND is floating", "DTEND read in DTSTART's zone")
+        case (.floating, .zoned), (.floating, .utc):
+            end = .floating(end.localTime)
+            try repairs.add(line: line, "DTSTART is floating but DTEND has a zone", "DTEND read as floating time")
+        default:
+            break
+        }
+        let before: Bool
+        switch (start, end) {
+        case (.floating(let s), .floating(let e)): before = e < s
+        case (.utc(let s), .utc(let e)): before = e < s
+        case (.zoned(let s, let sz), .zoned(let e, let ez)) where sz === ez: before = e < s
+        case (.date(let s), .date(let e)): before = e < s
+        default: before = end.utcSeconds(in: fallbackZone) < start.utcSeconds(in: fallbackZone)
+        }
+        if before {
+            try repairs.add(line: line, "DTEND is before DTSTART", "the event has zero length at DTSTART")
+            return .end(start)
+        }
+        return .end(end)
     }
 
     private func keepListParameters(_ p: ICSContentLine, into parameters: inout [String: [Parameter]]) {
@@ -212,7 +336,7 @@ extension ICSEventBuilder {
     // MARK: - Times
 
     /// A DATE or DATE-TIME value of `p` (its TZID and VALUE parameters apply).
-    private func time(_ rawText: String, _ p: ICSContentLine, final: Bool) throws(Failure) -> EventTime {
+    private func time(_ rawText: String, _ p: ICSContentLine, final: Bool, repairs: inout RepairLog) throws(Failure) -> EventTime {
         let text = ICSText.trimmed(rawText)
         let isDateType = Self.isKeyword(p.parameter("VALUE"), "DATE")
         guard let parsed = ICSDateText.parse(text) else {
@@ -220,7 +344,8 @@ extension ICSEventBuilder {
             throw .rejected(line: p.line, reason: "\(p.name): \"\(text)\" is not \(what)")
         }
         if isDateType, !parsed.isDate {
-            throw .rejected(line: p.line, reason: "\(p.name): \"\(text)\" is not a date (VALUE=DATE)")
+            // The value says what it is: read it as a date-time.
+            try repairs.add(line: p.line, "\(p.name): \"\(text)\" is not a date (VALUE=DATE)", "read as a date-time")
         }
         switch parsed {
         case .floating(let local):
@@ -257,6 +382,17 @@ extension ICSEventBuilder {
         }
         // Not final: the event was closed inside its VCALENDAR, whose VTIMEZONEs may still come.
         if !final && !deferralDisabled { throw .waitForZone }
+        // The last resorts (an IANA name inside, an Outlook display name, a fixed offset), guessed once per TZID by
+        // the main builder, which warns once.
+        if isWorker { throw .needsMain }
+        if let guessed = guessedZones[tzid] ?? ICSZoneGuess.zone(for: tzid, zones: zones) {
+            if guessedZones[tzid] == nil {
+                guessedZones[tzid] = guessed
+                zoneCache[rawTZID] = guessed
+                handlers.warn("\(label):\(line): unknown time zone \"\(tzid)\" (no VTIMEZONE defines it), read as \(guessed.identifier)")
+            }
+            return guessed
+        }
         handlers.warn("\(label):\(line): unknown time zone \"\(tzid)\" (no VTIMEZONE defines it), read in \(fallbackZone.identifier)")
         return fallbackZone
     }
@@ -269,25 +405,32 @@ extension ICSEventBuilder {
         return nil
     }
 
-    private func recurrenceDates(_ p: ICSContentLine, final: Bool) throws(Failure) -> [RecurrenceDate] {
+    /// The values of an RDATE; a value that cannot be read is dropped with a repair, the others stay.
+    private func recurrenceDates(_ p: ICSContentLine, final: Bool, repairs: inout RepairLog) throws(Failure) -> [RecurrenceDate] {
         let isPeriod = Self.isKeyword(p.parameter("VALUE"), "PERIOD")
         var out: [RecurrenceDate] = []
         for itemSub in p.value.split(separator: ",", omittingEmptySubsequences: true) {
             let item = String(itemSub)
             if let slash = item.firstIndex(of: "/") {
-                let start = try time(String(item[..<slash]), p, final: final)
+                guard let start = try droppingBadValue(String(item[..<slash]), p, final: final, repairs: &repairs) else { continue }
                 let rest = String(item[item.index(after: slash)...])
                 if rest.hasPrefix("P") || rest.hasPrefix("+P") || rest.hasPrefix("-P") {
                     guard let d = CalDuration(iCalendar: rest) else {
-                        throw .rejected(line: p.line, reason: "RDATE: \"\(item)\" is not a valid period")
+                        try repairs.add(line: p.line, "RDATE: \"\(item)\" is not a valid period", "this value is dropped")
+                        continue
                     }
                     out.append(.periodWithDuration(start: start, duration: d))
                 } else {
-                    out.append(.period(start: start, end: try time(rest, p, final: final)))
+                    guard let end = try droppingBadValue(rest, p, final: final, repairs: &repairs) else { continue }
+                    out.append(.period(start: start, end: end))
                 }
             } else {
-                if isPeriod { throw .rejected(line: p.line, reason: "RDATE: \"\(item)\" is not a valid period") }
-                out.append(.time(try time(item, p, final: final)))
+                if isPeriod, ICSDateText.parse(ICSText.trimmed(item)) == nil {
+                    try repairs.add(line: p.line, "RDATE: \"\(item)\" is not a valid period", "this value is dropped")
+                    continue
+                }
+                // VALUE=PERIOD with a plain date-time: read as the date-time it is.
+                if let t = try droppingBadValue(item, p, final: final, repairs: &repairs) { out.append(.time(t)) }
             }
         }
         return out

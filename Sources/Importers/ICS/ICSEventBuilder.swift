@@ -1,5 +1,11 @@
 import Pipeline
 
+/// What a worker's builder said while making an event, delivered with it in order.
+enum ICSBuilderMessage: Sendable {
+    case warn(String)
+    case repair(Repair)
+}
+
 /// The second half of the iCalendar reader: performs the scanner's `ICSCommand`s in order. It turns VEVENTs
 /// into `Event`s (see `ICSEventBuilder+Event.swift`), keeps the input's VTIMEZONEs and X-WR-TIMEZONE, holds
 /// events whose TZID is defined by a VTIMEZONE that comes later in the same VCALENDAR, and calls the handlers.
@@ -12,6 +18,8 @@ final class ICSEventBuilder {
     /// A worker's builder (`ICSParallelBuilder`) makes events from a snapshot of the main builder's state and
     /// never changes that state: where it would (build a VTIMEZONE), it gives the event back to the main one.
     let isWorker: Bool
+    /// Every repair rejects its event instead (`ICSReader`'s `strict`).
+    let strict: Bool
 
     /// Zones defined by VTIMEZONE components of this input, by TZID.
     var fileZones: [String: Zone] = [:] { didSet { stateVersion &+= 1 } }
@@ -20,6 +28,8 @@ final class ICSEventBuilder {
     var zoneCache: [String: Zone] = [:]
     /// The two TZIDs resolved last (feeds alternate between a few zones): checked before hashing into `zoneCache`.
     var recentZones: (last: (tzid: String, zone: Zone)?, previous: (tzid: String, zone: Zone)?) = (nil, nil)
+    /// Zones guessed for TZIDs nothing defines (`ICSZoneGuess`), by trimmed TZID (main builder only).
+    var guessedZones: [String: Zone] = [:]
     /// Parsed RRULE/EXRULE values by text.
     var ruleCache: [String: RecurrenceRule] = [:]
     /// X-WR-TIMEZONE of the current VCALENDAR.
@@ -37,7 +47,8 @@ final class ICSEventBuilder {
     /// Parameter sections already parsed (this builder's thread only).
     let parameterCaches = ICSParameterCaches()
 
-    init(label: String, zones: ZoneDatabase, fallbackZone: Zone, handlers: ICSReader.Handlers, isWorker: Bool = false) {
+    init(label: String, zones: ZoneDatabase, fallbackZone: Zone, handlers: ICSReader.Handlers, strict: Bool = false, isWorker: Bool = false) {
+        self.strict = strict
         self.label = label
         self.zones = zones
         self.fallbackZone = fallbackZone
@@ -146,14 +157,68 @@ final class ICSEventBuilder {
     func noteLatin1(line: Int) {
         guard !sawLatin1 else { return }
         sawLatin1 = true
-        handlers.warn("\(label):\(line): text is not valid UTF-8, read as Latin-1")
+        handlers.warn("\(label):\(line): text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)")
     }
 
-    /// Hands on an event a worker made (`ICSParallelBuilder`), with the warnings it gave, as `finishEvent` would.
-    func deliver(_ event: consuming Event, of frame: ICSFrame, warnings: [String]) throws {
+    /// Hands on an event a worker made (`ICSParallelBuilder`), with the warnings and repairs it gave, as
+    /// `finishEvent` would.
+    func deliver(_ event: consuming Event, of frame: ICSFrame, messages: [ICSBuilderMessage]) throws {
         if let line = frame.latin1Line { noteLatin1(line: line) }
-        for warning in warnings { handlers.warn(warning) }
+        for message in messages {
+            switch message {
+            case .warn(let text): handlers.warn(text)
+            case .repair(let repair): handlers.report(repair)
+            }
+        }
+        var event = event
+        guard try matchToMaster(&event, frame: frame) else { return }
         try handlers.event(consume event)
+    }
+
+    // MARK: - Overrides and their masters
+
+    /// A recurring event's DTSTART by UID, for overrides whose RECURRENCE-ID has another kind of value (a date
+    /// where the master starts at a date-time, floating where it has a zone). Main builder only, in input
+    /// order; at most `maxMasters` (then it starts again: an override far from its master keeps its value).
+    private var masterStarts: [String: EventTime] = [:]
+    static let maxMasters = 1 << 16
+
+    /// Notes a master, or gives an override's RECURRENCE-ID the kind of its master's DTSTART (a repair, so the
+    /// expand stage finds the instance it replaces). False: rejected under strict.
+    func matchToMaster(_ event: inout Event, frame: ICSFrame) throws -> Bool {
+        guard let rid = event.recurrenceID else {
+            if event.isRecurring {
+                if masterStarts.count >= Self.maxMasters { masterStarts.removeAll(keepingCapacity: true) }
+                masterStarts[event.uid] = event.start
+            }
+            return true
+        }
+        guard let master = masterStarts[event.uid] else { return true }
+        let fixed: EventTime?
+        switch (master, rid.time) {
+        case (.date, .date), (.utc, .utc), (.zoned, .zoned), (.floating, .floating), (.utc, .zoned), (.zoned, .utc):
+            fixed = nil
+        case (.date, let other):
+            fixed = .date(other.localTime.date)
+        case (let m, .date(let d)):
+            let clock = m.localTime.secondsSinceEpoch - Int64(m.localTime.date.daysSinceEpoch) * 86_400
+            fixed = m.withLocalTime(CivilDateTime(secondsSinceEpoch: Int64(d.daysSinceEpoch) * 86_400 + clock))
+        case (.zoned, .floating(let local)), (.utc, .floating(let local)):
+            fixed = master.withLocalTime(local)
+        case (.floating, let other):
+            fixed = .floating(other.localTime)
+        }
+        guard let fixed else { return true }
+        let line = event.origin?.line ?? frame.beginLine
+        let wrong = "RECURRENCE-ID \(rid.time.iso8601) is not the kind of value the series' DTSTART is (\(master.iso8601))"
+        if strict {
+            try handlers.reject(SourceLocation(file: label, line: line), wrong)
+            return false
+        }
+        event.recurrenceID = RecurrenceID(time: fixed, thisAndFuture: rid.thisAndFuture)
+        handlers.report(Repair(location: SourceLocation(file: label, line: line), uid: event.uid,
+                               message: wrong + ": read as \(fixed.iso8601)"))
+        return true
     }
 
     func finishEvent(_ frame: ICSFrame, final: Bool) throws {
@@ -168,7 +233,12 @@ final class ICSEventBuilder {
             try handlers.reject(SourceLocation(file: label, line: failure.line), failure.reason)
             return
         }
-        let event: Event
+        if strict, let first = frame.repairs.first {
+            // What the scanner repaired (a dropped line, a component never closed) rejects the event under strict.
+            try handlers.reject(SourceLocation(file: label, line: first.line), first.reason)
+            return
+        }
+        var event: Event
         do {
             event = try makeEvent(frame, final: final)
         } catch .rejected(let line, let reason) {
@@ -183,6 +253,7 @@ final class ICSEventBuilder {
             }
             return
         }
+        guard try matchToMaster(&event, frame: frame) else { return }
         // Handed on as it is (no copy).
         try handlers.event(consume event)
     }

@@ -44,16 +44,38 @@ extension ICSFrame {
             var i = lineEnd(from: 0) + 1
             properties.reserveCapacity(numbers.count - attendeeLines)
             if attendeeLines > 0 { attendees.reserveCapacity(attendeeLines) }
-            for number in numbers {
+            var k = 0
+            while k < numbers.count {
+                let number = numbers[k]
                 let end = lineEnd(from: i)
                 guard end < n, end > i else { break }
                 current = number
                 do throws(ICSContentLine.SyntaxError) {
                     try addProperty(UnsafeBufferPointer(start: base + i, count: end - 1 - i), line: number, decode: decode, caches: caches)
                 } catch {
-                    fail(line: number, error.reason)
+                    // A name alone on its line, its parameters and value on the next ("DTSTART", blank line,
+                    // " ;VALUE=DATE", " :20031225", as one Mozilla export folds): read as one line.
+                    let next = end + 1
+                    let nextEnd = lineEnd(from: next)
+                    if error == .noColon, k + 1 < numbers.count, nextEnd < n, nextEnd > next, base[next] == 0x3A || base[next] == 0x3B {
+                        var joined = Array(UnsafeBufferPointer(start: base + i, count: end - 1 - i))
+                        joined += UnsafeBufferPointer(start: base + next, count: nextEnd - 1 - next)
+                        let parsed: Bool = joined.withUnsafeBufferPointer { b in
+                            do throws(ICSContentLine.SyntaxError) {
+                                try addProperty(b, line: number, decode: decode, caches: nil)
+                                return true
+                            } catch { return false }
+                        }
+                        if parsed {
+                            i = nextEnd + 1
+                            k += 2
+                            continue
+                        }
+                    }
+                    repair(line: number, error.reason, "the line is dropped")
                 }
                 i = end + 1
+                k += 1
             }
         }
     }

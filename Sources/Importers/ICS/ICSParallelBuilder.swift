@@ -30,8 +30,8 @@ final class ICSParallelBuilder {
     init(builder: ICSEventBuilder, workers: Int) {
         self.builder = builder
         maxInFlight = 2 * workers + 1
-        let label = builder.label, zones = builder.zones, fallbackZone = builder.fallbackZone
-        pool = ICSWorkerPool(workers: workers) { ICSEventMaker(label: label, zones: zones, fallbackZone: fallbackZone) }
+        let label = builder.label, zones = builder.zones, fallbackZone = builder.fallbackZone, strict = builder.strict
+        pool = ICSWorkerPool(workers: workers) { ICSEventMaker(label: label, zones: zones, fallbackZone: fallbackZone, strict: strict) }
     }
 
     deinit { pool.stop() }
@@ -98,7 +98,7 @@ final class ICSParallelBuilder {
                     try builder.finishEvent(frame, final: false)
                     continue
                 }
-                try builder.deliver(event, of: frame, warnings: frame.hasWarnings ? warnings.next() ?? [] : [])
+                try builder.deliver(event, of: frame, messages: frame.hasWarnings ? warnings.next() ?? [] : [])
             }
         }
     }
@@ -120,8 +120,8 @@ final class ICSJob: @unchecked Sendable {
     var made: [Bool] = []
     /// The events the worker made, in order.
     var events = ICSMadeEvents(capacity: 0)
-    /// The warnings of each made event that gave some (`ICSFrame.hasWarnings`), in order.
-    var warnings: [[String]] = []
+    /// The warnings and repairs of each made event that gave some (`ICSFrame.hasWarnings`), in order.
+    var warnings: [[ICSBuilderMessage]] = []
     // Guarded by the pool's lock.
     var done = false
     /// The worker that made the events.
@@ -135,16 +135,17 @@ final class ICSEventMaker: @unchecked Sendable {
     private let warnings: WarningList
 
     private final class WarningList {
-        var items: [String] = []
+        var items: [ICSBuilderMessage] = []
     }
 
-    init(label: String, zones: ZoneDatabase, fallbackZone: Zone) {
+    init(label: String, zones: ZoneDatabase, fallbackZone: Zone, strict: Bool) {
         let warnings = WarningList()
         self.warnings = warnings
         builder = ICSEventBuilder(label: label, zones: zones, fallbackZone: fallbackZone,
                                        handlers: ICSReader.Handlers(event: { _ in }, reject: { _, _ in },
-                                                                    warn: { warnings.items.append($0) }),
-                                       isWorker: true)
+                                                                    warn: { warnings.items.append(.warn($0)) },
+                                                                    repair: { warnings.items.append(.repair($0)) }),
+                                       strict: strict, isWorker: true)
     }
 
     func make(_ job: ICSJob) {
@@ -155,7 +156,7 @@ final class ICSEventMaker: @unchecked Sendable {
         for item in job.items {
             guard case .frame(let frame) = item else { continue }
             frame.parseDeferredLines(caches: builder.parameterCaches) { if frame.latin1Line == nil { frame.latin1Line = $0 } }
-            guard frame.failure == nil else {
+            guard frame.failure == nil, !(builder.strict && !frame.repairs.isEmpty) else {
                 made.append(false)
                 continue
             }

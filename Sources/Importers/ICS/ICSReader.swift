@@ -33,13 +33,22 @@ public final class ICSReader {
         public var warn: (String) -> Void
         /// Called once per skipped top-level component (VTODO, VJOURNAL, VFREEBUSY, ...) with its name.
         public var skip: (String) -> Void
+        /// A record kept with a part dropped or fixed (never called under `strict`: the record is rejected
+        /// instead). Nil: repairs are given to `warn` as text.
+        public var repair: ((Repair) -> Void)?
 
         public init(event: @escaping (consuming Event) throws -> Void, reject: @escaping (SourceLocation, String) throws -> Void,
-                    warn: @escaping (String) -> Void = { _ in }, skip: @escaping (String) -> Void = { _ in }) {
+                    warn: @escaping (String) -> Void = { _ in }, skip: @escaping (String) -> Void = { _ in },
+                    repair: ((Repair) -> Void)? = nil) {
             self.event = event
             self.reject = reject
             self.warn = warn
             self.skip = skip
+            self.repair = repair
+        }
+
+        func report(_ repair: Repair) {
+            if let handler = self.repair { handler(repair) } else { warn("repaired: \(repair)") }
         }
     }
 
@@ -67,17 +76,19 @@ public final class ICSReader {
     ///   - workers: threads that parse the events' lines and make the events while this one reads (0: all on
     ///     this thread). The handlers are still called on this thread, with exactly the same calls in the same
     ///     order.
+    ///   - strict: every repair (a dropped or fixed part of an event, see docs/formats.md) rejects the event
+    ///     instead, as calpipe did before it repaired.
     public init(label: String, zones: ZoneDatabase, fallbackZone: Zone, firstLine: Int = 1, limits: Limits = Limits(),
-                workers: Int = 0, handlers: Handlers) {
+                workers: Int = 0, strict: Bool = false, handlers: Handlers) {
         self.label = label
-        let builder = ICSEventBuilder(label: label, zones: zones, fallbackZone: fallbackZone, handlers: handlers)
+        let builder = ICSEventBuilder(label: label, zones: zones, fallbackZone: fallbackZone, handlers: handlers, strict: strict)
         if workers > 0 {
             let parallel = ICSParallelBuilder(builder: builder, workers: workers)
             self.parallel = parallel
-            scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, emit: { try parallel.perform($0) })
+            scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, strict: strict, emit: { try parallel.perform($0) })
         } else {
             parallel = nil
-            scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, emit: { try builder.perform($0) })
+            scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, strict: strict, emit: { try builder.perform($0) })
         }
     }
 

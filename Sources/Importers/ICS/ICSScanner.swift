@@ -14,6 +14,8 @@ import Pipeline
 final class ICSScanner {
     let label: String
     let limits: ICSReader.Limits
+    /// Problems outside of events (a stray line, a component outside a VCALENDAR) are rejections, not warnings.
+    let strict: Bool
     /// Receives the commands in input order; errors it throws stop reading and come out of `feed`/`finish`.
     let emit: (ICSCommand) throws -> Void
     // Line assembly.
@@ -34,10 +36,21 @@ final class ICSScanner {
     private var skippingLine = 0
     /// Whether the skipped component is counted (VTODO, ...) or was already reported as an error.
     private var skippingCounts = false
+    /// BEGINs inside skipped components beyond `limits.maxDepth` (their names are not kept: memory stays bounded).
+    private var skippingOverflow = 0
+    /// Whether content outside of any VCALENDAR was reported since the last component.
+    private var warnedOutside = false
 
-    init(label: String, firstLine: Int, limits: ICSReader.Limits, emit: @escaping (ICSCommand) throws -> Void) {
+    // Line-end repair: bare CR line ends and NUL bytes (see `normalize`).
+    /// Set once the input showed a bare CR or a NUL byte: every later chunk is normalized before it is scanned.
+    private var normalizing = false
+    private var normalizeLastWasCR = false
+    private var normalized: [UInt8] = []
+
+    init(label: String, firstLine: Int, limits: ICSReader.Limits, strict: Bool = false, emit: @escaping (ICSCommand) throws -> Void) {
         self.label = label
         self.limits = limits
+        self.strict = strict
         self.emit = emit
         physicalLine = firstLine
         logicalStart = firstLine
@@ -51,10 +64,117 @@ final class ICSScanner {
             if try !checkHeader(final: false) { return }
             let buffered = headerBuffer
             headerBuffer = []
-            try buffered.withUnsafeBufferPointer { try scan($0) }
+            try buffered.withUnsafeBufferPointer { try process($0) }
             return
         }
-        try scan(bytes)
+        try process(bytes)
+    }
+
+    /// Scans a chunk; once the input showed a bare CR or a NUL byte, chunks are normalized first.
+    private func process(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        if !normalizing {
+            // A CR that ended the previous chunk was a line end of its own when no LF follows it.
+            if haveLine, !atLineStart, line.last == 0x0D, base[0] != 0x0A {
+                line.removeLast()
+                physicalLine += 1
+                atLineStart = true
+                try startNormalizing(reason: "lines end with a bare CR (read as line ends)", line: physicalLine - 1)
+            } else if let (reason, offset) = Self.needsNormalizing(bytes) {
+                // The line of the first such byte, whatever the chunks (the lines before it end with LF).
+                var line = physicalLine
+                var i = 0
+                while i < offset, let p = memchr(base + i, 0x0A, offset - i) {
+                    line += 1
+                    i = base.distance(to: p.assumingMemoryBound(to: UInt8.self)) + 1
+                }
+                try startNormalizing(reason: reason, line: line)
+            }
+        }
+        if normalizing {
+            normalize(bytes)
+            let chunk = normalized
+            try chunk.withUnsafeBufferPointer { try scan($0) }
+        } else {
+            try scan(bytes)
+        }
+    }
+
+    /// Why a chunk cannot be scanned as it is: a NUL byte, or a CR that no LF follows (one `memchr` per CR; a CR
+    /// at the end of the chunk is decided with the next chunk).
+    private static func needsNormalizing(_ b: UnsafeBufferPointer<UInt8>) -> (reason: String, offset: Int)? {
+        let base = b.baseAddress!
+        let n = b.count
+        // The common case first, in blocks the compiler vectorizes (no branch per byte): no NUL, and every CR
+        // followed by LF.
+        var j = 0
+        var clean = true
+        while j + 1 < n {
+            let blockEnd = min(n - 1, j + 4096)
+            var suspect: UInt8 = 0
+            for k in j..<blockEnd {
+                let c = base[k], next = base[k + 1]
+                let cr: UInt8 = c == 0x0D ? 1 : 0
+                let notLF: UInt8 = next != 0x0A ? 1 : 0
+                let nul: UInt8 = c == 0 ? 1 : 0
+                suspect |= (cr & notLF) | nul
+            }
+            if suspect != 0 {
+                clean = false
+                break
+            }
+            j = blockEnd
+        }
+        if clean {
+            // The last bytes one by one (a CR at the very end is decided with the next chunk).
+            while j < n {
+                if base[j] == 0 || (base[j] == 0x0D && j + 1 < n && base[j + 1] != 0x0A) {
+                    clean = false
+                    break
+                }
+                j += 1
+            }
+            if clean { return nil }
+        }
+        var found: (String, Int)?
+        if let p = memchr(base, 0, n) { found = ("NUL bytes in the input (removed)", base.distance(to: p.assumingMemoryBound(to: UInt8.self))) }
+        var i = 0
+        while i < n, let p = memchr(base + i, 0x0D, n - i) {
+            let k = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+            if let f = found, f.1 < k { break }
+            guard k + 1 < n else { break }
+            if base[k + 1] != 0x0A { return ("lines end with a bare CR (read as line ends)", k) }
+            i = k + 2
+        }
+        return found
+    }
+
+    /// 0x80 in each byte of `v` that is zero, 0 in the others (exact, no carries between bytes).
+    @inline(__always)
+    private static func zeroBytes(_ v: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((v & low) &+ low) | v | low)
+    }
+
+    private func startNormalizing(reason: String, line: Int) throws {
+        normalizing = true
+        try emit(.warn("\(label):\(line): \(reason)"))
+    }
+
+    /// The chunk with CRLF and bare CR as LF and NUL bytes removed, into `normalized`.
+    private func normalize(_ b: UnsafeBufferPointer<UInt8>) {
+        normalized.removeAll(keepingCapacity: true)
+        normalized.reserveCapacity(b.count)
+        for c in b {
+            if c == 0x0D {
+                normalized.append(0x0A)
+                normalizeLastWasCR = true
+                continue
+            }
+            defer { normalizeLastWasCR = false }
+            if c == 0 || (c == 0x0A && normalizeLastWasCR) { continue }
+            normalized.append(c)
+        }
     }
 
     /// Ends the input: processes the last line and reports components that were never closed.
@@ -63,7 +183,7 @@ final class ICSScanner {
             if try !checkHeader(final: true) { return }
             let buffered = headerBuffer
             headerBuffer = []
-            try buffered.withUnsafeBufferPointer { try scan($0) }
+            try buffered.withUnsafeBufferPointer { try process($0) }
         }
         if haveLine {
             if line.last == 0x0D { line.removeLast() }
@@ -71,21 +191,9 @@ final class ICSScanner {
             haveLine = false
         }
         try settleEvent()
-        // Unclosed components.
-        if !skipping.isEmpty, skippingCounts {
-            try emit(.warn("\(label):\(skippingLine): BEGIN:\(skipping[0]) has no END:\(skipping[0])"))
-            skipping = []
-        }
-        while let frame = stack.popLast() {
-            switch frame.kind {
-            case .event:
-                try emit(.reject(line: frame.beginLine, reason: "BEGIN:VEVENT at line \(frame.beginLine) has no END:VEVENT"))
-            case .calendar:
-                try emit(.flushPending)
-            default:
-                if let event = stack.lastIndex(where: { $0.kind == .event }) { stack[event].fail(line: frame.beginLine, "BEGIN:\(frame.name) at line \(frame.beginLine) has no END:\(frame.name)") }
-            }
-        }
+        // Unclosed components: what was read of them is kept (issue 15: a truncated feed keeps its events).
+        try endSkipping(at: nil)
+        while !stack.isEmpty { try closeUnclosed(at: nil) }
         try emit(.flushPending)
     }
 
@@ -97,20 +205,24 @@ final class ICSScanner {
         let b = headerBuffer
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { start = 3 }
         while start < b.count, b[start] == 0x20 || b[start] == 0x09 || b[start] == 0x0D || b[start] == 0x0A { start += 1 }
-        let expected = Array("BEGIN:VCALENDAR".utf8)
+        // A calendar, or a component without its VCALENDAR (read as if in one).
+        let expected = Array("BEGIN:".utf8)
         let available = b.count - start
-        if available < expected.count && !final && b.count < 4096 { return false }
+        // Decide on 64 bytes: enough to quote the first line and to see binary data.
+        if !final, b.count < 4096, available < 64 { return false }
         if available == 0 {
             checkedHeader = true
             try emit(.warn("\(label): empty input, no VCALENDAR"))
             return false
         }
-        var matches = available >= expected.count
+        var matches = available > expected.count
         if matches {
             for k in 0..<expected.count {
                 let c = b[start + k]
                 if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != expected[k] { matches = false; break }
             }
+            let first = b[start + expected.count] | 0x20
+            if first < 0x61 || first > 0x7A { matches = false }
         }
         if matches {
             checkedHeader = true
@@ -201,14 +313,31 @@ final class ICSScanner {
     /// Handles one complete logical line (not overlong).
     private func handle(_ b: UnsafeBufferPointer<UInt8>, number: Int) throws {
         if b.isEmpty || (b[0] == 0x20 && !b.contains { $0 != 0x20 && $0 != 0x09 }) { return }
+        if b[0] == 0xEF, b.count >= 3, b[1] == 0xBB, b[2] == 0xBF {
+            // A byte order mark inside the input (concatenated files): dropped.
+            return try handle(UnsafeBufferPointer(rebasing: b[3...]), number: number)
+        }
         if !skipping.isEmpty {
             if let name = Self.keyword(b, "BEGIN:") {
-                skipping.append(name)
+                if Self.calendarLevel.contains(name) {
+                    // A component that can only stand at calendar level: what is skipped was never closed.
+                    // Resynchronise here (issue 15: `END:VTOOD` must not swallow the rest of the file).
+                    try endSkipping(at: number)
+                } else {
+                    if skipping.count < limits.maxDepth { skipping.append(name) } else { skippingOverflow += 1 }
+                    return
+                }
             } else if let name = Self.keyword(b, "END:") {
-                if name == skipping.last { skipping.removeLast() }
+                if skippingOverflow > 0 {
+                    skippingOverflow -= 1
+                } else if name == skipping.last {
+                    skipping.removeLast()
+                }
                 if skipping.isEmpty, skippingCounts { try emit(.skip(name)) }
+                return
+            } else {
+                return
             }
-            return
         }
         // Most lines are properties: only a line starting with B or E can be BEGIN: or END:.
         let first = b[0] | 0x20
@@ -225,7 +354,7 @@ final class ICSScanner {
     private static func keyword(_ b: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> String? {
         let p = prefix.utf8Start
         let count = prefix.utf8CodeUnitCount
-        guard b.count > count else { return nil }
+        guard b.count >= count else { return nil }  // "BEGIN:" with no name is a component too (with a bad name)
         for k in 0..<count {
             let c = b[k]
             if ((c >= 0x61 && c <= 0x7A) ? c - 32 : c) != p[k] { return nil }
@@ -252,7 +381,8 @@ final class ICSScanner {
         stack[e].text.append(0x0A)
     }
 
-    /// A problem with one line: rejects the enclosing event, or the line itself outside of events.
+    /// A problem with one line: inside an event the line is dropped (a repair of that event); outside of events
+    /// the line is ignored with a warning (a rejection under `strict`).
     /// Parses the lines an open event left unparsed, before anything else happens to it (see the type's note).
     private func settleEvent() throws {
         guard let e = eventIndex, stack[e].deferred else { return }
@@ -261,28 +391,68 @@ final class ICSScanner {
 
     private func lineError(_ number: Int, _ reason: String) throws {
         try settleEvent()
+        try repair(number, reason, "the line is dropped")
+    }
+
+    /// Something in the structure was wrong and was repaired: recorded on the enclosing event (reported with its
+    /// UID), else a warning (a rejection under `strict`).
+    private func repair(_ number: Int, _ reason: String, _ action: String) throws {
         if let e = eventIndex {
-            stack[e].fail(line: number, reason)
-        } else {
+            stack[e].repair(line: number, reason, action)
+        } else if strict {
             try emit(.reject(line: number, reason: reason))
+        } else {
+            try emit(.warn("\(label):\(number): \(reason): \(action)"))
+        }
+    }
+
+    /// Components that stand only at calendar level: their BEGIN ends whatever was left open inside the calendar.
+    static let calendarLevel: Set<String> = ["VCALENDAR", "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY"]
+
+    /// RFC 5545 3.1: a name is an iana-token or x-name, letters, digits and "-" only. Anything else would make
+    /// every writer's output malformed (issue 16), so such components are skipped on input.
+    static func isValidName(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { b in
+            guard !b.isEmpty else { return false }
+            for c in b where !((c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D) {
+                return false
+            }
+            return true
         }
     }
 
     private func begin(_ name: String, line number: Int, text: UnsafeBufferPointer<UInt8>) throws {
         if stack.last?.kind == .event { try settleEvent() }
-        if stack.count >= limits.maxDepth {
-            try lineError(number, "components nested deeper than \(limits.maxDepth) levels")
+        warnedOutside = false
+        guard Self.isValidName(name) else {
+            try repair(number, "BEGIN:\(Self.shown(name)) is not a valid component name", "the component is skipped")
             skip(name, line: number, counted: false)
             return
         }
-        guard let top = stack.last else {
-            if name == "VCALENDAR" {
-                stack.append(ICSFrame(kind: .calendar, name: name, beginLine: number))
-                try emit(.calendarBegin)
-            } else {
-                try emit(.reject(line: number, reason: "BEGIN:\(name) outside of a VCALENDAR"))
+        if let open = stack.last, open.kind != .calendar, Self.calendarLevel.contains(name) {
+            // Resynchronise: what is open inside the calendar was never closed; it is closed here and kept.
+            while let top = stack.last, top.kind != .calendar { try closeUnclosed(at: number) }
+        }
+        // Every component counts, whatever its name (issue 16).
+        if stack.count >= limits.maxDepth {
+            try repair(number, "components nested deeper than \(limits.maxDepth) levels", "the component is skipped")
+            skip(name, line: number, counted: false)
+            return
+        }
+        if stack.isEmpty, name != "VCALENDAR" {
+            // A component without its VCALENDAR (a bare VEVENT): read as if it had one.
+            try repair(number, "BEGIN:\(name) outside of a VCALENDAR", "read as if inside one")
+            if strict {
                 skip(name, line: number, counted: false)
+                return
             }
+            stack.append(ICSFrame(kind: .calendar, name: "VCALENDAR", beginLine: number))
+            try emit(.calendarBegin)
+        }
+        guard let top = stack.last else {
+            stack.append(ICSFrame(kind: .calendar, name: name, beginLine: number))
+            try emit(.calendarBegin)
             return
         }
         switch top.kind {
@@ -297,50 +467,80 @@ final class ICSScanner {
                 appendText(text)
             case "VTIMEZONE":
                 stack.append(ICSFrame(kind: .timezone, name: name, beginLine: number))
+            case "VCALENDAR":
+                // A VCALENDAR nested in a VCALENDAR: its components are read like the outer one's.
+                stack.append(ICSFrame(kind: .calendar, name: name, beginLine: number))
+                try emit(.calendarBegin)
             default:
                 // VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, x-components: skipped and counted.
                 skip(name, line: number, counted: true)
             }
-        case .event where name == "VEVENT":
-            // A VEVENT that never ended: reject it and start the new one.
-            let open = stack.removeLast()
-            try emit(.reject(line: open.beginLine, reason: "BEGIN:VEVENT at line \(open.beginLine) has no END:VEVENT"))
-            try begin(name, line: number, text: text)
         case .event, .nested, .timezone:
             stack.append(ICSFrame(kind: .nested, name: name, beginLine: number))
             appendText(text)
         }
     }
 
+    /// A name as shown in a message (an empty one as such).
+    private static func shown(_ name: String) -> String {
+        name.isEmpty ? "" : name.count > 40 ? String(name.prefix(40)) + "..." : name
+    }
+
     private func skip(_ name: String, line number: Int, counted: Bool) {
         skipping = [name]
+        skippingOverflow = 0
         skippingLine = number
         skippingCounts = counted
     }
 
+    /// Ends skipping a component that was never closed (at line `number`, or at the end of the input: nil).
+    private func endSkipping(at number: Int?) throws {
+        guard !skipping.isEmpty else { return }
+        let name = skipping[0]
+        if skippingCounts {
+            let action = number.map { "skipped up to line \($0)" } ?? "skipped to the end of the input"
+            try emit(.warn("\(label):\(skippingLine): BEGIN:\(name) has no END:\(name): \(action)"))
+            try emit(.skip(name))
+        }
+        skipping = []
+        skippingOverflow = 0
+    }
+
+    /// Closes the innermost open component, which was never closed (the END never came): what was read of it is
+    /// kept. `number` is the line where this was noticed (nil: the end of the input).
+    private func closeUnclosed(at number: Int?) throws {
+        guard let open = stack.last else { return }
+        let reason = "BEGIN:\(open.name) at line \(open.beginLine) has no END:\(open.name)"
+        let action = number.map { "closed at line \($0)" } ?? "closed at the end of the input"
+        switch open.kind {
+        case .calendar:
+            break  // a missing END:VCALENDAR loses nothing
+        case .event:
+            try settleEvent()
+            open.repair(line: open.beginLine, reason, action)
+        case .nested:
+            try settleEvent()
+            if let e = stack.dropLast().lastIndex(where: { $0.kind == .event }) { stack[e].repair(line: open.beginLine, reason, action) }
+        case .timezone:
+            try emit(.warn("\(label):\(open.beginLine): \(reason): \(action)"))
+        }
+        try closeTop(line: number ?? open.beginLine)
+    }
+
     private func end(_ name: String, line number: Int, text: UnsafeBufferPointer<UInt8>) throws {
         guard let top = stack.last else {
-            try emit(.reject(line: number, reason: "END:\(name) without a matching BEGIN"))
+            try repair(number, "END:\(Self.shown(name)) without a matching BEGIN", "ignored")
             return
         }
         if name != top.name {
             try settleEvent()
-            if let match = stack.lastIndex(where: { $0.name == name }) {
+            if stack.contains(where: { $0.name == name }) {
                 // Close the components that were never ended, then the matching one.
-                while stack.count - 1 > match {
-                    let open = stack[stack.count - 1]
-                    let reason = "BEGIN:\(open.name) at line \(open.beginLine) has no END:\(open.name)"
-                    if open.kind == .event {
-                        stack.removeLast()
-                        try emit(.reject(line: open.beginLine, reason: reason))
-                    } else {
-                        try lineError(open.beginLine, reason)
-                        try closeTop(line: number)
-                    }
-                }
+                while let open = stack.last, open.name != name { try closeUnclosed(at: number) }
             } else {
-                try lineError(number, "END:\(name) does not match BEGIN:\(top.name) at line \(top.beginLine)")
-                if top.kind == .calendar { return }
+                // An END nothing open has (`END:VTOOD`): ignored; the next BEGIN at calendar level resynchronises.
+                try repair(number, "END:\(Self.shown(name)) does not match BEGIN:\(top.name) at line \(top.beginLine)", "ignored")
+                return
             }
         }
         appendText(text)
@@ -363,7 +563,9 @@ final class ICSScanner {
 
     private func property(_ b: UnsafeBufferPointer<UInt8>, line number: Int) throws {
         guard let top = stack.last else {
-            try emit(.reject(line: number, reason: "content outside of a VCALENDAR"))
+            // Once per stretch of such lines.
+            if !warnedOutside || strict { try repair(number, "content outside of a VCALENDAR", "ignored") }
+            warnedOutside = true
             return
         }
         if top.kind == .calendar {
@@ -407,7 +609,7 @@ final class ICSScanner {
         return true
     }
 
-    /// UTF-8 values as they are; anything else is read as Latin-1 (the builder warns once per input).
+    /// UTF-8 values as they are; anything else is read as Windows-1252 or with U+FFFD (`ICSText.decode`) (the builder warns once per input).
     private func decode(_ b: UnsafeBufferPointer<UInt8>) -> String {
         let (text, valid) = ICSText.decode(b)
         if !valid { try? noteLatin1(line: logicalStart) }

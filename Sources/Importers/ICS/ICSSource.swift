@@ -12,12 +12,12 @@ public final class ICSSource: EventSource {
         options: ICSSource.optionDocs,
         fileExtensions: ["ics", "ical", "ifb"],
         make: { options in
-            options.rejectUnknownKeys(ICSSource.optionDocs.map(\.name))
             let spec = InputSpec.decode(options)
             let workers = options.contains("workers") ? options.integer("workers", default: 0, range: 0...64) : nil
+            let strict = options.bool("strict", default: false)
             try options.finish()
             guard let spec else { throw OptionsRejected() }
-            return ICSSource(input: spec, workers: workers)
+            return ICSSource(input: spec, workers: workers, strict: strict)
         }
     )
 
@@ -25,6 +25,9 @@ public final class ICSSource: EventSource {
         OptionDoc("workers", "integer",
                   "threads that parse the events' lines and make the events while the file is read (0: all on one thread); the events, rejections and warnings are the same",
                   default: "the cores the run leaves idle: one per core (at most 4) when no sink writes (a dry run), else 0"),
+        OptionDoc("strict", "boolean",
+                  "reject an event instead of repairing it (dropping an unreadable RRULE, RDATE or line, closing a component that never ends, ...), as --strict does for every source",
+                  default: "false: repair, keep the event and report what was done"),
     ]
 
 
@@ -35,14 +38,18 @@ public final class ICSSource: EventSource {
     /// when a dry run or a sink releases them (1,000 cost about 20% more CPU time on the benchmark feed).
     public static let batchSize = 128
 
-    public init(input: InputSpec, workers: Int? = nil) {
+    /// Every repair rejects its event instead (the source's `"strict": true`; `--strict` does it for every source).
+    public let strict: Bool
+
+    public init(input: InputSpec, workers: Int? = nil, strict: Bool = false) {
         self.input = input
         self.workers = workers
+        self.strict = strict
     }
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let chunks = try ChunkReader(path: file.path, label: file.label)
+            let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
             var events: [Event] = []
             events.reserveCapacity(Self.batchSize)
             // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.
@@ -64,10 +71,11 @@ public final class ICSSource: EventSource {
                     },
                     reject: { location, reason in context.report.reject(location, reason) },
                     warn: { context.warn($0) },
-                    skip: { context.report.count("skipped " + $0) }
+                    skip: { context.report.count("skipped " + $0) },
+                    repair: { context.repair($0) }
                 )
                 let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
-                                           workers: workers ?? context.idleCores, handlers: handlers)
+                                           workers: workers ?? context.idleCores, strict: strict || context.strict, handlers: handlers)
                 reader = fileReader
                 defer { reader = nil }
                 try chunks.forEachChunk { try fileReader.feed($0) }

@@ -70,10 +70,11 @@ public enum ICSText {
         return items
     }
 
-    /// The text without leading and trailing spaces and tabs; the same string when there are none (no copy).
-    /// UTF-8 text as it is; anything else read as Latin-1 (`valid` false). Decoding replaces each invalid
-    /// sequence with U+FFFD, so the bytes come out unchanged exactly when they were valid UTF-8 (one fast pass
-    /// instead of the generic `String(validating:)`).
+    /// UTF-8 text as it is (`valid`). Anything else (`valid` false): text with UTF-8 sequences in it keeps them and
+    /// each stray byte becomes U+FFFD; text with none is read as Windows-1252 (which Outlook and old Windows tools
+    /// write; its bytes 0xA0-0xFF are Latin-1's). Decoding replaces each invalid sequence with U+FFFD, so the
+    /// bytes come out unchanged exactly when they were valid UTF-8 (one fast pass instead of the generic
+    /// `String(validating:)`).
     static func decode(_ b: UnsafeBufferPointer<UInt8>) -> (text: String, valid: Bool) {
         let decoded = String(decoding: b, as: UTF8.self)
         var check = decoded
@@ -81,9 +82,38 @@ public enum ICSText {
             u.count == b.count && (u.isEmpty || memcmp(u.baseAddress!, b.baseAddress!, u.count) == 0)
         }
         if valid { return (decoded, true) }
-        return (String(b.map { Character(Unicode.Scalar($0)) }), false)
+        if hasUTF8Sequence(b) { return (decoded, false) }
+        var scalars = String.UnicodeScalarView()
+        for c in b {
+            if c >= 0x80, c < 0xA0, let mapped = Unicode.Scalar(windows1252[Int(c - 0x80)]) {
+                scalars.append(mapped)
+            } else {
+                scalars.append(Unicode.Scalar(c))
+            }
+        }
+        return (String(scalars), false)
     }
 
+    /// Whether the bytes hold at least one well-formed UTF-8 sequence of two or more bytes.
+    private static func hasUTF8Sequence(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            let length = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? (c < 0xF0 ? 3 : 0) : c >= 0xC2 ? 2 : 0
+            if length > 0, i + length <= b.count, (1..<length).allSatisfy({ b[i + $0] & 0xC0 == 0x80 }) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Windows-1252's characters for the bytes 0x80-0x9F (the five it leaves undefined stay C1 controls, as
+    /// WHATWG's decoder does).
+    private static let windows1252: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+
+    /// The text without leading and trailing spaces and tabs; the same string when there are none (no copy).
     public static func trimmed(_ text: String) -> String {
         let u = text.utf8
         guard let first = u.first, let last = u.last else { return text }

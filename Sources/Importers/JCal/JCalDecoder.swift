@@ -72,18 +72,20 @@ struct JCalDecoder {
             return s
         }
         switch type {
+        // Dates, times, offsets and periods that do not have their form are handed on as written
+        // (`ICalValueText.unreadable`): the iCalendar reader repairs or rejects them as it does in .ics files.
         case "date":
-            guard let s = ICalValueText.basicDate(try string()) else { throw bad("a date like 2006-01-02") }
-            return s
+            let s = try string()
+            return ICalValueText.basicDate(s) ?? ICalValueText.unreadable(s)
         case "date-time":
-            guard let s = ICalValueText.basicDateTime(try string()) else { throw bad("a date-time like 2006-01-02T12:00:00") }
-            return s
+            let s = try string()
+            return ICalValueText.basicDateTime(s) ?? ICalValueText.unreadable(s)
         case "time":
-            guard let s = ICalValueText.basicTime(try string()) else { throw bad("a time like 12:00:00") }
-            return s
+            let s = try string()
+            return ICalValueText.basicTime(s) ?? ICalValueText.unreadable(s)
         case "utc-offset":
-            guard let s = ICalValueText.basicUTCOffset(try string()) else { throw bad("a UTC offset like -05:00") }
-            return s
+            let s = try string()
+            return ICalValueText.basicUTCOffset(s) ?? ICalValueText.unreadable(s)
         case "period":
             let text: String
             switch v {
@@ -91,14 +93,13 @@ struct JCalDecoder {
             case .array(let pair) where pair.count == 2:
                 guard case .string(let a) = pair[0], case .string(let b) = pair[1] else { throw bad("a period") }
                 text = a + "/" + b
-            default: throw bad("a period like \"2006-01-02T15:00:00/PT2H\"")
+            default: throw bad("a period like [\"2006-01-02T15:00:00\", \"PT2H\"]")
             }
             guard let (s, e) = ICalValueText.periodParts(text), let start = ICalValueText.basicDateOrDateTime(s) else {
-                throw bad("a period like \"2006-01-02T15:00:00/PT2H\"")
+                return ICalValueText.unreadable(text)
             }
             if e.hasPrefix("P") || e.hasPrefix("-P") || e.hasPrefix("+P") { return start + "/" + e }
-            guard let end = ICalValueText.basicDateOrDateTime(e) else { throw bad("a period like \"2006-01-02T15:00:00/2006-01-02T17:00:00\"") }
-            return start + "/" + end
+            return start + "/" + (ICalValueText.basicDateOrDateTime(e) ?? ICalValueText.unreadable(e))
         case "recur":
             return try recur(v, path: path, property: property)
         case "boolean":
@@ -132,6 +133,8 @@ struct JCalDecoder {
     }
 
     private func recur(_ v: JSONValue, path: String, property: String) throws -> String {
+        // The RRULE text itself ("FREQ=DAILY;COUNT=3"), as some writers put it, is read as that rule.
+        if case .string(let text) = v { return ICalValueText.unreadable(text) }
         guard case .object(let object) = v else {
             throw Problem(path: path, message: "recur value of \(property.lowercased()) must be an object like {\"freq\": \"DAILY\"}")
         }
@@ -143,12 +146,7 @@ struct JCalDecoder {
             let texts = try items.map { item -> String in
                 switch item {
                 case .string(let s):
-                    if key == "UNTIL" {
-                        guard let basic = ICalValueText.basicDateOrDateTime(s) else {
-                            throw Problem(path: path + ".until", message: "\"\(s)\" is not a date or date-time")
-                        }
-                        return basic
-                    }
+                    if key == "UNTIL" { return ICalValueText.basicDateOrDateTime(s) ?? ICalValueText.unreadable(s) }
                     return s
                 case .number(let n): return JSONWriter.numberText(n)
                 default: throw Problem(path: path + "." + member.key, message: "expected a string or a number, got \(item.kindDescription)")
@@ -156,9 +154,8 @@ struct JCalDecoder {
             }
             parts.append(key + "=" + texts.joined(separator: ","))
         }
-        guard object.members.contains(where: { $0.key.lowercased() == "freq" }) else {
-            throw Problem(path: path, message: "recur value of \(property.lowercased()) has no \"freq\"")
-        }
+        // A rule without "freq" is handed on too: the iCalendar reader judges rules (and leaves one it cannot
+        // read out of the event, when it repairs).
         return parts.joined(separator: ";")
     }
 }

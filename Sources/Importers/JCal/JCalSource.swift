@@ -27,7 +27,7 @@ public final class JCalSource: EventSource {
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let stream = JCalStream(reader: try ChunkReader(path: file.path, label: file.label), label: file.label)
+            let stream = JCalStream(reader: try ChunkReader(path: file.path, label: file.label, progress: context.report), label: file.label)
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
                 try Reading(stream: stream, feed: feed, context: context).document()
             }

@@ -58,7 +58,8 @@ public final class JSONImporter: EventSource {
         } catch let e as InputError {
             throw e
         } catch {
-            throw InputError(label: file.label, message: "cannot read (\(systemErrorText()))")
+            // Foundation's error says little (and a folder reads as "no such file"): look at the path again.
+            throw InputError(label: file.label, message: "cannot read: " + FileProblem.readProblem(path: file.path, label: file.label))
         }
         var batch: [Event] = []
         batch.reserveCapacity(Self.batchSize)
@@ -69,8 +70,16 @@ public final class JSONImporter: EventSource {
                 return
             }
             var event: Event
+            var repairs: [String] = []
             do {
-                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones)
+                event = try mapping.event(lookup: { JSONValue.object(object).value(atDottedPath: $0) }, zones: zones, strict: context.strict) {
+                    repairs.append($0)
+                }
+                // Each repair with where it was and which event it belongs to.
+                let place = location.line.map { "\(location.file):\($0)" } ?? location.file + (location.path.map { ": " + $0 + "." } ?? ": ")
+                for message in repairs {
+                    context.warn((location.line == nil ? place + message : place + ": " + message) + " (event \"\(event.uid)\")")
+                }
             } catch {
                 let field = location.path.map { $0 + "." + error.field } ?? error.field
                 context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")

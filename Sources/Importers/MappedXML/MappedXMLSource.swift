@@ -71,7 +71,7 @@ public final class MappedXMLSource: EventSource {
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let reader = try XMLStreamReader(file: file)
+            let reader = try XMLStreamReader(file: file, progress: context.report)
             var batch: [Event] = []
             var moved = try reader.read()
             while moved {
@@ -129,7 +129,9 @@ public final class MappedXMLSource: EventSource {
             }
         }
         do {
-            var event = try mapping.event(lookup: lookup, zones: context.environment.zones)
+            var event = try mapping.event(lookup: lookup, zones: context.environment.zones, strict: context.strict) { message in
+                context.warn("\(location.file)\(location.line.map { ":\($0)" } ?? ""): \(message)")
+            }
             if let failure {
                 context.report.reject(location, failure.message)
                 return nil

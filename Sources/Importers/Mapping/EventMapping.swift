@@ -65,10 +65,15 @@ public struct EventMapping: Sendable {
 
     public func path(for field: String) -> String { paths[field] ?? field }
 
-    /// Builds the event. `lookup` answers a path with the value there (nil when absent).
-    public func event(lookup: (String) -> JSONValue?, zones: ZoneDatabase) throws(MappingError) -> Event {
+    /// Builds the event. `lookup` answers a path with the value there (nil when absent). Parts that can be
+    /// repaired (an unparsable rule, one bad RDATE/EXDATE value, an unknown zone with its offsets in
+    /// "starts_at"/"ends_at") are repaired and told to `warn` with the field's path; under `strict` they reject.
+    public func event(lookup: (String) -> JSONValue?, zones: ZoneDatabase, strict: Bool = false,
+                      warn: (String) -> Void = { _ in }) throws(MappingError) -> Event {
         try withoutActuallyEscaping(lookup) { lookup throws(MappingError) in
-            try RecordReader(mapping: self, lookup: lookup, zones: zones).event()
+            try withoutActuallyEscaping(warn) { warn throws(MappingError) in
+                try RecordReader(mapping: self, lookup: lookup, zones: zones, strict: strict, warn: warn).event()
+            }
         }
     }
 

@@ -6,6 +6,10 @@ struct RecordReader {
     let mapping: EventMapping
     let lookup: (String) -> JSONValue?
     let zones: ZoneDatabase
+    /// Repairs reject instead (`--strict`).
+    var strict = false
+    /// Repairs, with the field's path.
+    var warn: (String) -> Void = { _ in }
 
     func path(_ field: String) -> String { mapping.path(for: field) }
 
@@ -32,9 +36,40 @@ struct RecordReader {
         return z
     }
 
+    /// Repairs one part: a warning, or under `strict` the error that rejects the record.
+    func repair(_ field: String, _ problem: String, _ done: String) throws(MappingError) {
+        if strict { throw MappingError(field: field, message: problem) }
+        warn("\(field): \(problem); \(done)")
+    }
+
+    /// The zone named in `field`; a name calpipe cannot resolve (a zone defined only by the VTIMEZONE of the
+    /// file the events came from) is read as the fixed offset calpipe wrote beside it in `instantField`
+    /// ("starts_at"/"ends_at"), with a warning: instants are exact, recurrences across DST changes are not.
+    func zone(_ field: String, default fallback: Zone?, instantField: String) throws(MappingError) -> Zone? {
+        do {
+            return try zone(field, default: fallback)
+        } catch {
+            guard let name = try text(field), let instant = try text(instantField),
+                  case .instant(_, let offset)? = ISODate.parse(instant.trimmingWhitespace()) else { throw error }
+            try repair(path(field), "unknown time zone \"\(name)\"", "read as the offset \(Zone.offsetText(offset)) of \(path(instantField)) (\"\(instant)\")")
+            return Zone.fixed(offsetSeconds: offset, identifier: name)
+        }
+    }
+
     func event() throws(MappingError) -> Event {
-        let zone = try self.zone("timezone", default: mapping.zone)
-        let endZone = try self.zone("end_timezone", default: zone)
+        let zone = try self.zone("timezone", default: mapping.zone, instantField: "starts_at")
+        let endZone: Zone?
+        if value("end_timezone") == nil, let zone, zones.zone(named: zone.identifier) == nil, value("ends_at") != nil, mapping.zone?.identifier != zone.identifier {
+            // A zone read from its offset: the end has its own offset (a DST change may fall inside the event);
+            // the warning about the zone was given for the start.
+            if let instant = try text("ends_at"), case .instant(_, let offset)? = ISODate.parse(instant.trimmingWhitespace()) {
+                endZone = Zone.fixed(offsetSeconds: offset, identifier: zone.identifier)
+            } else {
+                endZone = zone
+            }
+        } else {
+            endZone = try self.zone("end_timezone", default: zone, instantField: "ends_at")
+        }
         var allDay: Bool?
         if let v = value("all_day") {
             guard case .bool(let b) = v else { throw MappingError(field: path("all_day"), message: "expected true or false, got \(v.kindDescription)") }
@@ -76,7 +111,7 @@ struct RecordReader {
         event.categories = try categories()
         event.recurrence.rules = try rules("rrule")
         event.recurrence.exceptionRules = try rules("exrule")
-        event.recurrence.dates = try times("rdate", zone: zone).map { .time($0) }
+        event.recurrence.dates = try recurrenceDates(zone: zone)
         event.recurrence.exceptionDates = try times("exdate", zone: zone)
         if let v = value("recurrence_id") {
             let t = try mapping.time(v, field: path("recurrence_id"), zone: zone)
@@ -182,27 +217,68 @@ struct RecordReader {
             guard case .string(var s) = item else { throw MappingError(field: itemPath, message: "expected RRULE text such as \"FREQ=WEEKLY;BYDAY=MO\", got \(item.kindDescription)") }
             if s.uppercased().hasPrefix("RRULE:") || s.uppercased().hasPrefix("EXRULE:") { s = String(s[s.index(after: s.firstIndex(of: ":")!)...]) }
             do {
-                out.append(try RecurrenceRule(parsing: s))
+                let parsed = try RecurrenceRule.parse(s, strict: strict)
+                for note in parsed.repairs { warn("\(itemPath): \(note)") }
+                out.append(parsed.rule)
             } catch {
-                throw MappingError(field: itemPath, message: "\(error)")
+                try repair(itemPath, "invalid rule \"\(s)\": \(error)", "the event is kept without it")
             }
         }
         return out
     }
 
-    func times(_ field: String, zone: Zone?) throws(MappingError) -> [EventTime] {
+    /// The values of a list of times (RDATE, EXDATE): an array, comma-separated text, or one value, each with
+    /// its path. A value that cannot be read is left out with a warning (the rest of the event is kept).
+    func items(_ field: String) -> [(value: JSONValue, path: String)] {
         guard let v = value(field) else { return [] }
-        if case .array(let a) = v {
-            var out: [EventTime] = []
-            for (i, item) in a.enumerated() { out.append(try mapping.time(item, field: path(field) + "[\(i)]", zone: zone)) }
-            return out
+        if case .array(let a) = v { return a.enumerated().map { ($1, path(field) + "[\($0)]") } }
+        if case .string(let s) = v, s.contains(",") { return s.split(separator: ",").map { (.string(String($0)), path(field)) } }
+        return [(v, path(field))]
+    }
+
+    func times(_ field: String, zone: Zone?) throws(MappingError) -> [EventTime] {
+        var out: [EventTime] = []
+        for (item, itemPath) in items(field) {
+            do {
+                out.append(try mapping.time(item, field: itemPath, zone: zone))
+            } catch {
+                try repair(error.field, error.message, "that value is left out")
+            }
         }
-        if case .string(let s) = v, s.contains(",") {
-            var out: [EventTime] = []
-            for part in s.split(separator: ",") { out.append(try mapping.time(.string(String(part)), field: path(field), zone: zone)) }
-            return out
+        return out
+    }
+
+    /// RDATE values: times, and periods as calpipe writes them ("start/end" or "start/duration", RFC 5545 3.3.9)
+    /// or as two-element arrays `[start, end or duration]` (jCal's form).
+    func recurrenceDates(zone: Zone?) throws(MappingError) -> [RecurrenceDate] {
+        var out: [RecurrenceDate] = []
+        for (item, itemPath) in items("rdate") {
+            do throws(MappingError) {
+                var parts: (JSONValue, String)?
+                if case .string(let s) = item, let slash = s.firstIndex(of: "/") {
+                    parts = (.string(String(s[..<slash])), String(s[s.index(after: slash)...]))
+                } else if case .array(let pair) = item, pair.count == 2, case .string(let second) = pair[1] {
+                    parts = (pair[0], second)
+                }
+                guard let (startValue, second) = parts else {
+                    out.append(.time(try mapping.time(item, field: itemPath, zone: zone)))
+                    continue
+                }
+                let start = try mapping.time(startValue, field: itemPath, zone: zone)
+                let trimmed = second.trimmingWhitespace()
+                if trimmed.hasPrefix("P") || trimmed.hasPrefix("+P") || trimmed.hasPrefix("-P") {
+                    guard let d = CalDuration(iCalendar: trimmed) else {
+                        throw MappingError(field: itemPath, message: "invalid period duration \"\(second)\" (expected ISO-8601 such as PT2H)")
+                    }
+                    out.append(.periodWithDuration(start: start, duration: d))
+                } else {
+                    out.append(.period(start: start, end: try mapping.time(.string(trimmed), field: itemPath, zone: zone)))
+                }
+            } catch {
+                try repair(error.field, error.message, "that value is left out")
+            }
         }
-        return [try mapping.time(v, field: path(field), zone: zone)]
+        return out
     }
 
     func properties(_ v: JSONValue) throws(MappingError) -> [RawProperty] {

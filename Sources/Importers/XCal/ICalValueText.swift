@@ -3,6 +3,14 @@ import Pipeline
 /// Conversions between the value forms of xCal/jCal (RFC 6321 3.6, RFC 7265 3.5) and iCalendar text.
 enum ICalValueText {
     /// "2006-01-02" -> "20060102"; nil when the text is not that form.
+    /// A value that does not have the form its type asks for, handed on as written (line breaks as spaces) for
+    /// the iCalendar reader to judge: it repairs what it can (an unreadable RDATE/EXDATE value or rule is left
+    /// out with a warning) and rejects what it cannot (DTSTART), with the same messages for all three formats.
+    static func unreadable(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    }
+
     static func basicDate(_ text: String) -> String? {
         let b = Array(text.utf8)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }

@@ -86,34 +86,19 @@ struct XCalDecoder {
             Problem(line: v.line, message: "<\(type)> value \"\(v.text)\" in <\(property)> is not \(expected)")
         }
         switch type {
-        case "date":
-            guard let s = ICalValueText.basicDate(v.text) else { throw bad("a date like 2006-01-02") }
-            return s
-        case "date-time":
-            guard let s = ICalValueText.basicDateTime(v.text) else { throw bad("a date-time like 2006-01-02T12:00:00") }
-            return s
-        case "time":
-            guard let s = ICalValueText.basicTime(v.text) else { throw bad("a time like 12:00:00") }
-            return s
-        case "utc-offset":
-            guard let s = ICalValueText.basicUTCOffset(v.text) else { throw bad("a UTC offset like -05:00") }
-            return s
+        // Dates, times, offsets and periods that do not have their form are handed on as written
+        // (`ICalValueText.unreadable`): the iCalendar reader repairs or rejects them as it does in .ics files.
+        case "date": return ICalValueText.basicDate(v.text) ?? ICalValueText.unreadable(v.text)
+        case "date-time": return ICalValueText.basicDateTime(v.text) ?? ICalValueText.unreadable(v.text)
+        case "time": return ICalValueText.basicTime(v.text) ?? ICalValueText.unreadable(v.text)
+        case "utc-offset": return ICalValueText.basicUTCOffset(v.text) ?? ICalValueText.unreadable(v.text)
         case "boolean":
             return v.text.uppercased()
         case "period":
-            guard let start = v.child("start"), let s = ICalValueText.basicDateOrDateTime(start.text) else {
-                throw Problem(line: v.line, message: "<period> in <\(property)> needs a <start> date-time")
-            }
-            if let end = v.child("end") {
-                guard let e = ICalValueText.basicDateOrDateTime(end.text) else {
-                    throw Problem(line: end.line, message: "<end> \"\(end.text)\" in <\(property)> is not a date-time")
-                }
-                return s + "/" + e
-            }
-            guard let duration = v.child("duration") else {
-                throw Problem(line: v.line, message: "<period> in <\(property)> needs an <end> or a <duration>")
-            }
-            return s + "/" + duration.text
+            let startText = v.child("start")?.text ?? ""
+            let s = ICalValueText.basicDateOrDateTime(startText) ?? ICalValueText.unreadable(startText)
+            if let end = v.child("end") { return s + "/" + (ICalValueText.basicDateOrDateTime(end.text) ?? ICalValueText.unreadable(end.text)) }
+            return s + "/" + ICalValueText.unreadable(v.child("duration")?.text ?? "")
         case "recur":
             return try recur(v, property: property)
         case "text":
@@ -132,10 +117,7 @@ struct XCalDecoder {
                 // RFC 6321 writes the date or date-time as the text of <until>; some writers wrap it in a
                 // <date> or <date-time> element: accept both.
                 if let inner = part.children.first(where: { $0.localName == "date" || $0.localName == "date-time" }) { text = inner.text }
-                guard let basic = ICalValueText.basicDateOrDateTime(text) else {
-                    throw Problem(line: part.line, message: "<until> \"\(text)\" in <\(property)> is not a date or date-time")
-                }
-                text = basic
+                text = ICalValueText.basicDateOrDateTime(text) ?? ICalValueText.unreadable(text)
             }
             if let i = parts.firstIndex(where: { $0.0 == key }) {
                 parts[i].1.append(text)
@@ -143,9 +125,8 @@ struct XCalDecoder {
                 parts.append((key, [text]))
             }
         }
-        guard parts.contains(where: { $0.0 == "FREQ" }) else {
-            throw Problem(line: v.line, message: "<recur> in <\(property)> has no <freq>")
-        }
+        // A rule without <freq> is handed on too: the iCalendar reader judges rules (and leaves one it cannot
+        // read out of the event, when it repairs).
         return parts.map { $0.0 + "=" + $0.1.joined(separator: ",") }.joined(separator: ";")
     }
 }

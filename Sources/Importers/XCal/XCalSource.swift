@@ -31,7 +31,7 @@ public final class XCalSource: EventSource {
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let reader = try XMLStreamReader(file: file)
+            let reader = try XMLStreamReader(file: file, progress: context.report)
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
                 try read(reader, into: feed, context: context)
             }

@@ -5,6 +5,8 @@ public struct PipelineDefinition {
     /// One label per source (its "name" option, else its path or URL): stamped on events as metadata["source"].
     public var sourceLabels: [String]
     public var stages: [any Stage]
+    /// One label per stage (its `type`), for timings in the summary.
+    public var stageLabels: [String]
     public var sinks: [any Sink]
     /// What shapes the rows besides the input, for incremental runs (docs/incremental.md): one text per source
     /// (its options, the stages' options and the zone). nil (pipelines built in code): runs are never incremental.
@@ -12,11 +14,13 @@ public struct PipelineDefinition {
     /// Per source: `allow_empty` (a feed that may truly empty out: no events then removes its rows).
     public var allowEmpty: [Bool] = []
 
-    public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage], sinks: [any Sink]) {
+    public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage],
+                stageLabels: [String]? = nil, sinks: [any Sink]) {
         self.environment = environment
         self.sources = sources
         self.sourceLabels = sourceLabels ?? sources.indices.map { "sources[\($0)]" }
         self.stages = stages
+        self.stageLabels = stageLabels ?? stages.map { String(describing: type(of: $0)) }
         self.sinks = sinks
     }
 }

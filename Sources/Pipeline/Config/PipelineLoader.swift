@@ -9,8 +9,21 @@ public struct PipelineLoader {
     public var now: Date
     /// Installed in the pipeline environment for URL inputs.
     public var fetcher: (any RemoteFetcher)?
+    /// `--set KEY=VALUE` overrides, put into the file's document (in order) before it is read.
+    public var overrides: [PipelineOverride] = []
 
-    public static let topLevelKeys = ["name", "description", "timezone", "window", "location", "sources", "stages", "sinks"]
+    /// The keys a pipeline file may have at its top level, declared once (for the checks and `calpipe schema`).
+    public static let topLevelOptions: [OptionDoc] = [
+        OptionDoc("name", "string", "the pipeline's name; shown in summaries and outputs", default: "the file's name"),
+        OptionDoc("description", "string", "free text"),
+        OptionDoc("timezone", "string", "the output zone (IANA name such as Europe/Berlin): days are split and windows read in it", default: "$TZ, then the system zone"),
+        OptionDoc("window", "object", "from (inclusive) and to (exclusive): YYYY-MM-DD, today, today+Nd or today-Nw"),
+        OptionDoc("location", "object", "the default place for the forecast: {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}"),
+        OptionDoc("sources", "array", required: true, "where events come from, in order"),
+        OptionDoc("stages", "array", "what happens to them, in order"),
+        OptionDoc("sinks", "array", required: true, "where results go"),
+    ]
+    public static var topLevelKeys: [String] { topLevelOptions.map(\.name) }
 
     public init(registry: PluginRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
                 zones: ZoneDatabase = ZoneDatabase(), now: Date = Date()) {
@@ -22,17 +35,22 @@ public struct PipelineLoader {
 
     /// Loads a pipeline file. Throws `ConfigErrors` listing every problem.
     public func load(file: String) throws -> PipelineDefinition {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw ConfigErrors([ConfigIssue(file: file, path: "", message: "cannot read the file (\(Self.reason(error)))")])
+            bytes = try ChunkReader(path: file).readAll()
+        } catch let error as InputError {
+            throw ConfigErrors([ConfigIssue(file: file, path: "", message: error.message)])
         }
-        let json: JSONValue
+        var json: JSONValue
         do {
-            json = try JSONParser.parse(bytes: [UInt8](data))
+            json = try JSONParser.parse(bytes: bytes)
         } catch let e as JSONSyntaxError {
             throw ConfigErrors([ConfigIssue(file: file, path: "", message: "line \(e.line), column \(e.column): \(e.message)")])
+        }
+        do {
+            for override in overrides { json = try override.apply(to: json) }
+        } catch {
+            throw ConfigErrors([error])
         }
         let base = URL(fileURLWithPath: file).deletingLastPathComponent()
         return try load(json: json, file: file, baseDirectory: base)
@@ -57,10 +75,12 @@ public struct PipelineLoader {
         var zone = zones.defaultZone(environment: environment)
         if let zoneName = top.string("timezone") {
             if let z = zones.zone(named: zoneName) { zone = z } else {
-                diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")")
+                diagnostics.add("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")"
+                                + (zones.suggestion(for: zoneName).map { "; did you mean \"\($0)\"?" } ?? ""))
             }
         }
-        let today = PipelineEnvironment.today(in: zone, now: now)
+        let runTime = PipelineEnvironment.runTime(environment: environment, clock: now)
+        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(runTime)))
         var window: Window?
         if let w = top.nested("window") {
             w.rejectUnknownKeys(["from", "to"])
@@ -85,7 +105,7 @@ public struct PipelineLoader {
         }
 
         var env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
-                                      location: root["location"], environment: environment, zones: zones, today: today)
+                                      location: root["location"], environment: environment, zones: zones, today: today, now: runTime)
         env.fetcher = fetcher
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
@@ -94,7 +114,8 @@ public struct PipelineLoader {
         let sinks = build(section: .sink, root: root, required: true, env: env, diagnostics: diagnostics) { registry.sink($0) }.map(\.product)
         let sources = builtSources.map(\.product)
         let labels = builtSources.map { built in
-            built.object["name"]?.stringValue ?? built.object["path"]?.stringValue ?? built.object["url"]?.stringValue ?? built.path
+            built.object["name"]?.stringValue ?? built.object["path"]?.stringValue
+                ?? built.object["url"]?.stringValue.map(URLRedaction.redact) ?? built.path
         }
 
         // Sinks must get what they read.
@@ -105,7 +126,8 @@ public struct PipelineLoader {
         }
 
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
-        var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages, sinks: sinks)
+        var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
+                                            stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
         definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
         definition.configFingerprints = builtSources.map { built in
             IncrementalConfig.fingerprint(zone: zone, source: built.object, stages: builtStages.map(\.object))
@@ -149,14 +171,9 @@ public struct PipelineLoader {
                 diagnostics.add(path + ".type", "unknown \(kind.rawValue) type \"\(type)\" (known: \(known.joined(separator: ", ")))" + Suggestion.hint(for: type, in: known))
                 continue
             }
-            let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics)
-            // Every source may be named; the name keys its rows in databases and labels it in the summary.
-            let known = descriptor.options.map(\.name)
-            options.rejectUnknownKeys(known + (kind == .source ? ["name", "allow_empty"].filter { !known.contains($0) } : []))
-            if kind == .source { _ = options.string("name"); _ = options.bool("allow_empty", default: false) }
-            for doc in descriptor.options where doc.required && object[doc.name] == nil {
-                options.report(doc.name, "missing required option (expected \(doc.kind))")
-            }
+            // The options are declared once, in the descriptor: checked here before the plugin reads them.
+            let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics, declared: descriptor.options)
+            options.checkDeclared()
             do {
                 let product = try descriptor.make(options)
                 try options.finish()

@@ -1,50 +1,45 @@
 import Foundation
 
 /// Writes a file so that readers see either the old content or the new, never half of it: bytes go to a
-/// temporary file next to the target, which is flushed and renamed over the target on `commit`.
-/// `"-"` writes to standard output instead (no atomicity there). The one owner of its file descriptor.
+/// temporary file next to the target (`.NAME.calpipe-XXXXXX`), which is flushed, synced and renamed over the
+/// target on `commit`. `"-"` writes to standard output instead (no atomicity there). The one owner of its file
+/// descriptor.
+///
+/// With the run's `Cancellation`:
+/// - writes stop with `RunFailure.interrupted` once the run is asked to stop (a signal);
+/// - the temporary file is registered, so a run that must end at once can remove it (`Cancellation.stopNow`);
+/// - in the runner's commit phase `commit()` leaves the rename to `Cancellation.publish()`, which renames the
+///   files of every sink together once all of them are complete.
+///
+/// A temporary file holds an advisory lock (`flock`) for as long as its writer lives. Opening an `AtomicFile`
+/// removes the unlocked temporary files of the same target: those a killed run left behind (SIGKILL, power
+/// loss), never those of a run still writing.
 public final class AtomicFile {
     public let path: String
+    /// The path as the user wrote it, for messages.
+    public let label: String
     private let temporaryPath: String?
+    private let cancellation: Cancellation?
     private var descriptor: Int32
     private var buffer: [UInt8] = []
     private var finished = false
     private static let flushThreshold = 1 << 16
+    static let temporaryMarker = ".calpipe-"
 
-    public init(path: String) throws {
+    public init(path: String, label: String? = nil, cancellation: Cancellation? = nil) throws {
         self.path = path
+        self.label = label ?? FileProblem.display(path)
+        self.cancellation = cancellation
         if path == "-" {
             temporaryPath = nil
             descriptor = STDOUT_FILENO
             return
         }
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        Self.removeStaleTemporaryFiles(directory: directory, name: url.lastPathComponent)
-        let template = directory + "/." + url.lastPathComponent + ".calpipe-XXXXXX"
-        var chars = Array(template.utf8CString)
-        let fd = chars.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw RunFailure.failed("\(path): cannot create a temporary file in \(directory) (\(String(cString: strerror(errno))))") }
-        // Held until the file is closed (also by a crash or SIGKILL): the next run knows a live file from a stale one.
-        _ = flock(fd, LOCK_EX | LOCK_NB)
-        descriptor = fd
-        temporaryPath = String(decoding: chars.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        _ = fchmod(fd, 0o644)
-    }
-
-    /// Removes temporary files `.NAME.calpipe-XXXXXX` that an earlier run left beside the target (killed before
-    /// it could rename or remove them): those no live process holds locked.
-    static func removeStaleTemporaryFiles(directory: String, name: String) {
-        let prefix = "." + name + ".calpipe-"
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for entry in entries where entry.hasPrefix(prefix) && entry.count == prefix.count + 6 {
-            let stale = directory + "/" + entry
-            let fd = open(stale, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard fd >= 0 else { continue }
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(stale) }
-            close(fd)
-        }
+        let absolute = FileProblem.absolutePath(path)
+        try Self.makeFolders(for: absolute, label: self.label)
+        Self.removeStaleTemporaryFiles(of: absolute)
+        (descriptor, temporaryPath) = try Self.makeTemporaryFile(for: absolute, label: self.label)
+        if let temporaryPath { cancellation?.register(temporaryFile: temporaryPath) }
     }
 
     deinit {
@@ -62,26 +57,48 @@ public final class AtomicFile {
     }
 
     private func flush() throws {
-        if let error = writeAll(buffer, to: descriptor) { throw RunFailure.failed("\(path): write failed (\(error))") }
+        if let reason = cancellation?.stopReason { throw RunFailure.interrupted(reason) }
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw writeFailure(errno)
+            }
+            done += n
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes, syncs and renames the temporary file over the target.
+    private func writeFailure(_ errorNumber: Int32) -> RunFailure {
+        let reason = temporaryPath == nil ? FileProblem.reason(errorNumber: errorNumber)
+            : FileProblem.writeProblem(path: path, label: label, errorNumber: errorNumber)
+        return RunFailure.failed("\(label): cannot write: \(reason)")
+    }
+
+    /// Flushes and syncs the temporary file and renames it over the target (in the runner's commit phase the
+    /// rename waits for `Cancellation.publish()`).
     public func commit() throws {
         try flush()
+        guard let temporaryPath else {
+            finished = true
+            return
+        }
+        if fsync(descriptor) != 0 { throw writeFailure(errno) }
         finished = true
-        guard let temporaryPath else { return }
-        if fsync(descriptor) != 0 {
-            let message = String(cString: strerror(errno))
-            close(descriptor); unlink(temporaryPath)
-            throw RunFailure.failed("\(path): sync failed (\(message))")
+        if let cancellation, cancellation.deferRename(temporary: temporaryPath, target: path, label: label, descriptor: descriptor) {
+            return
         }
-        close(descriptor)
+        defer {
+            close(descriptor)
+            cancellation?.unregister(temporaryFile: temporaryPath)
+        }
         if rename(temporaryPath, path) != 0 {
-            let message = String(cString: strerror(errno))
+            let failure = writeFailure(errno)
             unlink(temporaryPath)
-            throw RunFailure.failed("\(path): cannot replace the file (\(message))")
+            throw failure
         }
+        FileProblem.syncFolder(of: path)
     }
 
     /// Drops the temporary file; the target keeps its previous content.
@@ -90,7 +107,84 @@ public final class AtomicFile {
         finished = true
         buffer.removeAll()
         guard let temporaryPath else { return }
-        close(descriptor)
         unlink(temporaryPath)
+        close(descriptor)
+        cancellation?.unregister(temporaryFile: temporaryPath)
+    }
+
+    // MARK: Folders and temporary files
+
+    /// Creates the folders on the way to `absolute` that are missing, with messages for what stands in the way.
+    static func makeFolders(for absolute: String, label: String) throws {
+        let folder = FileProblem.parentFolder(absolute)
+        var info = stat()
+        if stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
+        var prefix = ""
+        for part in folder.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + part
+            if stat(prefix, &info) == 0 {
+                if (info.st_mode & S_IFMT) == S_IFDIR { continue }
+                throw RunFailure.failed("\(label): cannot write: \"\(FileProblem.shown(prefix, of: absolute, label: label))\" is a file, not a folder")
+            }
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                let failure = errno
+                let shown = FileProblem.shown(prefix, of: absolute, label: label)
+                let reason: String
+                switch failure {
+                case EACCES, EPERM:
+                    let parent = FileProblem.shown(FileProblem.parentFolder(prefix), of: absolute, label: label)
+                    reason = "cannot create the folder \"\(shown)\": permission denied (the folder \"\(parent)\" is not writable)"
+                default:
+                    reason = "cannot create the folder \"\(shown)\": \(FileProblem.reason(errorNumber: failure))"
+                }
+                throw RunFailure.failed("\(label): cannot write: \(reason)")
+            }
+        }
+    }
+
+    /// A new locked temporary file next to `absolute`.
+    private static func makeTemporaryFile(for absolute: String, label: String) throws -> (Int32, String) {
+        let folder = FileProblem.parentFolder(absolute)
+        let name = String(absolute[absolute.index(after: absolute.lastIndex(of: "/")!)...])
+        let template = folder + "/." + name + temporaryMarker + "XXXXXX"
+        // Another run's clean-up may take a file between mkstemp and flock (it finds it unlocked): then try again.
+        for _ in 0..<8 {
+            var chars = Array(template.utf8CString)
+            let fd = chars.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else {
+                throw RunFailure.failed("\(label): cannot write: \(FileProblem.writeProblem(path: absolute, label: label, errorNumber: errno))")
+            }
+            let temporary = String(decoding: chars.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var info = stat()
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            if flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &info) == 0, info.st_nlink > 0 {
+                _ = fchmod(fd, 0o644)
+                return (fd, temporary)
+            }
+            close(fd)
+        }
+        throw RunFailure.failed("\(label): cannot write: could not create a temporary file next to it")
+    }
+
+    /// Removes the temporary files of `absolute` that no living writer holds (left by a killed run).
+    /// Returns how many it removed.
+    @discardableResult
+    static func removeStaleTemporaryFiles(of absolute: String) -> Int {
+        let folder = FileProblem.parentFolder(absolute)
+        let name = String(absolute[absolute.index(after: absolute.lastIndex(of: "/")!)...])
+        let prefix = "." + name + temporaryMarker
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+        var removed = 0
+        for entry in entries where entry.hasPrefix(prefix) && entry.utf8.count == prefix.utf8.count + 6 {
+            let candidate = folder + "/" + entry
+            let fd = open(candidate, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { continue }
+            var info = stat()
+            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                if unlink(candidate) == 0 { removed += 1 }
+            }
+            close(fd)
+        }
+        return removed
     }
 }

@@ -9,10 +9,13 @@ public final class ChunkReader {
     /// Where `read(into: inout [UInt8])` reads before appending; allocated on first use.
     private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 1)
     public static let defaultChunkSize = 1 << 20
+    /// Counts the bytes read, for the progress line (percent and time left of inputs of known size).
+    private let progress: RunReport?
 
-    /// Opens a file; "-" reads standard input.
-    public init(path: String, label: String? = nil) throws {
+    /// Opens a file; "-" reads standard input. Bytes read are added to `progress.inputBytesRead`.
+    public init(path: String, label: String? = nil, progress: RunReport? = nil) throws {
         self.label = label ?? path
+        self.progress = progress
         if path == "-" {
             descriptor = STDIN_FILENO
             ownsDescriptor = false
@@ -20,12 +23,12 @@ public final class ChunkReader {
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw InputError(label: label ?? path, message: "cannot open (\(systemErrorText()))")
+            throw InputError(label: label ?? path, message: "cannot read: " + FileProblem.readProblem(path: path, label: label, errorNumber: errno))
         }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw InputError(label: label ?? path, message: "is a directory, not a file")
+            throw InputError(label: label ?? path, message: "cannot read: it is a folder, not a file")
         }
         descriptor = fd
         ownsDescriptor = true
@@ -41,8 +44,11 @@ public final class ChunkReader {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             let n = Foundation.read(descriptor, base, buffer.count)
-            if n >= 0 { return n }
-            if errno != EINTR { throw InputError(label: label, message: "read failed (\(systemErrorText()))") }
+            if n >= 0 {
+                progress?.readInput(bytes: n)
+                return n
+            }
+            if errno != EINTR { throw InputError(label: label, message: "cannot read: " + FileProblem.reason(errorNumber: errno)) }
         }
     }
 

@@ -11,17 +11,29 @@ public struct InputSpec: Sendable, Hashable {
     }
 
     public var location: Location
+    /// Credentials and staleness limit for a `url` input.
+    public var access: RemoteAccess
 
-    public init(location: Location) {
+    public init(location: Location, access: RemoteAccess = RemoteAccess()) {
         self.location = location
+        self.access = access
     }
 
     /// The option docs every file-reading source lists.
     public static let optionDocs: [OptionDoc] = [
         OptionDoc("path", "path", "file, glob pattern (\"data/*.ics\") or \"-\" for standard input; relative to the pipeline file"),
-        OptionDoc("url", "url", "http(s):// or webcal:// address, fetched through the HTTP cache"),
+        OptionDoc("url", "url", "http(s):// or webcal:// address, fetched through the HTTP cache; user:password@ in it logs in with HTTP Basic"),
+        OptionDoc("headers", "object", "url: headers sent with the request, name to value (values may use ${ENV}), e.g. {\"X-Api-Key\": \"${FEED_KEY}\"}"),
+        OptionDoc("bearer_token", "string", "url: sent as \"Authorization: Bearer ...\" (use ${ENV})"),
+        OptionDoc("username", "string", "url: HTTP Basic user name (with password)"),
+        OptionDoc("password", "string", "url: HTTP Basic password (use ${ENV})"),
+        OptionDoc("netrc", "boolean", "url: with no other credentials, log in with the host's entry in $NETRC or ~/.netrc", default: "true"),
+        OptionDoc("max_stale", "string", "url: when the server cannot be reached, use the cached copy only if it is younger than this (\"30s\", \"15m\", \"6h\", \"2d\"); else the source fails"),
         OptionDoc("allow_empty", "boolean", "the feed may truly empty out: an empty input then removes its rows from databases (else they are kept and the run exits 1)", default: "false"),
     ]
+
+    /// The names of `optionDocs`, for a plugin's own unknown-key check.
+    public static var optionNames: [String] { optionDocs.map(\.name) }
 
     /// Reads `path` or `url` (exactly one) from a plugin's options.
     public static func decode(_ options: PluginOptions) -> InputSpec? {
@@ -33,12 +45,16 @@ public struct InputSpec: Sendable, Hashable {
             return InputSpec(location: .path(options.environment.resolve(path: p), written: p))
         case (nil, let u?):
             let lower = u.lowercased()
-            if lower.hasPrefix("webcal://") { return InputSpec(location: .url("https://" + u.dropFirst("webcal://".count))) }
+            if lower.hasPrefix("webcal://") {
+                guard let access = decodeAccess(options) else { return nil }
+                return InputSpec(location: .url("https://" + u.dropFirst("webcal://".count)), access: access)
+            }
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-                options.report("url", "expected an http://, https:// or webcal:// address, got \"\(u)\"")
+                options.report("url", "expected an http://, https:// or webcal:// address, got \"\(URLRedaction.redact(u))\"")
                 return nil
             }
-            return InputSpec(location: .url(u))
+            guard let access = decodeAccess(options) else { return nil }
+            return InputSpec(location: .url(u), access: access)
         case (nil, nil):
             options.report("path", "missing (give \"path\" or \"url\")")
             return nil
@@ -46,6 +62,39 @@ public struct InputSpec: Sendable, Hashable {
             options.report("url", "give either \"path\" or \"url\", not both")
             return nil
         }
+    }
+
+    /// The `url` options: credentials and `max_stale`. Nil (with the problem reported) when one is wrong.
+    static func decodeAccess(_ options: PluginOptions) -> RemoteAccess? {
+        var credentials = RemoteCredentials()
+        var ok = true
+        if let headers = options.stringMap("headers") {
+            for (name, value) in headers {
+                let valid = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }
+                if !valid { options.report("headers", "\"\(name)\" is not a valid header name"); ok = false }
+                if value.contains(where: { $0 == "\r" || $0 == "\n" }) { options.report("headers", "the value of \"\(name)\" contains a line break"); ok = false }
+                credentials.headers[name] = value
+            }
+        }
+        credentials.bearerToken = options.string("bearer_token")
+        credentials.username = options.string("username")
+        credentials.password = options.string("password")
+        credentials.useNetrc = options.bool("netrc", default: true)
+        if credentials.password != nil && credentials.username == nil { options.report("username", "missing (\"password\" needs a \"username\")"); ok = false }
+        if credentials.bearerToken != nil && credentials.username != nil {
+            options.report("bearer_token", "give either \"bearer_token\" or \"username\"/\"password\", not both"); ok = false
+        }
+        var maxStale: Double?
+        if let value = options.value("max_stale") {
+            switch value {
+            case .string(let text):
+                maxStale = DurationOption.seconds(text)
+                if maxStale == nil { options.report("max_stale", "expected a duration such as \"30s\", \"15m\", \"6h\" or \"2d\", got \"\(text)\""); ok = false }
+            default:
+                options.report("max_stale", "expected a duration such as \"30s\", \"15m\", \"6h\" or \"2d\", got \(value.kindDescription)"); ok = false
+            }
+        }
+        return ok ? RemoteAccess(credentials: credentials, maxStale: maxStale) : nil
     }
 
     /// One concrete input to read.
@@ -89,20 +138,35 @@ public struct InputSpec: Sendable, Hashable {
         switch location {
         case .path(let resolved, let written):
             if resolved == "-" { return [Input(path: "-", label: "-")] }
-            guard resolved.contains(where: { "*?[".contains($0) }) else { return [Input(path: resolved, label: written)] }
+            guard resolved.contains(where: { "*?[".contains($0) }) else {
+                Self.expect(resolved, context: context)
+                return [Input(path: resolved, label: written)]
+            }
             let matches = Self.glob(resolved)
             if matches.isEmpty { throw InputError(label: written, message: "no file matches this pattern") }
             let base = context.environment.baseDirectory.standardizedFileURL.path + "/"
+            for match in matches { Self.expect(match, context: context) }
             return matches.map { Input(path: $0, label: $0.hasPrefix(base) ? String($0.dropFirst(base.count)) : $0) }
         case .url(let url):
+            let label = URLRedaction.redact(url)
             guard let fetcher = context.environment.fetcher else {
-                throw InputError(label: url, message: "fetching URLs is not available in this build")
+                throw InputError(label: label, message: "fetching URLs is not available in this build")
             }
-            let body = try fetcher.fetch(url: url, context: context)
-            if body.stale { context.warn("\(url): server unreachable, using the cached copy") }
+            let body = try fetcher.fetch(url: url, access: access, context: context)
+            if body.stale {
+                context.warn("\(label): \(body.staleReason ?? "server unreachable"); using the cached copy from \(DurationOption.describe(body.age)) ago")
+            }
             context.report.count(body.fromCache ? "feeds from cache" : "feeds downloaded")
-            return [Input(path: body.path, label: url)]
+            if body.fromCache { context.report.cachedCopy(label, age: body.age, origin: body.origin.rawValue) }
+            Self.expect(body.path, context: context)
+            return [Input(path: body.path, label: label)]
         }
+    }
+
+    /// Adds a file's size to the bytes the run expects to read (for the progress line).
+    static func expect(_ path: String, context: RunContext) {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { context.report.expectInput(bytes: Int64(info.st_size)) }
     }
 
     /// Sorted paths matching a glob pattern (directories left out).

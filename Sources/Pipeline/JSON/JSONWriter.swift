@@ -57,26 +57,19 @@ public struct JSONWriter {
         return String(n)
     }
 
+    /// `s` as a quoted JSON string (`JSONEscaping`).
     public static func appendQuoted(_ s: String, to out: inout String) {
         out += "\""
-        var needsEscape = false
-        for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5C { needsEscape = true; break }
-        if !needsEscape {
-            out += s
-        } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case let c where c.value < 0x20:
-                    let hex = String(c.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
+        var text = s
+        text.withUTF8 { utf8 in
+            if JSONEscaping.isPlain(utf8) {
+                out += s
+                return
             }
+            let escaped = [UInt8](unsafeUninitializedCapacity: JSONEscaping.worstCase(utf8.count)) { buffer, count in
+                count = JSONEscaping.escape(utf8, to: buffer.baseAddress!) - buffer.baseAddress!
+            }
+            out += String(decoding: escaped, as: UTF8.self)
         }
         out += "\""
     }

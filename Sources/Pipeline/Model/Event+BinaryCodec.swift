@@ -212,8 +212,14 @@ extension ByteWriter {
         switch rule.end {
         case .never: byte(0)
         case .count(let n):
-            byte(1)
-            int(n)
+            if let until = rule.untilWithCount {
+                byte(3)
+                int(n)
+                time(until, zones)
+            } else {
+                byte(1)
+                int(n)
+            }
         case .until(let t):
             byte(2)
             time(t, zones)
@@ -237,6 +243,9 @@ extension ByteWriter {
             string(k)
             string(v)
         }
+        optionalString(rule.rscale)
+        byte(UInt8(RecurrenceRule.Skip.allCases.firstIndex(of: rule.skip)!))
+        ints(rule.leapMonths)
     }
 
     mutating func recurrence(_ r: Recurrence, _ zones: ZoneTable) {
@@ -338,6 +347,9 @@ extension ByteReader {
         case 0: rule.end = .never
         case 1: rule.end = .count(try int())
         case 2: rule.end = .until(try time(zones))
+        case 3:
+            rule.end = .count(try int())
+            rule.untilWithCount = try time(zones)
         case let b: throw Malformed("rule end tag \(b) at byte \(position - 1)")
         }
         rule.bySecond = try ints()
@@ -357,6 +369,12 @@ extension ByteReader {
         rule.weekStart = try int()
         let parts = try count()
         for _ in 0..<parts { rule.otherParts.append((try string(), try string())) }
+        rule.rscale = try optionalString()
+        let skips = RecurrenceRule.Skip.allCases
+        let skip = Int(try byte())
+        guard skip < skips.count else { throw Malformed("rule skip \(skip) at byte \(position - 1)") }
+        rule.skip = skips[skip]
+        rule.leapMonths = try ints()
         return rule
     }
 

@@ -16,11 +16,14 @@ public struct PipelineEnvironment: Sendable {
     public var zones: ZoneDatabase
     /// "Today" in the pipeline's zone, fixed once per run so every relative date agrees.
     public var today: CivilDate
+    /// The run's time (UTC seconds), fixed once per run: `SOURCE_DATE_EPOCH` when set, else the clock when the
+    /// pipeline was loaded. Outputs that carry a time stamp (DTSTAMP) use it, so a run is reproducible.
+    public var now: Int64
     /// Fetches URL inputs; installed by the executable. Nil: URL inputs fail with a clear error.
     public var fetcher: (any RemoteFetcher)?
 
     public init(pipelineFile: String, baseDirectory: URL, name: String, zone: Zone, window: Window?, location: JSONValue? = nil,
-                environment: [String: String], zones: ZoneDatabase, today: CivilDate) {
+                environment: [String: String], zones: ZoneDatabase, today: CivilDate, now: Int64? = nil) {
         self.pipelineFile = pipelineFile
         self.baseDirectory = baseDirectory
         self.name = name
@@ -30,6 +33,8 @@ public struct PipelineEnvironment: Sendable {
         self.environment = environment
         self.zones = zones
         self.today = today
+        // Without a run time: the start of "today", so tests and library users get a fixed value.
+        self.now = now ?? Int64(today.daysSinceEpoch) * 86_400
     }
 
     /// Resolves a path from the pipeline file against its folder; "-" (stdin/stdout) and absolute paths stay.
@@ -37,6 +42,13 @@ public struct PipelineEnvironment: Sendable {
         if path == "-" || path.hasPrefix("/") { return path }
         if path.hasPrefix("~/"), let home = environment["HOME"] { return home + path.dropFirst(1) }
         return baseDirectory.appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    /// The run's time: `SOURCE_DATE_EPOCH` (seconds since 1970, as reproducible builds define it) when the
+    /// environment sets it to a number, else `clock`.
+    public static func runTime(environment: [String: String], clock: Date = Date()) -> Int64 {
+        if let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text.trimmingCharacters(in: .whitespaces)) { return seconds }
+        return Int64(clock.timeIntervalSince1970.rounded(.down))
     }
 
     /// Today in a zone, from the system clock.

@@ -31,3 +31,11 @@ public struct PluginDescriptor<Product>: Sendable {
 public typealias SourceDescriptor = PluginDescriptor<any EventSource>
 public typealias StageDescriptor = PluginDescriptor<any Stage>
 public typealias SinkDescriptor = PluginDescriptor<any Sink>
+
+extension PluginDescriptor {
+    /// The same plugin with more declared options (listed after its own).
+    func declaring(_ extra: [OptionDoc]) -> PluginDescriptor {
+        extra.isEmpty ? self : PluginDescriptor(type: type, kind: kind, summary: summary, options: options + extra,
+                                                 fileExtensions: fileExtensions, make: make)
+    }
+}

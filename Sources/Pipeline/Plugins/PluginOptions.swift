@@ -1,17 +1,33 @@
 /// A plugin's options object from the pipeline file, with typed accessors that report problems
 /// (wrong type, bad value, missing required option) with the exact JSON path instead of throwing at once.
+///
+/// A plugin's options are declared once, in its descriptor's `options` list. The loader checks the object
+/// against that list before the plugin's `make` runs (unknown keys with did-you-mean, required options,
+/// each value's kind and allowed values: `checkDeclared()`), so `make` only reads. Reading a key that the
+/// list does not declare is a programming error, caught by an assertion in debug builds.
 public struct PluginOptions {
     /// JSON path of the options object ("sinks[0]").
     public let path: String
     public let object: JSONObject
     public let environment: PipelineEnvironment
     let diagnostics: ConfigDiagnostics
+    /// The declared options (nil: not checked, for nested objects and top-level keys).
+    public let declared: [OptionDoc]?
 
-    public init(path: String, object: JSONObject, environment: PipelineEnvironment, diagnostics: ConfigDiagnostics) {
+    public init(path: String, object: JSONObject, environment: PipelineEnvironment, diagnostics: ConfigDiagnostics,
+                declared: [OptionDoc]? = nil) {
         self.path = path
         self.object = object
         self.environment = environment
         self.diagnostics = diagnostics
+        self.declared = declared
+    }
+
+    /// Debug builds stop at a read of an option that the plugin's descriptor does not declare.
+    @inline(__always)
+    func assertDeclared(_ key: String) {
+        assert(declared == nil || key == "type" || declared!.contains { $0.name == key },
+               "option \"\(key)\" is read but not declared in the plugin's options list")
     }
 
     /// True when any problem was reported for this pipeline file so far.
@@ -24,15 +40,16 @@ public struct PluginOptions {
         diagnostics.add(keyPath(key), message)
     }
 
-    public func contains(_ key: String) -> Bool { object[key] != nil }
+    public func contains(_ key: String) -> Bool { assertDeclared(key); return object[key] != nil }
 
-    public func value(_ key: String) -> JSONValue? { object[key] }
+    public func value(_ key: String) -> JSONValue? { assertDeclared(key); return object[key] }
 
     private func wrongType(_ key: String, expected: String, got: JSONValue) {
         report(key, "expected \(expected), got \(got.kindDescription) \(got.preview)")
     }
 
     public func string(_ key: String, required: Bool = false) -> String? {
+        assertDeclared(key)
         guard let v = object[key] else {
             if required { report(key, "missing required option (expected a string)") }
             return nil
@@ -51,12 +68,14 @@ public struct PluginOptions {
     }
 
     public func bool(_ key: String, default value: Bool) -> Bool {
+        assertDeclared(key)
         guard let v = object[key] else { return value }
         guard case .bool(let b) = v else { wrongType(key, expected: "a boolean (true or false)", got: v); return value }
         return b
     }
 
     public func number(_ key: String, default value: Double? = nil, range: ClosedRange<Double>? = nil) -> Double? {
+        assertDeclared(key)
         guard let v = object[key] else { return value }
         guard case .number(let n) = v else { wrongType(key, expected: "a number", got: v); return value }
         if let range, !range.contains(n) {
@@ -67,6 +86,7 @@ public struct PluginOptions {
     }
 
     public func integer(_ key: String, default value: Int, range: ClosedRange<Int>? = nil) -> Int {
+        assertDeclared(key)
         guard let v = object[key] else { return value }
         guard case .number(let n) = v, n == n.rounded(), abs(n) < 1e15 else { wrongType(key, expected: "an integer", got: v); return value }
         let i = Int(n)
@@ -88,6 +108,7 @@ public struct PluginOptions {
     }
 
     public func stringArray(_ key: String) -> [String]? {
+        assertDeclared(key)
         guard let v = object[key] else { return nil }
         if case .string(let s) = v { return [s] }
         guard case .array(let items) = v else { wrongType(key, expected: "an array of strings", got: v); return nil }
@@ -104,6 +125,7 @@ public struct PluginOptions {
 
     /// An object of string values ({"title": "name", ...}), in document order.
     public func stringMap(_ key: String) -> [(key: String, value: String)]? {
+        assertDeclared(key)
         guard let v = object[key] else { return nil }
         guard case .object(let o) = v else { wrongType(key, expected: "an object", got: v); return nil }
         var out: [(key: String, value: String)] = []
@@ -119,12 +141,14 @@ public struct PluginOptions {
 
     /// A nested options object, with its own path.
     public func nested(_ key: String) -> PluginOptions? {
+        assertDeclared(key)
         guard let v = object[key] else { return nil }
         guard case .object(let o) = v else { wrongType(key, expected: "an object", got: v); return nil }
         return PluginOptions(path: keyPath(key), object: o, environment: environment, diagnostics: diagnostics)
     }
 
-    /// Reports keys that are not in `known` (plus "type"), suggesting the closest known one.
+    /// Reports keys that are not in `known` (plus "type"), suggesting the closest known one. For nested objects
+    /// (a plugin's own options are checked by the loader against its declared list).
     public func rejectUnknownKeys(_ known: [String]) {
         let all = known + ["type"]
         for key in object.keys where !all.contains(key) {

@@ -1,5 +1,6 @@
-/// The one table of plugins, by kind and `type` name. Built once by the executable from each module's list
-/// (`CoreStages.all`, `Importers.all`, `Exporters.all`, ...) and passed to whoever needs it.
+/// The one table of plugins, by kind and `type` name. `PluginRegistry.standard` (in the CalpipeKit library)
+/// holds every plugin calpipe ships, from each module's list (`CoreStages.all`, `SourcePlugins.all`,
+/// `SinkPlugins.all`, `EnricherPlugins.all`); a program may register its own plugins beside them.
 public struct PluginRegistry: Sendable {
     public private(set) var sources: [SourceDescriptor] = []
     public private(set) var stages: [StageDescriptor] = []
@@ -7,9 +8,17 @@ public struct PluginRegistry: Sendable {
 
     public init() {}
 
+    /// The options every source takes besides its own, declared here once.
+    public static let commonSourceOptions: [OptionDoc] = [
+        OptionDoc("name", "string", "names the source: labels its events and keys its rows in databases, so its address may change",
+                  default: "the path or URL as written"),
+    ]
+
+    /// Registers a source; the common source options (`name`) are added to its declared list.
     public mutating func register(_ descriptor: SourceDescriptor) {
         precondition(!sources.contains { $0.type == descriptor.type }, "source type \(descriptor.type) registered twice")
-        sources.append(descriptor)
+        let own = Set(descriptor.options.map(\.name))
+        sources.append(descriptor.declaring(Self.commonSourceOptions.filter { !own.contains($0.name) }))
     }
 
     public mutating func register(_ descriptor: StageDescriptor) {

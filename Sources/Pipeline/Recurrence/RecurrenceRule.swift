@@ -42,6 +42,33 @@ public struct RecurrenceRule: Hashable, Sendable {
     public var weekStart: Int = 1
     /// Parts this parser does not know (x-names), kept in order for round trips.
     public var otherParts: [(String, String)] = []
+    /// UNTIL written together with COUNT (RFC 5545 forbids both; libical and ical.js read both and the series
+    /// ends at whichever comes first, and so does calpipe). Only read when `end` is `.count`.
+    public var untilWithCount: EventTime? = nil
+    /// RFC 7529 RSCALE: the calendar the rule's periods and BYMONTH/BYMONTHDAY/BYYEARDAY are counted in, upper
+    /// case ("HEBREW", "CHINESE", "ISLAMIC-CIVIL"); nil for a plain (Gregorian) rule.
+    public var rscale: String? = nil
+    /// RFC 7529 SKIP: what an instance that falls on a day or month the year does not have becomes.
+    public var skip: Skip = .omit
+    /// RFC 7529 leap months of BYMONTH ("5L" is 5 here), apart from the plain months in `byMonth`.
+    public var leapMonths: [Int] = []
+
+    /// RFC 7529 SKIP values.
+    public enum Skip: String, Sendable, CaseIterable {
+        case omit = "OMIT", backward = "BACKWARD", forward = "FORWARD"
+    }
+
+    /// A rule read leniently, with what was repaired in it (empty for a clean rule).
+    public struct Parsed: Sendable {
+        public var rule: RecurrenceRule
+        /// One sentence per repair, e.g. `RRULE BYMONTH value "13" is out of range (1 to 12); dropped`.
+        public var repairs: [String]
+
+        public init(rule: RecurrenceRule, repairs: [String] = []) {
+            self.rule = rule
+            self.repairs = repairs
+        }
+    }
 
     public init(frequency: Frequency) {
         self.frequency = frequency
@@ -84,71 +111,24 @@ public struct RecurrenceRule: Hashable, Sendable {
         return part.firstIndex(of: "=")
     }
 
-    /// Parses "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE". `untilParser` reads the UNTIL value (a date, a UTC
+    /// Parses "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE" strictly: anything `parse(_:strict:untilParser:)` would
+    /// repair is an error (as `--strict` wants). `untilParser` reads the UNTIL value (a date, a UTC
     /// date-time or, leniently, a local date-time by default).
     public init(parsing text: String, untilParser: (String) -> EventTime? = RecurrenceRule.parseUntil) throws {
-        var frequency: Frequency?
-        var rule = RecurrenceRule(frequency: .daily)
-        var seen = Set<String>()
-        for part in Self.parts(of: text) {
-            guard let eq = Self.equalsSign(in: part) else { throw ParseError.invalid("RRULE part \"\(part)\" has no \"=\"") }
-            let key = part[..<eq].uppercased()
-            let value = String(part[part.index(after: eq)...])
-            guard seen.insert(key).inserted else { throw ParseError.invalid("RRULE part \(key) appears twice") }
-            func ints(_ range: ClosedRange<Int>, allowNegative: Bool) throws -> [Int] {
-                try Self.parts(of: value, separator: 0x2C).map { item in
-                    guard let n = Int(item.hasPrefix("+") ? item.dropFirst() : item[...]),
-                          allowNegative ? (range.contains(abs(n)) && n != 0) : range.contains(n)
-                    else { throw ParseError.invalid("RRULE \(key) value \"\(item)\" is out of range") }
-                    return n
-                }
-            }
-            switch key {
-            case "FREQ":
-                guard let f = Frequency(rawValue: value.uppercased()) else { throw ParseError.invalid("RRULE FREQ \"\(value)\" is not a frequency") }
-                frequency = f
-            case "INTERVAL":
-                guard let n = Int(value), n >= 1 else { throw ParseError.invalid("RRULE INTERVAL \"\(value)\" must be a positive integer") }
-                rule.interval = n
-            case "COUNT":
-                guard case .never = rule.end else { throw ParseError.invalid("RRULE has both COUNT and UNTIL") }
-                guard let n = Int(value), n >= 0 else { throw ParseError.invalid("RRULE COUNT \"\(value)\" must be a non-negative integer") }
-                rule.end = .count(n)
-            case "UNTIL":
-                guard case .never = rule.end else { throw ParseError.invalid("RRULE has both COUNT and UNTIL") }
-                guard let t = untilParser(value) else { throw ParseError.invalid("RRULE UNTIL \"\(value)\" is not a date or date-time") }
-                rule.end = .until(t)
-            case "BYSECOND": rule.bySecond = try ints(0...60, allowNegative: false)
-            case "BYMINUTE": rule.byMinute = try ints(0...59, allowNegative: false)
-            case "BYHOUR": rule.byHour = try ints(0...23, allowNegative: false)
-            case "BYMONTHDAY": rule.byMonthDay = try ints(1...31, allowNegative: true)
-            case "BYYEARDAY": rule.byYearDay = try ints(1...366, allowNegative: true)
-            case "BYWEEKNO": rule.byWeekNo = try ints(1...53, allowNegative: true)
-            case "BYMONTH": rule.byMonth = try ints(1...12, allowNegative: false)
-            case "BYSETPOS": rule.bySetPos = try ints(1...366, allowNegative: true)
-            case "BYDAY":
-                rule.byDay = try Self.parts(of: value, separator: 0x2C).map { item in
-                    let upper = item.uppercased()
-                    guard upper.count >= 2, let day = Self.weekdayCodes.firstIndex(of: String(upper.suffix(2))) else {
-                        throw ParseError.invalid("RRULE BYDAY value \"\(item)\" is not a weekday")
-                    }
-                    let prefix = upper.dropLast(2)
-                    if prefix.isEmpty { return WeekdayNum(day + 1) }
-                    guard let n = Int(prefix.hasPrefix("+") ? prefix.dropFirst() : prefix[...]), n != 0, abs(n) <= 53 else {
-                        throw ParseError.invalid("RRULE BYDAY value \"\(item)\" has a bad ordinal")
-                    }
-                    return WeekdayNum(day + 1, ordinal: n)
-                }
-            case "WKST":
-                guard let day = Self.weekdayCodes.firstIndex(of: value.uppercased()) else { throw ParseError.invalid("RRULE WKST \"\(value)\" is not a weekday") }
-                rule.weekStart = day + 1
-            default:
-                rule.otherParts.append((key, value))
-            }
-        }
-        guard let frequency else { throw ParseError.invalid("RRULE has no FREQ") }
-        rule.frequency = frequency
-        self = rule
+        self = try Self.parse(text, strict: true, untilParser: untilParser).rule
+    }
+
+    /// Parses the text form and checks every part against `RecurrenceRule.Limits` (the one place that knows
+    /// the RFC ranges; every reader's rule text, from iCalendar, xCal, jCal and JSON, comes through here).
+    /// Leniently (`strict: false`) a rule that still means something is repaired, and `repairs` says how, one
+    /// sentence each, for the reader's warning: a value out of range is dropped, a repeated part keeps its
+    /// first value, COUNT with UNTIL keeps both, an unknown part is dropped. What leaves no meaningful rule
+    /// (no FREQ, an unreadable COUNT or UNTIL, a BY part with no valid value, an RSCALE calendar that is not
+    /// available) throws. With `strict: true` every repair throws instead.
+    public static func parse(_ text: String, strict: Bool = false,
+                             untilParser: (String) -> EventTime? = RecurrenceRule.parseUntil) throws(ParseError) -> Parsed {
+        var parser = RuleTextParser(strict: strict)
+        return try parser.parse(text, untilParser: untilParser)
     }
 
     /// Reads an UNTIL value: "20261231" (date), "20261231T235959Z" (UTC) or "20261231T235959" (floating).
@@ -158,10 +138,14 @@ public struct RecurrenceRule: Hashable, Sendable {
 
     /// The RRULE value text in a stable order (FREQ first).
     public var text: String {
-        var parts = ["FREQ=" + frequency.rawValue]
+        var parts: [String] = []
+        if let rscale { parts.append("RSCALE=" + rscale) }
+        parts.append("FREQ=" + frequency.rawValue)
         switch end {
         case .never: break
-        case .count(let n): parts.append("COUNT=\(n)")
+        case .count(let n):
+            parts.append("COUNT=\(n)")
+            if let untilWithCount { parts.append("UNTIL=" + BasicDateText.format(untilWithCount)) }
         case .until(let t): parts.append("UNTIL=" + BasicDateText.format(t))
         }
         if interval != 1 { parts.append("INTERVAL=\(interval)") }
@@ -177,9 +161,14 @@ public struct RecurrenceRule: Hashable, Sendable {
         list("BYMONTHDAY", byMonthDay)
         list("BYYEARDAY", byYearDay)
         list("BYWEEKNO", byWeekNo)
-        list("BYMONTH", byMonth)
+        if leapMonths.isEmpty {
+            list("BYMONTH", byMonth)
+        } else {
+            parts.append("BYMONTH=" + (byMonth.map(String.init) + leapMonths.map { "\($0)L" }).joined(separator: ","))
+        }
         list("BYSETPOS", bySetPos)
         if weekStart != 1 { parts.append("WKST=" + Self.weekdayCodes[weekStart - 1]) }
+        if skip != .omit { parts.append("SKIP=" + skip.rawValue) }
         for (k, v) in otherParts { parts.append(k + "=" + v) }
         return parts.joined(separator: ";")
     }

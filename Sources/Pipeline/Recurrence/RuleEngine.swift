@@ -53,6 +53,9 @@ struct RuleEngine {
     let secondMask: UInt64
     let setPositions: [Int]
 
+    /// The engine for an RFC 7529 RSCALE rule (nil for a plain Gregorian rule, the usual case).
+    private var rscaleEngine: RScaleEngine? = nil
+
     /// Reusable buffers (per engine, never shared).
     private let dayBuffer = DayScratch()
     private var ordinalDays: [Int] = []
@@ -60,7 +63,9 @@ struct RuleEngine {
 
     init(rule: RecurrenceRule, start: Int64, zone: Zone?) {
         frequency = rule.frequency
-        interval = max(1, rule.interval)
+        // Beyond `maxEffectiveInterval` the second period is out of any calendar's reach: capping there gives
+        // the same instances and keeps every product below far from overflow.
+        interval = min(max(1, rule.interval), RecurrenceRule.Limits.maxEffectiveInterval(rule.frequency))
         self.start = start
         self.zone = zone
         let startDateTime = CivilDateTime(secondsSinceEpoch: start)
@@ -68,31 +73,31 @@ struct RuleEngine {
         startDay = startDate.daysSinceEpoch
         weekStart = rule.weekStart
 
+        let until: EventTime?
         switch rule.end {
-        case .never:
-            count = nil; untilLocal = nil; untilInstant = nil
-        case .count(let n):
-            count = n; untilLocal = nil; untilInstant = nil
-        case .until(let t):
-            count = nil
-            switch t {
-            case .date(let d):
-                untilLocal = Int64(d.daysSinceEpoch + 1) * 86_400 - 1; untilInstant = nil
-            case .floating(let l):
+        case .never: count = nil; until = nil
+        case .count(let n): count = n; until = rule.untilWithCount  // COUNT with UNTIL: whichever ends first
+        case .until(let t): count = nil; until = t
+        }
+        switch until {
+        case nil:
+            untilLocal = nil; untilInstant = nil
+        case .date(let d)?:
+            untilLocal = Int64(d.daysSinceEpoch + 1) * 86_400 - 1; untilInstant = nil
+        case .floating(let l)?:
+            untilLocal = l.secondsSinceEpoch; untilInstant = nil
+        case .zoned(let l, let z)?:
+            if let zone, zone != z {
+                let instant = z.utc(fromLocal: l)
+                untilLocal = zone.local(fromUTC: instant).secondsSinceEpoch; untilInstant = instant
+            } else {
                 untilLocal = l.secondsSinceEpoch; untilInstant = nil
-            case .zoned(let l, let z):
-                if let zone, zone != z {
-                    let instant = z.utc(fromLocal: l)
-                    untilLocal = zone.local(fromUTC: instant).secondsSinceEpoch; untilInstant = instant
-                } else {
-                    untilLocal = l.secondsSinceEpoch; untilInstant = nil
-                }
-            case .utc(let s):
-                if let zone {
-                    untilLocal = zone.local(fromUTC: s).secondsSinceEpoch; untilInstant = s
-                } else {
-                    untilLocal = s; untilInstant = nil
-                }
+            }
+        case .utc(let s)?:
+            if let zone {
+                untilLocal = zone.local(fromUTC: s).secondsSinceEpoch; untilInstant = s
+            } else {
+                untilLocal = s; untilInstant = nil
             }
         }
 
@@ -113,6 +118,12 @@ struct RuleEngine {
             default:
                 break
             }
+        } else if rule.frequency == .yearly && !rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && rule.byMonthDay.isEmpty
+                    && rule.byDay.isEmpty && rule.byMonth.isEmpty {
+            // FREQ=YEARLY;BYWEEKNO=20 names a week, not a day: the day comes from DTSTART, its weekday (RFC 5545
+            // 3.3.10: what the rule does not say comes from DTSTART; libical and ical.js do so, python-dateutil
+            // gives the whole week). With BYMONTH too (libical: unimplemented) the BY parts stay filters.
+            defaultWeekday = startDate.isoWeekday
         }
 
         var mm: UInt16 = 0
@@ -126,6 +137,7 @@ struct RuleEngine {
         var ordinals: [(weekday: Int, ordinal: Int)] = []
         for d in rule.byDay where (1...7).contains(d.weekday) {
             if let n = d.ordinal, ordinalsApply {
+                guard RecurrenceRule.Limits.weekdayOrdinal.contains(n) else { continue }  // a rule built in code
                 ordinals.append((d.weekday, n))
             } else {
                 wm |= 1 << UInt8(d.weekday)
@@ -211,6 +223,9 @@ struct RuleEngine {
             t = [0]
         }
         times = t
+        if RScaleCalendar.needed(for: rule) {
+            rscaleEngine = RScaleEngine(rule: rule, startDay: startDay, interval: interval, times: t)
+        }
         hourMask = hm
         minuteMask = minm
         secondMask = sm
@@ -223,7 +238,9 @@ struct RuleEngine {
     mutating func run(from: Int64, to: Int64, includeStart: Bool, limit: Int, _ body: (Int64) -> Void) -> Bool {
         var emission = Emission(start: start, from: from, to: to, count: count, untilLocal: untilLocal,
                                 untilInstant: untilInstant, zone: zone, limit: limit, startPending: includeStart)
-        if to > from && !times.isEmpty {
+        if to > from && !times.isEmpty && rscaleEngine != nil {
+            rscaleEngine!.run(&emission, body)
+        } else if to > from && !times.isEmpty {
             switch frequency {
             case .yearly, .monthly, .weekly, .daily: runDays(&emission, body)
             case .hourly, .minutely, .secondly: runSubDaily(&emission, body)

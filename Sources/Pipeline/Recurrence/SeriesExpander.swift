@@ -90,10 +90,23 @@ public struct SeriesExpander: Sendable {
         return Result(occurrences: occurrences, truncated: truncated, workBudgetExhausted: exhausted)
     }
 
+    /// Wall-clock instances one step of `expand(_:overrides:into:chunk:flush:)` asks each rule for: a series
+    /// is expanded in steps of about this many instances, so memory holds one step, however long the series.
+    static let stepInstances = 4096
+
     /// Expands `master` with its `overrides` and appends the occurrences that touch the span to `batch`, with
     /// their sort keys, in the order they are made (not sorted). Returns whether `maxOccurrences` cut the
     /// series short and whether a rule ran out of its work budget.
+    ///
+    /// With `chunk` and `flush`: the series is made in steps of time, each holding about `stepInstances` instances of its busiest rule;
+    /// after a step, when `batch` holds `chunk` occurrences or more, `flush` is called (it takes them out of
+    /// the batch, or throws to stop). Overrides are added after the last step.
     func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool) {
+        expand(master, overrides: overrides, into: batch, chunk: Int.max, flush: { _ in })
+    }
+
+    func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch, chunk: Int,
+                flush: (OccurrenceBatch) throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool) {
         let clock = clockZone(of: master.start)
         let startLocal = master.start.localTime
         let duration = master.occurrenceDuration(in: zone)
@@ -108,80 +121,62 @@ public struct SeriesExpander: Sendable {
             exact[key] = o
             if rid.thisAndFuture {
                 let newStart = wallClock(o.start, clock: clock, series: master.start).secondsSinceEpoch
-                futures.append((key, newStart - key, o, o.occurrenceDuration(in: zone)))
+                futures.append((key, newStart &- key, o, o.occurrenceDuration(in: zone)))
             }
         }
         futures.sort { $0.from < $1.from }
-        let maxShift = futures.map { abs($0.shift) }.max() ?? 0
+        let maxShift = futures.map { $0.shift.magnitude }.max().map { Int64(clamping: $0) } ?? 0
 
         // The wall-clock range to generate: the span read on the series' clock, widened by the longest
         // duration, the largest THISANDFUTURE shift and a day for zone offsets.
-        let reach = Int64(abs(duration.days)) * 86_400 + abs(duration.seconds) + maxShift + 2 * 86_400
+        let reach = Self.seconds(of: duration) &+ maxShift &+ 2 * 86_400
         var periodReach: Int64 = 0
         for date in master.recurrence.dates {
-            if case .period(let s, let e) = date { periodReach = max(periodReach, e.utcSeconds(in: zone) - s.utcSeconds(in: zone)) }
-            if case .periodWithDuration(_, let d) = date { periodReach = max(periodReach, Int64(abs(d.days)) * 86_400 + abs(d.seconds)) }
+            if case .period(let s, let e) = date { periodReach = max(periodReach, e.utcSeconds(in: zone) &- s.utcSeconds(in: zone)) }
+            if case .periodWithDuration(_, let d) = date { periodReach = max(periodReach, Self.seconds(of: d)) }
         }
-        let fromLocal: Int64 = span.from.map { clock.local(fromUTC: $0).secondsSinceEpoch - reach - periodReach } ?? startLocal.secondsSinceEpoch
-        let toLocal: Int64 = clock.local(fromUTC: span.to).secondsSinceEpoch + maxShift + 2 * 86_400
+        let fromLocal: Int64 = span.from.map { clock.local(fromUTC: $0).secondsSinceEpoch &- reach &- periodReach } ?? startLocal.secondsSinceEpoch
+        let toLocal: Int64 = clock.local(fromUTC: span.to).secondsSinceEpoch &+ maxShift &+ 2 * 86_400
         let from = CivilDateTime(secondsSinceEpoch: max(fromLocal, startLocal.secondsSinceEpoch))
         let to = CivilDateTime(secondsSinceEpoch: max(toLocal, startLocal.secondsSinceEpoch + 1))
 
-        // The recurrence set, as wall-clock seconds, with any PERIOD end (in the batch's scratch list).
-        var truncated = false
-        var starts: [Int64] = []
-        swap(&starts, &batch.scratchStarts)
-        starts.removeAll(keepingCapacity: true)
-        defer { swap(&starts, &batch.scratchStarts) }
-        if master.recurrence.rules.isEmpty {
-            if startLocal >= from && startLocal < to { starts.append(startLocal.secondsSinceEpoch) }
-        }
-        var exhausted = false
-        for r in master.recurrence.rules.indices {
-            var made = 0
-            var engine = RuleEngine(rule: master.recurrence.rules[r], start: startLocal.secondsSinceEpoch, zone: clock)
-            let cut = engine.run(from: from.secondsSinceEpoch, to: to.secondsSinceEpoch, includeStart: true,
-                                 limit: maxOccurrences + 1) { starts.append($0); made += 1 }
-            if cut && made <= maxOccurrences { exhausted = true }  // stopped by the work budget, not by the count
-        }
+        // RDATEs (and DTSTART of a series without RRULE), ascending, with any PERIOD end: as many as the input has.
+        var dates: [Int64] = []
         var periodEnds: [Int64: EventTime] = [:]
+        if master.recurrence.rules.isEmpty {
+            if startLocal >= from && startLocal < to { dates.append(startLocal.secondsSinceEpoch) }
+        }
         for date in master.recurrence.dates {
             let local = wallClock(date.start, clock: clock, series: master.start)
             guard local >= from && local < to else { continue }
-            starts.append(local.secondsSinceEpoch)
+            dates.append(local.secondsSinceEpoch)
             switch date {
             case .time: break
             case .period(_, let end): periodEnds[local.secondsSinceEpoch] = end
             case .periodWithDuration(let s, let d): periodEnds[local.secondsSinceEpoch] = Self.end(of: s, after: d)
             }
         }
-        // Ascending without duplicates (one rule alone already gives that).
-        var ascending = true
-        for i in starts.indices.dropFirst() where starts[i - 1] >= starts[i] {
-            ascending = false
-            break
-        }
-        if !ascending {
-            starts.sort()
-            var kept = 0
-            for i in starts.indices where kept == 0 || starts[i] != starts[kept - 1] {
-                starts[kept] = starts[i]
-                kept += 1
-            }
-            starts.removeLast(starts.count - kept)
-        }
+        if dates.count > 1 { dates.sort() }
 
-        // Exclusions: EXRULE instances and EXDATEs (a DATE EXDATE on a timed series removes that whole day).
+        // The rules' engines, run once per step. On an all-day series BYHOUR, BYMINUTE and BYSECOND are
+        // ignored (a date has no time of day; libical and ical.js do the same).
+        var engines: [RuleEngine] = master.recurrence.rules.map {
+            RuleEngine(rule: isDateSeries ? Self.withoutTimeOfDay($0) : $0, start: startLocal.secondsSinceEpoch, zone: clock)
+        }
+        var exceptionEngines: [RuleEngine] = master.recurrence.exceptionRules.map {
+            RuleEngine(rule: isDateSeries ? Self.withoutTimeOfDay($0) : $0, start: startLocal.secondsSinceEpoch, zone: clock)
+        }
+        /// Rules that ran out of their work budget: they give nothing after the step they stopped in.
+        var stopped = [Bool](repeating: false, count: engines.count)
+
+        // EXDATEs (a DATE EXDATE on a timed series removes that whole day): as many as the input has.
         var excluded = Set<Int64>()
         var excludedDays = Set<Int>()
-        for rule in master.recurrence.exceptionRules {
-            rule.forEachOccurrence(start: startLocal, from: from, to: to, zone: clock, includeStart: false,
-                                   limit: Int.max) { excluded.insert($0.secondsSinceEpoch) }
-        }
         for ex in master.recurrence.exceptionDates {
             if case .date(let d) = ex, !isDateSeries { excludedDays.insert(d.daysSinceEpoch); continue }
             excluded.insert(instanceKey(wallClock(ex, clock: clock, series: master.start), isDate: isDateSeries))
         }
+        let hasExclusions = !excluded.isEmpty || !excludedDays.isEmpty
 
         func add(_ o: Occurrence) {
             let (s, e) = o.interval(in: zone)
@@ -189,54 +184,132 @@ public struct SeriesExpander: Sendable {
                 batch.append(o, start: s, original: o.recurrenceID?.utcSeconds(in: zone) ?? s)
             }
         }
+        var truncated = false
+        var exhausted = false
         var kept = 0
         let masterCancelled = master.isCancelled
         // Every instance of the master shares one stored copy of it (this one's own times are never used).
         let masterTemplate = Occurrence(event: master, start: master.start, end: master.start)
-        let hasExclusions = !excluded.isEmpty || !excludedDays.isEmpty
         var futureIndex = -1
         // The common case, a zoned series whose duration has no days, converts each instance once.
         var fastZone: Zone? = nil
         if case .zoned(_, let z) = master.start, duration.days == 0 { fastZone = z }
         var cursor = ZoneCursor(fastZone ?? zone)
-        for s in starts {
-            if hasExclusions && (excluded.contains(s) || excludedDays.contains(Int(floorDiv(s, 86_400)))) { continue }
-            if kept >= maxOccurrences { truncated = true; break }
-            kept += 1
-            if !exact.isEmpty && exact.index(forKey: s) != nil { continue }  // the override stands in for it, at its own time (below)
-            while futureIndex + 1 < futures.count && futures[futureIndex + 1].from <= s { futureIndex += 1 }
-            if futureIndex < 0 {
-                if !includeCancelled && masterCancelled { continue }
-                if let z = fastZone, periodEnds.isEmpty || periodEnds[s] == nil {
-                    // As `z.utc(fromLocal:)`, `z.local(fromUTC:)` and `Self.time(atUTC:in:)`, from the stretch
-                    // between transitions the previous instance was in.
-                    let u = cursor.utc(fromLocal: CivilDateTime(secondsSinceEpoch: s))
-                    let e = u + duration.seconds
-                    guard span.contains(start: u, end: max(u, e)) else { continue }
-                    let original = EventTime.zoned(CivilDateTime(secondsSinceEpoch: s), z)
-                    let local = cursor.local(fromUTC: u)
-                    let endLocal = cursor.local(fromUTC: e)
-                    let end: EventTime = cursor.utc(fromLocal: endLocal) == e ? .zoned(endLocal, z) : .utc(e)
-                    if local.secondsSinceEpoch == s {
-                        batch.append(Occurrence(sharingEventOf: masterTemplate, start: original, end: end, recurrenceID: original),
-                                     start: u, original: u)
-                    } else {
-                        // Moved out of a DST gap: its start names another wall-clock time.
-                        batch.append(Occurrence(sharingEventOf: masterTemplate, start: .zoned(local, z), end: end, recurrenceID: original),
-                                     start: cursor.utc(fromLocal: local), original: u)
-                    }
-                    continue
+
+        // The step's instances, as wall-clock seconds (in the batch's scratch list).
+        var starts: [Int64] = []
+        swap(&starts, &batch.scratchStarts)
+        defer { swap(&starts, &batch.scratchStarts) }
+        var stepFrom = from.secondsSinceEpoch
+        let end = to.secondsSinceEpoch
+        var dateIndex = 0
+        steps: while true {
+            starts.removeAll(keepingCapacity: true)
+            // The step ends where the first rule that had more to give stopped, so every rule's instances
+            // before that are all here.
+            var stepEnd = end
+            var sources = 0
+            for r in engines.indices where !stopped[r] {
+                var made = 0
+                var last = Int64.min
+                let cut = engines[r].run(from: stepFrom, to: end, includeStart: true, limit: Self.stepInstances) {
+                    starts.append($0)
+                    last = $0
+                    made += 1
                 }
-                let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
-                let startTime = normalized(original)
-                add(Occurrence(sharingEventOf: masterTemplate, start: startTime, end: periodEnds[s] ?? Self.end(of: startTime, after: duration), recurrenceID: original))
-            } else {
-                let f = futures[futureIndex]
-                if !includeCancelled && (masterCancelled || f.event.isCancelled) { continue }
-                let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
-                let startTime = normalized(master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s + f.shift)))
-                add(Occurrence(event: f.event, start: startTime, end: Self.end(of: startTime, after: f.duration), recurrenceID: original))
+                if made > 0 { sources += 1 }
+                if cut {
+                    if made < Self.stepInstances { exhausted = true; stopped[r] = true }  // the work budget, not the step
+                    if made > 0 { stepEnd = min(stepEnd, last + 1) }
+                }
             }
+            if sources > 1 || stepEnd < end {
+                var n = 0
+                for s in starts where s < stepEnd {
+                    starts[n] = s
+                    n += 1
+                }
+                starts.removeLast(starts.count - n)
+            }
+            let firstDate = dateIndex
+            while dateIndex < dates.count && dates[dateIndex] < stepEnd {
+                starts.append(dates[dateIndex])
+                dateIndex += 1
+            }
+            // Ascending without duplicates (one rule alone already gives that).
+            if sources > 1 || dateIndex > firstDate {
+                var ascending = true
+                for i in starts.indices.dropFirst() where starts[i - 1] >= starts[i] {
+                    ascending = false
+                    break
+                }
+                if !ascending {
+                    starts.sort()
+                    var n = 0
+                    for i in starts.indices where n == 0 || starts[i] != starts[n - 1] {
+                        starts[n] = starts[i]
+                        n += 1
+                    }
+                    starts.removeLast(starts.count - n)
+                }
+            }
+            // EXRULE instances of the step, matched against the ascending starts as they come (nothing stored).
+            var hasExcludedStarts = false
+            for r in exceptionEngines.indices where !starts.isEmpty {
+                var j = 0
+                _ = exceptionEngines[r].run(from: stepFrom, to: stepEnd, includeStart: false, limit: Int.max) { x in
+                    while j < starts.count && starts[j] < x { j += 1 }
+                    if j < starts.count && starts[j] == x {
+                        starts[j] = Self.excludedMark
+                        hasExcludedStarts = true
+                        j += 1
+                    }
+                }
+            }
+
+            for s in starts {
+                if hasExcludedStarts && s == Self.excludedMark { continue }
+                if hasExclusions && (excluded.contains(s) || excludedDays.contains(Int(floorDiv(s, 86_400)))) { continue }
+                if kept >= maxOccurrences { truncated = true; break steps }
+                kept += 1
+                if !exact.isEmpty && exact.index(forKey: s) != nil { continue }  // the override stands in for it, at its own time (below)
+                while futureIndex + 1 < futures.count && futures[futureIndex + 1].from <= s { futureIndex += 1 }
+                if futureIndex < 0 {
+                    if !includeCancelled && masterCancelled { continue }
+                    if let z = fastZone, periodEnds.isEmpty || periodEnds[s] == nil {
+                        // As `z.utc(fromLocal:)`, `z.local(fromUTC:)` and `Self.time(atUTC:in:)`, from the stretch
+                        // between transitions the previous instance was in.
+                        let u = cursor.utc(fromLocal: CivilDateTime(secondsSinceEpoch: s))
+                        let e = u + duration.seconds
+                        guard span.contains(start: u, end: max(u, e)) else { continue }
+                        let original = EventTime.zoned(CivilDateTime(secondsSinceEpoch: s), z)
+                        let local = cursor.local(fromUTC: u)
+                        let endLocal = cursor.local(fromUTC: e)
+                        let end: EventTime = cursor.utc(fromLocal: endLocal) == e ? .zoned(endLocal, z) : .utc(e)
+                        if local.secondsSinceEpoch == s {
+                            batch.append(Occurrence(sharingEventOf: masterTemplate, start: original, end: end, recurrenceID: original),
+                                         start: u, original: u)
+                        } else {
+                            // Moved out of a DST gap: its start names another wall-clock time.
+                            batch.append(Occurrence(sharingEventOf: masterTemplate, start: .zoned(local, z), end: end, recurrenceID: original),
+                                         start: cursor.utc(fromLocal: local), original: u)
+                        }
+                        continue
+                    }
+                    let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
+                    let startTime = normalized(original)
+                    add(Occurrence(sharingEventOf: masterTemplate, start: startTime, end: periodEnds[s] ?? Self.end(of: startTime, after: duration), recurrenceID: original))
+                } else {
+                    let f = futures[futureIndex]
+                    if !includeCancelled && (masterCancelled || f.event.isCancelled) { continue }
+                    let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s))
+                    let startTime = normalized(master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: s + f.shift)))
+                    add(Occurrence(event: f.event, start: startTime, end: Self.end(of: startTime, after: f.duration), recurrenceID: original))
+                }
+            }
+            if stepEnd >= end { break }
+            stepFrom = stepEnd
+            if batch.count >= chunk { try flush(batch) }
         }
         // Overrides show up at their own time, whether or not the rule produced their instance.
         for o in overrides {
@@ -271,6 +344,31 @@ public struct SeriesExpander: Sendable {
         guard case .zoned(let l, let z) = time else { return time }
         let fixed = z.local(fromUTC: z.utc(fromLocal: l))
         return fixed == l ? time : .zoned(fixed, z)
+    }
+
+    /// Marks a start an EXRULE removed (no wall-clock instance is this far in the past).
+    static let excludedMark = Int64.min
+
+    /// A duration as seconds, for widening ranges (saturating: a hostile duration of Int.max days widens to
+    /// everything, it does not trap).
+    static func seconds(of duration: CalDuration) -> Int64 {
+        let days = Int64(clamping: duration.days.magnitude)
+        let (daySeconds, overflow) = days.multipliedReportingOverflow(by: 86_400)
+        return overflow ? Int64.max / 4 : min(Int64.max / 4, daySeconds &+ Int64(clamping: duration.seconds.magnitude))
+    }
+
+    /// The rule without BYHOUR, BYMINUTE and BYSECOND, for an all-day series (its instances are dates).
+    static func withoutTimeOfDay(_ rule: RecurrenceRule) -> RecurrenceRule {
+        guard !rule.byHour.isEmpty || !rule.byMinute.isEmpty || !rule.bySecond.isEmpty else { return rule }
+        switch rule.frequency {
+        case .hourly, .minutely, .secondly: return rule
+        default: break
+        }
+        var r = rule
+        r.byHour = []
+        r.byMinute = []
+        r.bySecond = []
+        return r
     }
 
     func instanceKey(_ local: CivilDateTime, isDate: Bool) -> Int64 {

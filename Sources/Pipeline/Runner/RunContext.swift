@@ -27,34 +27,63 @@ public final class RunContext {
     public internal(set) var incremental: IncrementalRun?
     /// Inputs already resolved in this run (a URL is fetched once, also when its fingerprint was taken first).
     var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
-    private let logSink: (String) -> Void
+    private let logger: (LogRecord) -> Void
 
+    /// A context whose messages are printed as text lines by `log` (standard error by default).
+    public convenience init(environment: PipelineEnvironment, report: RunReport = RunReport(), strict: Bool = false, quiet: Bool = false,
+                            cancellation: Cancellation = Cancellation(), log: @escaping (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+        self.init(environment: environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation,
+                  logger: { log($0.text) })
+    }
+
+    /// A context whose messages go to `logger` as records (the program decides their level filter and format).
     public init(environment: PipelineEnvironment, report: RunReport = RunReport(), strict: Bool = false, quiet: Bool = false,
-                cancellation: Cancellation = Cancellation(), log: @escaping (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+                cancellation: Cancellation = Cancellation(), logger: @escaping (LogRecord) -> Void) {
         self.environment = environment
         self.report = report
         self.strict = strict
         self.quiet = quiet
         self.cancellation = cancellation
-        logSink = log
+        self.logger = logger
     }
 
     public var zone: Zone { environment.zone }
 
-    /// Throws when the run was interrupted; sources and long stages call it between units of work.
+    /// Throws when the run was interrupted; sources and long stages call it between units of work, and sinks
+    /// that commit in place just before their commit. Past the run's point of no return it no longer throws.
     public func checkCancellation() throws {
-        if let reason = cancellation.cancelledReason { throw RunFailure.interrupted(reason) }
+        if let reason = cancellation.stopReason { throw RunFailure.interrupted(reason) }
     }
     public var window: Window? { environment.window }
 
     /// Informational message on stderr, silenced by --quiet.
     public func info(_ message: String) {
-        if !quiet { logSink("calpipe: " + message) }
+        if !quiet { logger(LogRecord(level: .info, message: message, source: currentSourceLabel)) }
+    }
+
+    /// Detail for `--log-level debug`.
+    public func debug(_ message: String) {
+        if !quiet { logger(LogRecord(level: .debug, message: message, source: currentSourceLabel)) }
+    }
+
+    /// A record kept with a part dropped or fixed: counted as `repaired` in the summary (apart from rejections)
+    /// and shown on stderr unless --quiet.
+    public func repair(_ repair: Repair) {
+        report.repair(repair)
+        if !quiet {
+            logger(LogRecord(level: .warning, message: "repaired: \(repair)", source: currentSourceLabel, file: repair.location.file,
+                             line: repair.location.line))
+        }
     }
 
     /// A warning: counted in the summary and shown on stderr unless --quiet.
     public func warn(_ message: String) {
         report.warn(message)
-        if !quiet { logSink("calpipe: warning: " + message) }
+        if !quiet { logger(LogRecord(level: .warning, message: message, source: currentSourceLabel)) }
+    }
+
+    /// An error-level record (rejections, failures), shown even under --quiet.
+    public func logError(_ message: String) {
+        logger(LogRecord(level: .error, message: message, source: currentSourceLabel))
     }
 }

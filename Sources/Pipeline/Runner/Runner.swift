@@ -44,11 +44,22 @@ public struct Runner {
         context.sourceLabels = pipeline.sourceLabels
         let cores = ProcessInfo.processInfo.activeProcessorCount
         context.idleCores = sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
+        // Timings listed in pipeline order: sources, stages, sinks.
+        for label in pipeline.sourceLabels { context.report.addTime("source " + label, nanoseconds: 0) }
+        for label in pipeline.stageLabels { context.report.addTime("stage " + label, nanoseconds: 0) }
+        for sink in sinks { context.report.addTime("sink " + sink.label, nanoseconds: 0) }
+        let cancellation = context.cancellation
+        cancellation.beginRun()
+        // Sinks that write through `AtomicFile` (they register a temporary file when they open) only prepare
+        // when they commit; the others commit in place (a database transaction). See `commitAll`.
+        var writesFiles: [Bool] = []
         do {
             context.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, enabled: incremental, context: context)
             for sink in sinks {
+                let before = cancellation.temporaryFileCount
                 try sink.open(context: context)
                 opened.append(sink)
+                writesFiles.append(cancellation.temporaryFileCount > before)
             }
             if let run = context.incremental {
                 try IncrementalPlanner.plan(run, pipeline, sinks: opened, context: context)
@@ -61,19 +72,30 @@ public struct Runner {
                 pump?.start()
             }
             let stages = pipeline.stages
+            // Time spent in stages and sinks, per stage; what is left of a source's read is the source's own.
+            var stageNanos = [UInt64](repeating: 0, count: stages.count)
+            var pushNanos: UInt64 = 0
             func push(_ batch: Batch, from index: Int) throws {
+                let started = DispatchTime.now().uptimeNanoseconds
+                defer { pushNanos &+= DispatchTime.now().uptimeNanoseconds &- started }
                 try context.checkCancellation()
                 var current = batch
-                for stage in stages[index...] {
+                for i in index..<stages.count {
                     if current.isEmpty { return }
-                    current = try stage.process(current, context: context)
+                    let t = DispatchTime.now().uptimeNanoseconds
+                    current = try stages[i].process(current, context: context)
+                    stageNanos[i] &+= DispatchTime.now().uptimeNanoseconds &- t
                 }
                 if current.isEmpty { return }
                 context.report.setOutputCounts(occurrences: current.expanded ? current.occurrences.count : 0, days: current.days.count)
                 if let pump {
                     try pump.send(current)
                 } else {
-                    for sink in opened { try sink.write(current, context: context) }
+                    for sink in opened {
+                        let t = DispatchTime.now().uptimeNanoseconds
+                        try sink.write(current, context: context)
+                        context.report.addTime("sink " + sink.label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
+                    }
                 }
             }
             for (index, source) in pipeline.sources.enumerated() {
@@ -83,6 +105,12 @@ public struct Runner {
                 if case .skipped = context.incremental?.plan(for: label) { continue }
                 context.currentSourceLabel = label
                 defer { context.currentSourceLabel = nil }
+                let readStarted = DispatchTime.now().uptimeNanoseconds
+                let pushedBefore = pushNanos
+                defer {
+                    let total = DispatchTime.now().uptimeNanoseconds &- readStarted
+                    context.report.addTime("source " + label, nanoseconds: total &- min(total, pushNanos &- pushedBefore))
+                }
                 let incremental = context.incremental
                 /// Leaves out what an incremental run need not redo (on the stamped events: the source is part
                 /// of their content hash), then sends the rest through the stages.
@@ -129,7 +157,14 @@ public struct Runner {
                 }
             }
             for (i, stage) in stages.enumerated() {
+                let t = DispatchTime.now().uptimeNanoseconds
+                let pushedBefore = pushNanos
                 try stage.finish(context: context) { tail in try push(tail, from: i + 1) }
+                let total = DispatchTime.now().uptimeNanoseconds &- t
+                stageNanos[i] &+= total &- min(total, pushNanos &- pushedBefore)
+            }
+            for (i, nanos) in stageNanos.enumerated() {
+                context.report.addTime("stage " + pipeline.stageLabels[i], nanoseconds: nanos)
             }
             try pump?.finish()
             pump = nil
@@ -137,15 +172,33 @@ public struct Runner {
             if context.strict, !context.report.rejections.isEmpty {
                 throw RunFailure.rejectedUnderStrict(context.report.rejections.count)
             }
-            for sink in opened {
-                let rows = try sink.commit(context: context)
-                context.report.wrote(rows, to: sink.label)
-            }
+            try commitAll(opened, writesFiles: writesFiles, context: context)
         } catch {
             // The sinks are the pump's until its thread has ended.
             pump?.cancel()
             for sink in opened { sink.abort(context: context) }
+            cancellation.discardPending()
             throw error
         }
+    }
+
+    /// The commit phase. File sinks commit first: each writes its last bytes into its temporary file and
+    /// syncs it, and the renames wait. Then sinks that commit in place (a database transaction), each of which
+    /// makes the run irreversible once it has committed. Last, every file is renamed over its target at once.
+    /// A signal before the first irreversible step rolls everything back; after it, the run goes to its end.
+    private func commitAll(_ sinks: [any Sink], writesFiles: [Bool], context: RunContext) throws {
+        let cancellation = context.cancellation
+        cancellation.beginCommit()
+        let order = sinks.indices.filter { writesFiles[$0] } + sinks.indices.filter { !writesFiles[$0] }
+        var rows = [Int](repeating: 0, count: sinks.count)
+        for index in order {
+            try context.checkCancellation()
+            let t = DispatchTime.now().uptimeNanoseconds
+            rows[index] = try sinks[index].commit(context: context)
+            context.report.addTime("sink " + sinks[index].label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
+            if !writesFiles[index] { cancellation.markIrreversible() }
+        }
+        try cancellation.publish()
+        for (sink, count) in zip(sinks, rows) { context.report.wrote(count, to: sink.label) }
     }
 }

@@ -19,7 +19,11 @@ final class SinkPump: @unchecked Sendable {
 
     init(sinks: [any Sink], context: RunContext, capacity: Int = 4) {
         thread = HandoffThread(name: "calpipe-sinks", depth: capacity) { batch in
-            for sink in sinks { try sink.write(batch, context: context) }
+            for sink in sinks {
+                let t = DispatchTime.now().uptimeNanoseconds
+                try sink.write(batch, context: context)
+                context.report.addTime("sink " + sink.label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
+            }
         }
     }
 

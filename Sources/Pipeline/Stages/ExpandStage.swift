@@ -18,12 +18,12 @@ public final class ExpandStage: Stage {
         kind: .stage,
         summary: "Expand recurring events (RRULE/RDATE/EXDATE/overrides) into occurrences inside the window; without a window, from DTSTART to today+365 days",
         options: [
-            OptionDoc("max_occurrences", "integer", "most occurrences one event may produce; more are dropped with a warning", default: "100000"),
+            OptionDoc("max_occurrences", "integer", "most occurrences one event may produce; more are dropped with a warning", default: "1000000"),
             OptionDoc("include_cancelled", "boolean", "keep cancelled instances (STATUS:CANCELLED on the series or an override)", default: "false"),
         ],
         make: { options in
             ExpandStage(
-                maxOccurrences: options.integer("max_occurrences", default: 100_000, range: 1...100_000_000),
+                maxOccurrences: options.integer("max_occurrences", default: ExpandStage.defaultMaxOccurrences, range: 1...1_000_000_000),
                 includeCancelled: options.bool("include_cancelled", default: false)
             )
         }
@@ -42,7 +42,11 @@ public final class ExpandStage: Stage {
     /// Where the temporary file goes; the system's temporary directory when nil (tests set their own).
     var spillDirectory: String?
 
-    public init(maxOccurrences: Int = 100_000, includeCancelled: Bool = false) {
+    /// The default per-series cap: an event every minute for almost two years; no real calendar's series
+    /// reaches it inside a window, and memory does not depend on it (series are expanded in chunks).
+    public static let defaultMaxOccurrences = 1_000_000
+
+    public init(maxOccurrences: Int = ExpandStage.defaultMaxOccurrences, includeCancelled: Bool = false) {
         self.maxOccurrences = maxOccurrences
         self.includeCancelled = includeCancelled
     }
@@ -107,6 +111,21 @@ public final class ExpandStage: Stage {
     /// Occurrences handed on per batch from `finish`: series are expanded and emitted a few at a time, so
     /// memory holds one chunk of occurrences, not all of them.
     public static let finishBatchSize = 4096
+    /// The day entries a batch from `finish` may lead to (each occurrence counts the days it can touch): a
+    /// batch of occurrences that each last weeks is cut smaller, so the split stage's batch stays bounded too.
+    public static let finishBatchDays = 16_384
+
+    /// The days an occurrence of `master` can touch in the window (at least 1), to weigh batches by.
+    static func dayWeight(_ master: Event, expander: SeriesExpander) -> Int {
+        let seconds = SeriesExpander.seconds(of: master.occurrenceDuration(in: expander.zone))
+        var days = seconds / 86_400 + 2
+        if let from = expander.span.from { days = min(days, max(0, expander.span.to - from) / 86_400 + 2) }
+        return Int(max(1, min(days, Int64(finishBatchDays))))
+    }
+
+    /// Thrown by the worker thread's expansion when a series outgrows one batch: it is then expanded on the
+    /// stage's thread in chunks instead (`Prepared.deferred`), so results waiting on the worker stay small.
+    private struct TooLarge: Error {}
 
     /// One held series expanded (on `SeriesWorker`'s thread): its occurrences with their sort instants, and
     /// what the warnings need. @unchecked: the batch is handed over whole, from the thread that filled it to
@@ -120,6 +139,10 @@ public final class ExpandStage: Stage {
         var uid = ""
         /// Where the master came from, for the warnings (their text is made only when one is given).
         var origin: SourceLocation? = nil
+        /// Day entries each occurrence may lead to (`dayWeight`).
+        var weight = 1
+        /// A series too large for one batch, left for the stage's thread to expand in chunks.
+        var deferred: (master: Event, overrides: [Event])? = nil
     }
 
     /// Expands one held series (or places the overrides that have no master), as `finish` hands it on.
@@ -137,9 +160,17 @@ public final class ExpandStage: Stage {
             }
             return Prepared(occurrences: batch, isSeries: false)
         }
-        let result = expander.expand(master, overrides: overrides, into: batch)
-        return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
-                        uid: master.uid, origin: master.origin)
+        let weight = dayWeight(master, expander: expander)
+        do {
+            let result = try expander.expand(master, overrides: overrides, into: batch, chunk: max(1, finishBatchDays / weight),
+                                             flush: { _ in throw TooLarge() })
+            return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
+                            uid: master.uid, origin: master.origin, weight: weight)
+        } catch {
+            // Thrown by `flush` alone: start again on the stage's thread, in chunks (the work lost is one chunk).
+            return Prepared(occurrences: OccurrenceBatch(capacity: 16), isSeries: true, uid: master.uid, origin: master.origin,
+                            weight: weight, deferred: (master, overrides))
+        }
     }
 
     /// A series expanded only in the ranges the window gained (incremental runs): each range on its own.
@@ -159,7 +190,10 @@ public final class ExpandStage: Stage {
         let zone = context.zone
         // One chunk of occurrences with their sort keys; handed on sorted once it holds `finishBatchSize`.
         let pending = OccurrenceBatch(capacity: 2 * Self.finishBatchSize)
+        // The day entries `pending` may lead to.
+        var pendingDays = 0
         func flush() throws {
+            pendingDays = 0
             guard !pending.isEmpty else { return }
             try emit(Batch(occurrences: pending.takeSorted(), expanded: true))
         }
@@ -181,7 +215,20 @@ public final class ExpandStage: Stage {
             return Self.prepare(master, overrides, expander: expander, zone: zone)
         }, consume: { prepared, uidRank in
             pending.uidRank = uidRank
-            pending.moveAll(from: prepared.occurrences)
+            var prepared = prepared
+            if let (master, overrides) = prepared.deferred {
+                // A large series: expanded here, handed on a chunk at a time.
+                try flush()
+                let chunk = max(1, Self.finishBatchDays / prepared.weight)
+                let result = try expander.expand(master, overrides: overrides, into: pending, chunk: min(chunk, Self.finishBatchSize),
+                                                 flush: { _ in try flush() })
+                prepared.truncated = result.truncated
+                prepared.exhausted = result.exhausted
+                pendingDays = pending.count * prepared.weight
+            } else {
+                pendingDays += prepared.occurrences.count * prepared.weight
+                pending.moveAll(from: prepared.occurrences)
+            }
             guard prepared.isSeries else { return }
             if prepared.truncated {
                 context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
@@ -189,7 +236,7 @@ public final class ExpandStage: Stage {
             if prepared.exhausted {
                 context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)) has a recurrence rule that matches too rarely to expand in full; kept the occurrences found")
             }
-            if pending.count >= Self.finishBatchSize { try flush() }
+            if pending.count >= Self.finishBatchSize || pendingDays >= Self.finishBatchDays { try flush() }
         })
         try flush()
     }

@@ -62,4 +62,15 @@ public final class ZoneDatabase: @unchecked Sendable {
         }
         return zone(named: TimeZone.current.identifier) ?? .utc
     }
+
+    /// The IANA name closest to a mistyped one, for "did you mean": by the whole name ("Europe/Berlni"), else by
+    /// its city ("berlin", "New York" -> "America/New_York").
+    public func suggestion(for name: String) -> String? {
+        let known = TimeZone.knownTimeZoneIdentifiers
+        if let whole = Suggestion.closest(to: name, in: known) { return whole }
+        let city = name.split(separator: "/").last.map { $0.replacingOccurrences(of: " ", with: "_") } ?? name
+        let cities = known.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        guard let match = Suggestion.closest(to: city, in: cities) else { return nil }
+        return known[cities.firstIndex(of: match)!]
+    }
 }

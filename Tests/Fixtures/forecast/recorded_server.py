@@ -8,12 +8,15 @@ serves until its standard input closes (the test process ends) or 15 minutes pas
 Control endpoints (used by the tests, never by calpipe):
   POST /__control/route  {"path": "/v1/forecast", "query_contains": "name=Berlin" (optional),
                           "responses": [{"status": 200, "headers": {...}, "body_file": "x.json" | "body": "...",
-                                         "delay": 0.0, "etag": "\"v1\"", "last_modified": "..."}]}
+                                         "delay": 0.0, "stall": 0.0, "etag": "\"v1\"", "last_modified": "..."}]}
         Requests to the path (whose decoded query contains the text) get the responses in turn; the last one
-        repeats. A response with "etag" / "last_modified" answers 304 to a matching If-None-Match /
-        If-Modified-Since. Later routes for the same path are tried first.
+        repeats. "delay" waits before answering; "stall" sends the headers and half the body, then waits. A response with "etag" / "last_modified" answers 304 to a matching If-None-Match /
+        If-Modified-Since. A response with "require": {"authorization": "Bearer x"} answers 401 (with
+        WWW-Authenticate) unless every listed request header has exactly that value. "method" (optional)
+        limits a route to one method. Later routes for the same path are tried first.
   POST /__control/reset  forget routes and the request log
-  GET  /__control/log    the requests served so far: [{"method", "path", "query", "headers"}]
+  GET  /__control/log    the requests served so far: [{"method", "path", "query", "headers", "body"}]
+Any method (GET, HEAD, POST, PUT, PATCH, DELETE) is served from the routes; request bodies are logged as text.
 """
 import json
 import os
@@ -36,7 +39,7 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def send(self, status, headers, body):
+    def send(self, status, headers, body, stall=None):
         # Like send_response, but a recorded Date header replaces the server's own.
         self.send_response_only(status)
         self.send_header("Server", "calpipe-recorded-server")
@@ -46,7 +49,13 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if body:
+        if body and stall:
+            # Headers and the first half now, the rest after a pause (a server that stalls mid-answer).
+            self.wfile.write(body[:len(body) // 2])
+            self.wfile.flush()
+            time.sleep(stall)
+            self.wfile.write(body[len(body) // 2:])
+        elif body:
             self.wfile.write(body)
 
     def read_body(self):
@@ -60,14 +69,26 @@ class Handler(BaseHTTPRequestHandler):
             spec = json.loads(body)
             with LOCK:
                 ROUTES.insert(0, {"path": spec["path"], "query_contains": spec.get("query_contains"),
-                                  "responses": spec["responses"], "index": 0})
+                                  "method": spec.get("method"), "responses": spec["responses"], "index": 0})
             return self.send(200, {"Content-Type": "application/json"}, b"{}")
         if url.path == "/__control/reset":
             with LOCK:
                 ROUTES.clear()
                 LOG.clear()
             return self.send(200, {"Content-Type": "application/json"}, b"{}")
-        return self.send(405, {}, b"")
+        return self.serve("POST", body)
+
+    def do_PUT(self):
+        self.serve("PUT", self.read_body())
+
+    def do_PATCH(self):
+        self.serve("PATCH", self.read_body())
+
+    def do_DELETE(self):
+        self.serve("DELETE", self.read_body())
+
+    def do_HEAD(self):
+        self.serve("HEAD", b"")
 
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
@@ -75,11 +96,17 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 data = json.dumps(LOG).encode()
             return self.send(200, {"Content-Type": "application/json"}, data)
+        self.serve("GET", b"")
+
+    def serve(self, method, request_body):
+        url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.unquote(url.query)
         headers = {k.lower(): v for k, v in self.headers.items()}
         with LOCK:
-            LOG.append({"method": "GET", "path": url.path, "query": query, "headers": headers})
+            LOG.append({"method": method, "path": url.path, "query": query, "headers": headers,
+                        "body": request_body.decode("utf-8", "replace")})
             route = next((r for r in ROUTES if r["path"] == url.path
+                          and (r.get("method") is None or r["method"] == method)
                           and (r["query_contains"] is None or r["query_contains"] in query)), None)
             if route is not None:
                 response = route["responses"][min(route["index"], len(route["responses"]) - 1)]
@@ -89,6 +116,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(404, {"Content-Type": "application/json"}, reason)
         if response.get("delay"):
             time.sleep(response["delay"])
+        required = response.get("require") or {}
+        if any(headers.get(name.lower()) != value for name, value in required.items()):
+            return self.send(401, {"WWW-Authenticate": 'Basic realm="calendar"', "Content-Type": "text/plain"},
+                             b"login required")
         out_headers = dict(response.get("headers", {}))
         etag = response.get("etag")
         last_modified = response.get("last_modified")
@@ -105,8 +136,10 @@ class Handler(BaseHTTPRequestHandler):
                 body = f.read()
         else:
             body = response.get("body", "").encode()
+        if method == "HEAD":
+            body = b""
         try:
-            self.send(response.get("status", 200), out_headers, body)
+            self.send(response.get("status", 200), out_headers, body, stall=response.get("stall"))
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout tests)
 

@@ -19,7 +19,7 @@ final class FileProvider: ForecastProvider {
         self.path = path
         self.maximumDistanceKm = maximumDistanceKm
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw OpenMeteoDocument.Problem(description: "cannot read the forecast file \(label)")
+            throw OpenMeteoDocument.Problem(description: "cannot read the forecast file \(label): \(FileProblem.readProblem(path: path))")
         }
         let bytes = [UInt8](data)
         do {

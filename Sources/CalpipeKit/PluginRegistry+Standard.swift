@@ -1,0 +1,17 @@
+import Enrichers
+import Exporters
+import Importers
+import Pipeline
+
+extension PluginRegistry {
+    /// Every plugin calpipe ships: the core stages, the sources, the enrichers and the sinks. A program that
+    /// adds plugins of its own registers them on a copy: `var r = PluginRegistry.standard; r.register(...)`.
+    public static var standard: PluginRegistry {
+        var registry = PluginRegistry()
+        for descriptor in CoreStages.all { registry.register(descriptor) }
+        for descriptor in SourcePlugins.all { registry.register(descriptor) }
+        for descriptor in EnricherPlugins.all { registry.register(descriptor) }
+        for descriptor in SinkPlugins.all { registry.register(descriptor) }
+        return registry
+    }
+}

@@ -1,0 +1,70 @@
+import Pipeline
+
+/// The entries the page shows, by day: each day keeps its first `cap` entries in agenda order (already
+/// rendered to HTML) and counts the rest, so memory is bounded by the page's days, not by the feed.
+struct HTMLDayCollector {
+    /// Agenda order, as `DayEntry.agendaOrder`: all-day first, then start, title, uid, end.
+    struct Key: Comparable {
+        var allDay: Bool
+        var startUTC: Int64
+        var title: String
+        var uid: String
+        var endUTC: Int64
+
+        static func < (a: Key, b: Key) -> Bool {
+            if a.allDay != b.allDay { return a.allDay }
+            if a.startUTC != b.startUTC { return a.startUTC < b.startUTC }
+            if a.title != b.title { return a.title < b.title }
+            if a.uid != b.uid { return a.uid < b.uid }
+            return a.endUTC < b.endUTC
+        }
+    }
+
+    struct Entry {
+        var key: Key
+        var html: String
+    }
+
+    struct Day {
+        var entries: [Entry] = []
+        var total = 0
+        /// The forecast of the day's first entry (agenda order) that has one.
+        var firstForecast: (key: Key, forecast: ForecastResult)?
+    }
+
+    let cap: Int
+    private(set) var days: [Int: Day] = [:]
+    private(set) var totalEntries = 0
+
+    init(cap: Int) { self.cap = cap }
+
+    mutating func add(_ entry: DayEntry, renderer: HTMLEntryRenderer) {
+        let key = entry.occurrence.withEvent { event in
+            Key(allDay: entry.allDay, startUTC: entry.startUTC, title: event.title ?? "", uid: event.uid, endUTC: entry.endUTC)
+        }
+        let n = entry.day.daysSinceEpoch
+        var day = days.removeValue(forKey: n) ?? Day()
+        day.total += 1
+        totalEntries += 1
+        if let forecast = entry.forecast, day.firstForecast.map({ key < $0.key }) ?? true {
+            day.firstForecast = (key, forecast)
+        }
+        if day.entries.count < cap || key < day.entries[day.entries.count - 1].key {
+            var low = 0, high = day.entries.count
+            while low < high {
+                let mid = (low + high) / 2
+                if day.entries[mid].key < key { low = mid + 1 } else { high = mid }
+            }
+            day.entries.insert(Entry(key: key, html: renderer.render(entry)), at: low)
+            if day.entries.count > cap { day.entries.removeLast() }
+        }
+        days[n] = day
+    }
+
+    func day(_ n: Int) -> Day? { days[n] }
+
+    /// The weather a day's header shows. Until the forecast stage gives every day its own weather (issue 17),
+    /// it is the forecast of the day's first entry that has one; days without entries have none. This is the
+    /// one place to switch to the per-day model.
+    func weather(forDay n: Int) -> ForecastResult? { days[n]?.firstForecast?.forecast }
+}

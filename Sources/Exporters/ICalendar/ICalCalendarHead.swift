@@ -1,0 +1,84 @@
+import Foundation
+import Pipeline
+
+/// The calendar's own properties, the same in the `ics`, `xcal` and `jcal` sinks: VERSION, PRODID with
+/// calpipe's version, CALSCALE, and the RFC 7986 ones: NAME (with X-WR-CALNAME for older clients),
+/// REFRESH-INTERVAL (with X-PUBLISHED-TTL), COLOR.
+struct ICalCalendarHead {
+    static let productID = "-//calpipe//calpipe \(CalpipeVersion.current)//EN"
+
+    /// NAME and X-WR-CALNAME; none when empty.
+    var name: String?
+    var refreshInterval: CalDuration?
+    /// A CSS3 colour keyword.
+    var color: String?
+
+    init(name: String? = nil, refreshInterval: CalDuration? = nil, color: String? = nil) {
+        self.name = name
+        self.refreshInterval = refreshInterval
+        self.color = color
+    }
+
+    static let options = [
+        OptionDoc("calendar_name", "string", "the calendar's name (NAME and X-WR-CALNAME); \"\" for none", default: "the pipeline's name"),
+        OptionDoc("refresh_interval", "string", "how often subscribers should reload (REFRESH-INTERVAL and X-PUBLISHED-TTL): \"PT1H\", \"30m\", \"1h\", \"1d\", \"1w\""),
+        OptionDoc("color", "string", "the calendar's colour (COLOR): a CSS3 colour name, or \"#rrggbb\" written as the nearest name"),
+    ]
+    static let optionNames = options.map(\.name)
+
+    /// The head a sink's options ask for.
+    static func read(_ options: PluginOptions) -> ICalCalendarHead {
+        var head = ICalCalendarHead()
+        let name = options.string("calendar_name") ?? options.environment.name
+        head.name = name.isEmpty ? nil : name
+        if let text = options.string("refresh_interval") {
+            if let d = duration(text), !d.isNegative, d != .zero {
+                head.refreshInterval = d
+            } else {
+                options.report("refresh_interval", "invalid duration \"\(text)\" (expected an ISO 8601 duration such as \"PT1H\", or a number with s, m, h, d or w, such as \"30m\")")
+            }
+        }
+        if let text = options.string("color") {
+            if let found = CSSColorNames.name(for: text) {
+                head.color = found.name
+            } else {
+                options.report("color", "unknown colour \"\(text)\" (expected a CSS3 colour name such as \"steelblue\", or \"#rrggbb\")")
+            }
+        }
+        return head
+    }
+
+    /// "PT1H", "P1D", or a count with a unit: "90s", "30m", "1h", "2d", "1w".
+    static func duration(_ text: String) -> CalDuration? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if let d = CalDuration(iCalendar: t.uppercased()) { return d }
+        guard let unit = t.last, let n = Int64(t.dropLast()), n >= 0, n < 1_000_000_000 else { return nil }
+        switch unit {
+        case "s", "S": return CalDuration(seconds: n)
+        case "m", "M": return CalDuration(seconds: n * 60)
+        case "h", "H": return CalDuration(seconds: n * 3600)
+        case "d", "D": return CalDuration(days: Int(n))
+        case "w", "W": return CalDuration(days: Int(n) * 7)
+        default: return nil
+        }
+    }
+
+    /// The properties in the order they are written.
+    var properties: [(name: String, parameters: [Parameter], value: ICalValue)] {
+        var out: [(name: String, parameters: [Parameter], value: ICalValue)] = [
+            ("VERSION", [], .text("2.0")),
+            ("PRODID", [], .text(Self.productID)),
+            ("CALSCALE", [], .text("GREGORIAN")),
+        ]
+        if let name {
+            out.append(("NAME", [], .text(name)))
+            out.append(("X-WR-CALNAME", [], .text(name)))
+        }
+        if let refreshInterval {
+            out.append(("REFRESH-INTERVAL", [Parameter("VALUE", "DURATION")], .duration(refreshInterval)))
+            out.append(("X-PUBLISHED-TTL", [], .raw(refreshInterval.iCalendarText)))
+        }
+        if let color { out.append(("COLOR", [], .text(color))) }
+        return out
+    }
+}

@@ -1,0 +1,53 @@
+/// The one JSON string escaper of calpipe: `"` `\` and control characters (`\n`, `\r`, `\t`, else `\u00xx`);
+/// everything else, non-ASCII included, as is (byte by byte is the same as scalar by scalar: no byte of a
+/// multi-byte UTF-8 sequence is below 0x80). `JSONWriter` (strings) and the exporters' byte writer
+/// (`JSONBytes`) both write through it. Inlinable, so the byte writer's hot loop stays as fast as its own was.
+public enum JSONEscaping {
+    /// True when no byte needs an escape.
+    @inlinable
+    public static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for u in utf8 where u < 0x20 || u == 0x22 || u == 0x5C { return false }
+        return true
+    }
+
+    /// The most bytes the escaped form of `count` bytes takes (every byte a `\u00xx`).
+    @inlinable
+    public static func worstCase(_ count: Int) -> Int { count * 6 }
+
+    /// Writes the escaped form of `utf8` (without quotes) at `out`, which has room for `worstCase(utf8.count)`
+    /// bytes; returns the position after it.
+    @inlinable
+    public static func escape(_ utf8: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var out = start
+        for u in utf8 {
+            guard u < 0x20 || u == 0x22 || u == 0x5C else {
+                out.pointee = u
+                out += 1
+                continue
+            }
+            out[0] = 0x5C
+            switch u {
+            case 0x22: out[1] = 0x22
+            case 0x5C: out[1] = 0x5C
+            case 0x0A: out[1] = 0x6E  // n
+            case 0x0D: out[1] = 0x72  // r
+            case 0x09: out[1] = 0x74  // t
+            default:
+                out[1] = 0x75  // u
+                out[2] = 0x30
+                out[3] = 0x30
+                out[4] = hexDigit(u >> 4)
+                out[5] = hexDigit(u & 15)
+                out += 6
+                continue
+            }
+            out += 2
+        }
+        return out
+    }
+
+    @inlinable
+    static func hexDigit(_ v: UInt8) -> UInt8 {
+        v < 10 ? 0x30 + v : 0x61 + v - 10
+    }
+}

@@ -1,0 +1,236 @@
+import ArgumentParser
+import Exporters
+import Foundation
+import Pipeline
+
+struct Agenda: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the agenda of a pipeline or of a database in the terminal.",
+        discussion: """
+            With a pipeline file, runs it without writing its sinks and prints every day of its window (empty
+            days included); with a database written by the sqlite sink, prints what it stores. Day headers carry
+            the weather; lines are fitted to the terminal's width. Colours follow --color: "auto" colours a
+            terminal unless NO_COLOR is set.
+
+            Example:
+              calpipe agenda pipelines/demo.json --from 2026-10-19 --to 2026-10-26
+              calpipe agenda out/agenda.sqlite --color never
+            """
+    )
+
+    enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+        case never, auto, always
+    }
+
+    @Argument(help: "A pipeline file (JSON) or a database written by the sqlite sink.")
+    var input: String
+
+    @Option(help: "First day to show (YYYY-MM-DD, today, today+Nd, today-Nw).")
+    var from: String?
+
+    @Option(help: "Day to stop before (exclusive).")
+    var to: String?
+
+    @Option(help: "Colours: never, auto (a terminal without NO_COLOR) or always.")
+    var color: ColorMode = .auto
+
+    @Option(help: "Columns to fit (default: the terminal's width, else $COLUMNS, else 80).")
+    var width: Int?
+
+    @Option(help: "Language of weekday and month names (en, en-GB, de, ...).")
+    var locale = "en"
+
+    func validate() throws {
+        if let width, width < 30 || width > 1000 { throw ValidationError("--width: \(width) is out of range (expected 30 to 1000)") }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let useColor: Bool
+        switch color {
+        case .never: useColor = false
+        case .always: useColor = true
+        case .auto: useColor = isatty(STDOUT_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        }
+        let columns = width ?? Self.terminalColumns(environment: environment)
+        let days: [TerminalAgenda.Day]
+        let today: CivilDate
+        if Self.isSQLite(input) {
+            let zone = ZoneDatabase().defaultZone(environment: environment)
+            today = PipelineEnvironment.today(in: zone)
+            days = try databaseDays(today: today)
+        } else {
+            (days, today) = try pipelineDays()
+        }
+        let renderer = TerminalAgenda(width: max(30, columns), color: useColor, locale: AgendaLocale(identifier: locale), today: today)
+        FileHandle.standardOutput.write(Data((days.isEmpty ? "no agenda entries\n" : renderer.render(days)).utf8))
+    }
+
+    static func isSQLite(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        return head == Data("SQLite format 3\u{0}".utf8)
+    }
+
+    /// The terminal's width (TIOCGWINSZ on standard output), else $COLUMNS, else 80.
+    static func terminalColumns(environment: [String: String]) -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = environment["COLUMNS"], let n = Int(text), n > 0 { return n }
+        return 80
+    }
+
+    private func day(_ text: String?, option: String, today: CivilDate) throws -> CivilDate? {
+        guard let text else { return nil }
+        guard let date = Window.parseBound(text, today: today) else {
+            throw ValidationError("--\(option): invalid day \"\(text)\" (expected YYYY-MM-DD, today, today+Nd or today-Nw)")
+        }
+        return date
+    }
+
+    /// Every day from `lower` to `upper` (exclusive), each with its entries from `byDay`.
+    static func allDays(_ lower: CivilDate, _ upper: CivilDate, _ byDay: [Int: TerminalAgenda.Day]) -> [TerminalAgenda.Day] {
+        guard lower < upper else { return [] }
+        return (lower.daysSinceEpoch..<upper.daysSinceEpoch).map {
+            byDay[$0] ?? TerminalAgenda.Day(date: CivilDate(daysSinceEpoch: $0), weather: nil, entries: [])
+        }
+    }
+
+    private func pipelineDays() throws -> ([TerminalAgenda.Day], CivilDate) {
+        var pipeline: PipelineDefinition
+        do {
+            pipeline = try PipelineSession.loader().load(file: input)
+        } catch let errors as ConfigErrors {
+            throw PipelineSession.reportConfigErrors(errors)
+        }
+        let today = pipeline.environment.today
+        let lower = try day(from, option: "from", today: today) ?? pipeline.environment.window?.from
+        let upper = try day(to, option: "to", today: today) ?? pipeline.environment.window?.to
+        // The pipeline's own sinks are not run: the agenda is collected instead (a dry run for them).
+        let collector = AgendaCollector(range: lower.map { $0.daysSinceEpoch } ?? Int.min, upper.map { $0.daysSinceEpoch } ?? Int.max)
+        pipeline.sinks = [collector]
+        let report = RunReport()
+        let context = RunContext(environment: pipeline.environment, report: report, quiet: true)
+        do {
+            try Runner().run(pipeline, context: context)
+        } catch {
+            Terminal.error("calpipe: error: \(error)")
+            throw CalpipeExit.failed.code
+        }
+        for warning in report.warnings { Terminal.error("calpipe: warning: \(warning)") }
+        for rejection in report.rejections { Terminal.error("calpipe: rejected: \(rejection)") }
+        let byDay = collector.days()
+        let first = lower ?? byDay.keys.min().map(CivilDate.init(daysSinceEpoch:))
+        let end = upper ?? byDay.keys.max().map { CivilDate(daysSinceEpoch: $0 + 1) }
+        guard let first, let end else { return ([], today) }
+        return (Self.allDays(first, end, byDay), today)
+    }
+
+    private func databaseDays(today: CivilDate) throws -> [TerminalAgenda.Day] {
+        let lower = try day(from, option: "from", today: today)
+        let upper = try day(to, option: "to", today: today)
+        if let lower, let upper, upper <= lower {
+            throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
+        }
+        let rows: [AgendaRow]
+        do {
+            rows = try SQLiteAgendaReader(path: input).rows(from: lower, to: upper)
+        } catch {
+            Terminal.error("calpipe: error: \(error)")
+            throw CalpipeExit.failed.code
+        }
+        var byDay: [Int: TerminalAgenda.Day] = [:]
+        for row in rows {
+            guard let date = ISODate.parseDate(row.day) else { continue }
+            var day = byDay[date.daysSinceEpoch] ?? TerminalAgenda.Day(date: date, weather: nil, entries: [])
+            if day.weather == nil, row.forecastStatus == "forecast" {
+                day.weather = TerminalAgenda.Weather(summary: row.forecastSummary, high: row.temperatureMax, low: row.temperatureMin,
+                                                     precipitationProbability: row.precipitationProbability)
+            }
+            day.entries.append(TerminalAgenda.Entry(
+                allDay: row.allDay, start: AgendaFormatter.clock(row.startLocal, day: row.day), durationSeconds: row.durationSeconds,
+                title: row.title.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)", location: row.location, color: row.color,
+                attendees: row.attendees.filter { !$0.isEmpty }, part: row.part, parts: row.parts, status: row.status))
+            byDay[date.daysSinceEpoch] = day
+        }
+        guard let first = lower ?? byDay.keys.min().map(CivilDate.init(daysSinceEpoch:)),
+              let end = upper ?? byDay.keys.max().map({ CivilDate(daysSinceEpoch: $0 + 1) }) else { return [] }
+        return Self.allDays(first, end, byDay)
+    }
+}
+
+/// Keeps the day entries of a pipeline run for `calpipe agenda`: per day the first `cap` in agenda order and a
+/// count of the rest, so a huge feed does not grow memory beyond days x cap.
+final class AgendaCollector: Sink {
+    private struct Kept {
+        var key: (Bool, Int64, String, String, Int64)
+        var entry: TerminalAgenda.Entry
+        var forecast: ForecastResult?
+    }
+
+    private let lower: Int
+    private let upper: Int
+    private let cap: Int
+    private var kept: [Int: [Kept]] = [:]
+    private var counts: [Int: Int] = [:]
+
+    init(range lower: Int, _ upper: Int, cap: Int = 200) {
+        self.lower = lower
+        self.upper = upper
+        self.cap = cap
+    }
+
+    var needs: BatchContent { .days }
+    var label: String { "agenda" }
+    func open(context: RunContext) throws {}
+    func commit(context: RunContext) throws -> Int { counts.values.reduce(0, +) }
+    func abort(context: RunContext) {}
+
+    private static func before(_ a: (Bool, Int64, String, String, Int64), _ b: (Bool, Int64, String, String, Int64)) -> Bool {
+        if a.0 != b.0 { return a.0 }
+        if a.1 != b.1 { return a.1 < b.1 }
+        if a.2 != b.2 { return a.2 < b.2 }
+        if a.3 != b.3 { return a.3 < b.3 }
+        return a.4 < b.4
+    }
+
+    func write(_ batch: Batch, context: RunContext) throws {
+        for entry in batch.days {
+            let n = entry.day.daysSinceEpoch
+            guard n >= lower, n < upper else { continue }
+            counts[n, default: 0] += 1
+            let event = entry.event
+            let key = (entry.allDay, entry.startUTC, event.title ?? "", event.uid, entry.endUTC)
+            var list = kept[n] ?? []
+            if list.count >= cap, !Self.before(key, list[list.count - 1].key) { continue }
+            let line = TerminalAgenda.Entry(
+                allDay: entry.allDay, start: entry.start.shortTimeText, durationSeconds: entry.durationSeconds,
+                title: event.title.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)", location: event.location, color: event.color,
+                attendees: event.attendees.map { $0.name ?? $0.email ?? "?" }, part: entry.part, parts: entry.parts, status: event.status)
+            let index = list.firstIndex { Self.before(key, $0.key) } ?? list.count
+            list.insert(Kept(key: key, entry: line, forecast: entry.forecast), at: index)
+            if list.count > cap { list.removeLast() }
+            kept[n] = list
+        }
+    }
+
+    /// The collected days. A day's weather is its first entry's forecast (agenda order) until the forecast stage
+    /// gives every day its own.
+    func days() -> [Int: TerminalAgenda.Day] {
+        var out: [Int: TerminalAgenda.Day] = [:]
+        for (n, list) in kept {
+            var weather: TerminalAgenda.Weather?
+            for item in list {
+                if case .forecast(let f, _)? = item.forecast {
+                    weather = TerminalAgenda.Weather(summary: f.summary, high: f.temperatureMax, low: f.temperatureMin,
+                                                     precipitationProbability: f.precipitationProbability)
+                    break
+                }
+            }
+            out[n] = TerminalAgenda.Day(date: CivilDate(daysSinceEpoch: n), weather: weather, entries: list.map(\.entry),
+                                        more: (counts[n] ?? 0) - list.count)
+        }
+        return out
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Pipeline
+
+/// Prints a run's log records on standard error, as text or JSON lines, above the progress line (which it
+/// clears first and draws again). The one place where a run's messages become output.
+final class RunLogger: @unchecked Sendable {
+    // @unchecked: `progressShown` is guarded by `lock`; records arrive from the sinks' thread too.
+    let level: LogRecord.Level
+    let format: LogOptions.LogFormat
+    let quiet: Bool
+    private let lock = NSLock()
+    private var progressShown = false
+
+    init(level: LogRecord.Level, format: LogOptions.LogFormat, quiet: Bool) {
+        self.level = level
+        self.format = format
+        self.quiet = quiet
+    }
+
+    /// Whether a progress line may be drawn: on a terminal, with text logs, not quiet.
+    var showsProgress: Bool { !quiet && format == .text && Terminal.stderrIsTerminal }
+
+    func log(_ record: LogRecord) {
+        if quiet && record.level < .error { return }
+        guard record.level >= level else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if progressShown {
+            Terminal.clearProgress()
+            progressShown = false
+        }
+        Terminal.error(format == .json ? record.json : record.text)
+    }
+
+    func progress(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        Terminal.progress(text)
+        progressShown = true
+    }
+
+    func clearProgress() {
+        lock.lock()
+        defer { lock.unlock() }
+        if progressShown { Terminal.clearProgress() }
+        progressShown = false
+    }
+}

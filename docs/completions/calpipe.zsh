@@ -1,0 +1,209 @@
+#compdef calpipe
+
+__calpipe_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__calpipe_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __calpipe_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__calpipe_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_calpipe() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'run:Run a pipeline file.'
+            'validate:Check a pipeline file without running it.'
+            'convert:Convert one calendar file to another format, optionally expanded and split into days.'
+            'plugins:List the sources, stages and sinks a pipeline can use.'
+            'schema:Print a JSON Schema of pipeline files, made from every plugin'\''s declared options.'
+            'query:Print the agenda stored in a database written by the sqlite sink.'
+            'agenda:Print the agenda of a pipeline or of a database in the terminal.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        run|validate|convert|plugins|schema|query|agenda|help)
+            "_calpipe_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_calpipe_run() {
+    local -i ret=1
+    local -ar ___log_level=('debug' 'info' 'warning' 'error')
+    local -ar ___log_format=('text' 'json')
+    local -ar arg_specs=(
+        ':pipeline:'
+        '*--set[Put VALUE at KEY in the pipeline file before it is read (repeatable)\: window.from=today-1d, sinks\[0\].path=out/a.json.]:KEY=VALUE:'
+        '--dry-run[Read and process everything, but write nothing.]'
+        '(--quiet -q)'{--quiet,-q}'[Print nothing but errors.]'
+        '--strict[Fail (exit 1, nothing written) when any record is rejected.]'
+        '--offline[Use only the HTTP cache\: no request is made; a URL with nothing cached fails.]'
+        '--log-level[Least important messages shown\: debug, info, warning or error.]:level:{__calpipe_complete "${___log_level[@]}"}'
+        '--log-format[text (lines for people) or json (one object per line\: time, level, message, source, file, line).]:format:{__calpipe_complete "${___log_format[@]}"}'
+        '--summary-json[Also write the summary as JSON to FILE\: counts, seconds per source, stage and sink, warnings, exit code and reason.]:file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_validate() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':pipeline:'
+        '*--set[Put VALUE at KEY in the pipeline file before it is read (repeatable)\: window.from=today-1d, sinks\[0\].path=out/a.json.]:KEY=VALUE:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_convert() {
+    local -i ret=1
+    local -ar ___log_level=('debug' 'info' 'warning' 'error')
+    local -ar ___log_format=('text' 'json')
+    local -ar arg_specs=(
+        ':input:'
+        '(--output -o)'{--output,-o}'[Output file, or - for standard output.]:output:'
+        '--format[Input format (a source type such as ics or json); default\: from the input'\''s content, then its extension.]:format:'
+        '--output-format[Output format (a sink type such as ics or json); default\: from the output'\''s extension.]:output-format:'
+        '--from[First day of the window (YYYY-MM-DD, today, today+Nd, today-Nw).]:from:'
+        '--to[Day after the last day of the window (exclusive).]:to:'
+        '--tz[Output time zone (IANA name); default\: $TZ, then the system zone.]:tz:'
+        '--shape[For JSON output\: days, events or occurrences.]:shape:'
+        '(--quiet -q)'{--quiet,-q}'[Print nothing but errors.]'
+        '--strict[Fail (exit 1, nothing written) when any record is rejected.]'
+        '--log-level[Least important messages shown\: debug, info, warning or error.]:level:{__calpipe_complete "${___log_level[@]}"}'
+        '--log-format[text (lines for people) or json (one object per line\: time, level, message, source, file, line).]:format:{__calpipe_complete "${___log_format[@]}"}'
+        '--summary-json[Also write the summary as JSON to FILE\: counts, seconds per source, stage and sink, warnings, exit code and reason.]:file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_plugins() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--json[Print the list as JSON for machines.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_schema() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_query() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':database:'
+        '--day[Show one day.]:day:'
+        '--from[Show days from this one on.]:from:'
+        '--to[Show days before this one (exclusive).]:to:'
+        '--json[Print JSON instead of a table.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_agenda() {
+    local -i ret=1
+    local -ar ___color=('never' 'auto' 'always')
+    local -ar arg_specs=(
+        ':input:'
+        '--from[First day to show (YYYY-MM-DD, today, today+Nd, today-Nw).]:from:'
+        '--to[Day to stop before (exclusive).]:to:'
+        '--color[Colours\: never, auto (a terminal without NO_COLOR) or always.]:color:{__calpipe_complete "${___color[@]}"}'
+        '--width[Columns to fit (default\: the terminal'\''s width, else $COLUMNS, else 80).]:width:'
+        '--locale[Language of weekday and month names (en, en-GB, de, ...).]:locale:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _calpipe ]]; then
+    _calpipe "${@}"
+else
+    compdef _calpipe calpipe
+fi
