@@ -46,9 +46,10 @@ public struct SHA256: Sendable {
             block.withUnsafeBytes { compress($0, at: 0) }
             pending.removeAll(keepingCapacity: true)
         }
-        while buffer.count - offset >= 64 {
-            compress(buffer, at: offset)
-            offset += 64
+        let blocks = (buffer.count - offset) / 64
+        if blocks > 0 {
+            compress(buffer, from: offset, blocks: blocks)
+            offset += blocks * 64
         }
         if offset < buffer.count { pending.append(contentsOf: buffer[offset...]) }
     }
@@ -106,32 +107,41 @@ public struct SHA256: Sendable {
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
     private mutating func compress(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
-        var (a, b, c, d, e, f, g, h) = state
+        compress(buffer, from: offset, blocks: 1)
+    }
+
+    /// Hashes `blocks` 64-byte blocks of `buffer` starting at `offset`, keeping the working state in locals.
+    private mutating func compress(_ buffer: UnsafeRawBufferPointer, from offset: Int, blocks: Int) {
+        var (h0, h1, h2, h3, h4, h5, h6, h7) = state
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            let base = buffer.baseAddress! + offset
-            for i in 0..<16 {
-                w[i] = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-            }
-            for i in 16..<64 {
-                let w15 = w[i - 15], w2 = w[i - 2]
-                let s0 = Self.rotr(w15, 7) ^ Self.rotr(w15, 18) ^ (w15 >> 3)
-                let s1 = Self.rotr(w2, 17) ^ Self.rotr(w2, 19) ^ (w2 >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
             Self.k.withUnsafeBufferPointer { k in
-                for i in 0..<64 {
-                    let S1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
-                    let ch = (e & f) ^ (~e & g)
-                    let t1 = h &+ S1 &+ ch &+ k[i] &+ w[i]
-                    let S0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
-                    let maj = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = S0 &+ maj
-                    h = g; g = f; f = e; e = d &+ t1
-                    d = c; c = b; b = a; a = t1 &+ t2
+                var base = buffer.baseAddress! + offset
+                for _ in 0..<blocks {
+                    for i in 0..<16 {
+                        w[i] = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                    }
+                    for i in 16..<64 {
+                        let w15 = w[i - 15], w2 = w[i - 2]
+                        let s0 = Self.rotr(w15, 7) ^ Self.rotr(w15, 18) ^ (w15 >> 3)
+                        let s1 = Self.rotr(w2, 17) ^ Self.rotr(w2, 19) ^ (w2 >> 10)
+                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                    }
+                    var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                    for i in 0..<64 {
+                        let S1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+                        let ch = (e & f) ^ (~e & g)
+                        let t1 = h &+ S1 &+ ch &+ k[i] &+ w[i]
+                        let S0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+                        let maj = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = S0 &+ maj
+                        h = g; g = f; f = e; e = d &+ t1
+                        d = c; c = b; b = a; a = t1 &+ t2
+                    }
+                    h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
+                    base += 64
                 }
             }
         }
-        state.0 &+= a; state.1 &+= b; state.2 &+= c; state.3 &+= d
-        state.4 &+= e; state.5 &+= f; state.6 &+= g; state.7 &+= h
+        state = (h0, h1, h2, h3, h4, h5, h6, h7)
     }
 }

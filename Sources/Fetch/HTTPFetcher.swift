@@ -12,21 +12,25 @@ import FoundationNetworking
 /// one request at a time per host, a per-host rate limit, an identifying User-Agent; and the stale cached copy
 /// (within `CachePolicy.maxStale`) when the server cannot answer. Synchronous: the pipeline calls it from its
 /// own thread. Credentials never appear in its messages, errors or cache keys (`URLRedaction`).
-public final class HTTPFetcher: @unchecked Sendable {
+public final class HTTPFetcher: Sendable {
     public let settings: HTTPSettings
     /// The cache file this client uses.
     public let cachePath: String
     private let transport: HTTPTransport
     private let gate: HostGate
     private let environment: [String: String]
-    private let lock = NSLock()
-    private var cache: HTTPCache?
-    private var cacheOpenFailed: String?
-    private var cacheRepairNote: String?
-    private var notes: [String] = []
-    private var netrc: NetrcFile??
-    private var bodyFolder: URL?
-    private var bodyCounter = 0
+    /// What the client changes as it works, behind one lock (the cache connection is used only while it is held).
+    private struct State {
+        var cache: HTTPCache?
+        var cacheOpenFailed: String?
+        var cacheRepairNote: String?
+        var notes: [String] = []
+        var netrc: NetrcFile??
+        var bodyFolder: URL?
+        var bodyCounter = 0
+    }
+
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - cachePath: the SQLite cache file; nil: `HTTPCache.defaultPath(environment:)`
@@ -46,56 +50,54 @@ public final class HTTPFetcher: @unchecked Sendable {
     }
 
     deinit {
-        if let bodyFolder { try? FileManager.default.removeItem(at: bodyFolder) }
+        if let bodyFolder = state.withLock({ $0.bodyFolder }) { try? FileManager.default.removeItem(at: bodyFolder) }
     }
 
     /// Why the cache could not be opened (the client then works without one), or that it was damaged and
     /// rebuilt, if either happened.
     public var cacheProblem: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return cacheOpenFailed ?? cacheRepairNote
+        state.withLock { $0.cacheOpenFailed ?? $0.cacheRepairNote }
     }
 
     /// Messages about the cache not yet shown (a damaged cache rebuilt, a damaged body downloaded again); each
     /// is returned once.
     public func takeNotes() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        let out = notes
-        notes = []
-        return out
+        state.withLock { state in
+            defer { state.notes = [] }
+            return state.notes
+        }
     }
 
     private func note(_ text: String) {
-        lock.lock()
-        notes.append(text)
-        lock.unlock()
+        state.withLock { $0.notes.append(text) }
     }
 
     private func withCache<T>(_ body: (HTTPCache) throws -> T?) -> T? {
-        lock.lock()
-        defer { lock.unlock() }
-        if cache == nil, cacheOpenFailed == nil {
-            do {
-                let opened = try HTTPCache(path: cachePath, busyTimeoutMilliseconds: Int(settings.cacheBusyTimeout * 1000))
-                try opened.prune(now: settings.clock().timeIntervalSince1970, keepSeconds: settings.keepStaleFor)
-                if let repaired = opened.repairNote {
-                    cacheRepairNote = repaired
-                    notes.append(repaired)
+        let cachePath = cachePath, settings = settings
+        return state.withLock { state in
+            if state.cache == nil, state.cacheOpenFailed == nil {
+                do {
+                    let opened = try HTTPCache(path: cachePath, busyTimeoutMilliseconds: Int(settings.cacheBusyTimeout * 1000))
+                    try opened.prune(now: settings.clock().timeIntervalSince1970, keepSeconds: settings.keepStaleFor)
+                    if let repaired = opened.repairNote {
+                        state.cacheRepairNote = repaired
+                        state.notes.append(repaired)
+                    }
+                    state.cache = opened
+                } catch let error as SQLiteError {
+                    let why = error.isBusy ? "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))" : error.codeDescription
+                    let message = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
+                    state.cacheOpenFailed = message
+                    state.notes.append(message)
+                } catch {
+                    let message = "cannot use the HTTP cache \(cachePath): \((error as NSError).localizedDescription); continuing without it"
+                    state.cacheOpenFailed = message
+                    state.notes.append(message)
                 }
-                cache = opened
-            } catch let error as SQLiteError {
-                let why = error.isBusy ? "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))" : error.codeDescription
-                cacheOpenFailed = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
-                notes.append(cacheOpenFailed!)
-            } catch {
-                cacheOpenFailed = "cannot use the HTTP cache \(cachePath): \((error as NSError).localizedDescription); continuing without it"
-                notes.append(cacheOpenFailed!)
             }
+            guard let cache = state.cache else { return nil }
+            return try? body(cache)
         }
-        guard let cache else { return nil }
-        return try? body(cache)
     }
 
     private var now: Double { settings.clock().timeIntervalSince1970 }
@@ -209,10 +211,11 @@ public final class HTTPFetcher: @unchecked Sendable {
     }
 
     private func netrcEntry(_ host: String) -> NetrcFile.Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        if netrc == nil { netrc = .some(NetrcFile.load(environment: environment)) }
-        return netrc??.entry(for: host)
+        let environment = environment
+        return state.withLock { state in
+            if state.netrc == nil { state.netrc = .some(NetrcFile.load(environment: environment)) }
+            return state.netrc??.entry(for: host)
+        }
     }
 
     /// What `resolve` found: the answer, and its body's file when the body is not in `response.body`.
@@ -252,7 +255,7 @@ public final class HTTPFetcher: @unchecked Sendable {
         if settings.offline {
             guard request.isCacheable, let cached else { throw FetchError.offline(url: label) }
             if cached.isFresh(at: now) { return fromCache(cached, .cache) }
-            return try fallBack(cached, .offline(url: label), policy: policy, reason: "not asked (--offline)")
+            return try fallBack(cached, .transport(url: label, message: "not asked (--offline)"), policy: policy)
         }
         if let cached, cached.isFresh(at: now) { return fromCache(cached, .cache) }
         if let reason = gate.blockReason(prepared.authority) {
@@ -344,14 +347,14 @@ public final class HTTPFetcher: @unchecked Sendable {
 
     /// The cached copy when there is one young enough for `policy.maxStale`; else the failure, saying what
     /// became of the cache.
-    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError, policy: CachePolicy, reason: String? = nil) throws -> Resolved {
+    private func fallBack(_ cached: CacheEntry?, _ failure: FetchError, policy: CachePolicy) throws -> Resolved {
         guard let cached else { throw failure }
         let age = max(0, now - cached.storedAt)
         if let maxStale = policy.maxStale, age > maxStale {
             throw FetchError.unavailable(failure, cache: "the cached copy is \(DurationOption.describe(age)) old, more than max_stale (\(DurationOption.describe(maxStale)))")
         }
-        var resolved = fromCache(cached, .stale(reason.map { "\(failure.description) (\($0))" } ?? failure.description))
-        resolved.staleReason = reason ?? failure.reason
+        var resolved = fromCache(cached, .stale(failure.description))
+        resolved.staleReason = failure.reason
         return resolved
     }
 
@@ -406,21 +409,26 @@ public final class HTTPFetcher: @unchecked Sendable {
 
     // MARK: - Body files
 
-    private func ownedFolder() throws -> URL {
-        if let bodyFolder { return bodyFolder }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-fetch-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        bodyFolder = folder
-        return folder
+    /// A new file name in the folder of bodies this client owns (made on first use, removed with the client).
+    private func newBodyFile(suffix: String) throws -> URL {
+        try state.withLock { state in
+            let folder: URL
+            if let existing = state.bodyFolder {
+                folder = existing
+            } else {
+                folder = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-fetch-\(getpid())-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                state.bodyFolder = folder
+            }
+            state.bodyCounter += 1
+            return folder.appendingPathComponent("body-\(state.bodyCounter)\(suffix)")
+        }
     }
 
     /// Gives the caller its own name for a body file: a hard link to a cached body (no copy; another run
     /// replacing the cache entry does not pull it away), or the temporary download itself.
     private func keep(_ file: URL, move: Bool, suffix: String) throws -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        bodyCounter += 1
-        let target = try ownedFolder().appendingPathComponent("body-\(bodyCounter)\(suffix)")
+        let target = try newBodyFile(suffix: suffix)
         if move {
             try FileManager.default.moveItem(at: file, to: target)
         } else if link(file.path, target.path) != 0 {
@@ -444,10 +452,7 @@ public final class HTTPFetcher: @unchecked Sendable {
 
     /// Writes a body to a file this client owns (removed when the client goes away).
     func writeBody(_ body: [UInt8], suffix: String) throws -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        bodyCounter += 1
-        let file = try ownedFolder().appendingPathComponent("body-\(bodyCounter)\(suffix)")
+        let file = try newBodyFile(suffix: suffix)
         try Data(body).write(to: file, options: .atomic)
         return file.path
     }

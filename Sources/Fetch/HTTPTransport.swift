@@ -13,7 +13,7 @@ import FoundationNetworking
 /// A session delegate sees every task: a 401 with `WWW-Authenticate` becomes an answer at once (URLSession on
 /// Linux would otherwise wait for credentials until the timeout), and a redirect to another host drops the
 /// request's credential headers.
-final class HTTPTransport: @unchecked Sendable {
+final class HTTPTransport: Sendable {
     private let session: URLSession
     private let delegate: TransportDelegate
     private let connectTimeout: Double
@@ -98,22 +98,26 @@ final class HTTPTransport: @unchecked Sendable {
 }
 
 /// The state of one task, filled by the delegate's callbacks (on the session's queue), read by `send`.
-private final class TaskState: @unchecked Sendable {
+private final class TaskState: Sendable {
     let toFile: Bool
     let sensitiveHeaders: Set<String>
     let answerStarted = DispatchSemaphore(value: 0)
     let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var response: HTTPURLResponse?
-    private var challengeResponse: HTTPURLResponse?
-    private var data: [UInt8] = []
-    private var file: URL?
-    private var handle: FileHandle?
-    private var hasher = SHA256()
-    private var length: Int64 = 0
-    private var error: Error?
-    private var writeError: Error?
-    private var startedSignalled = false
+
+    private struct Progress {
+        var response: HTTPURLResponse?
+        var challengeResponse: HTTPURLResponse?
+        var data: [UInt8] = []
+        var file: URL?
+        var handle: FileHandle?
+        var hasher = SHA256()
+        var length: Int64 = 0
+        var error: Error?
+        var writeError: Error?
+        var startedSignalled = false
+    }
+
+    private let progress = Locked(Progress())
 
     init(toFile: Bool, sensitiveHeaders: Set<String>) {
         self.toFile = toFile
@@ -121,119 +125,115 @@ private final class TaskState: @unchecked Sendable {
     }
 
     private func signalStarted() {
-        lock.lock()
-        let first = !startedSignalled
-        startedSignalled = true
-        lock.unlock()
+        let first = progress.withLock { state -> Bool in
+            defer { state.startedSignalled = true }
+            return !state.startedSignalled
+        }
         if first { answerStarted.signal() }
     }
 
     func received(_ response: URLResponse) {
-        lock.lock()
-        self.response = response as? HTTPURLResponse
-        if toFile, let http = self.response, (200..<300).contains(http.statusCode) {
-            let target = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-download-\(UUID().uuidString)")
-            if FileManager.default.createFile(atPath: target.path, contents: nil), let opened = try? FileHandle(forWritingTo: target) {
-                file = target
-                handle = opened
-            } else {
-                writeError = CocoaError(.fileWriteUnknown)
+        let toFile = toFile
+        progress.withLock { state in
+            state.response = response as? HTTPURLResponse
+            if toFile, let http = state.response, (200..<300).contains(http.statusCode) {
+                let target = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-download-\(UUID().uuidString)")
+                if FileManager.default.createFile(atPath: target.path, contents: nil), let opened = try? FileHandle(forWritingTo: target) {
+                    state.file = target
+                    state.handle = opened
+                } else {
+                    state.writeError = CocoaError(.fileWriteUnknown)
+                }
             }
         }
-        lock.unlock()
         signalStarted()
     }
 
     func received(_ chunk: Data) {
-        lock.lock()
-        defer { lock.unlock() }
-        chunk.withUnsafeBytes { hasher.update(buffer: $0) }
-        length += Int64(chunk.count)
-        if let handle {
-            do { try handle.write(contentsOf: chunk) } catch { writeError = error }
-        } else if file == nil {
-            let isError = response.map { !(200..<300).contains($0.statusCode) } ?? false
-            if !isError || data.count < 65_536 { data.append(contentsOf: chunk) }
+        progress.withLock { state in
+            chunk.withUnsafeBytes { state.hasher.update(buffer: $0) }
+            state.length += Int64(chunk.count)
+            if let handle = state.handle {
+                do { try handle.write(contentsOf: chunk) } catch { state.writeError = error }
+            } else if state.file == nil {
+                let isError = state.response.map { !(200..<300).contains($0.statusCode) } ?? false
+                if !isError || state.data.count < 65_536 { state.data.append(contentsOf: chunk) }
+            }
         }
     }
 
     func challenged(_ response: URLResponse?) {
-        lock.lock()
-        challengeResponse = response as? HTTPURLResponse
-        lock.unlock()
+        progress.withLock { $0.challengeResponse = response as? HTTPURLResponse }
     }
 
     func completed(_ error: Error?) {
-        lock.lock()
-        self.error = error
-        try? handle?.close()
-        handle = nil
-        lock.unlock()
+        progress.withLock { state in
+            state.error = error
+            try? state.handle?.close()
+            state.handle = nil
+        }
         signalStarted()
         done.signal()
     }
 
     func discardFile() {
-        lock.lock()
-        if let file { try? FileManager.default.removeItem(at: file) }
-        file = nil
-        lock.unlock()
+        progress.withLock { state in
+            if let file = state.file { try? FileManager.default.removeItem(at: file) }
+            state.file = nil
+        }
     }
 
     func finish(label: String) throws -> HTTPTransport.Exchange {
-        lock.lock()
-        defer { lock.unlock() }
-        func headers(_ http: HTTPURLResponse) -> [String: String] {
-            var out: [String: String] = [:]
-            for (key, value) in http.allHeaderFields {
-                if let name = key as? String, let text = value as? String { out[name.lowercased()] = text }
+        try progress.withLock { state in
+            func headers(_ http: HTTPURLResponse) -> [String: String] {
+                var out: [String: String] = [:]
+                for (key, value) in http.allHeaderFields {
+                    if let name = key as? String, let text = value as? String { out[name.lowercased()] = text }
+                }
+                return out
             }
-            return out
+            func dropFile() {
+                if let file = state.file { try? FileManager.default.removeItem(at: file) }
+            }
+            if let challenge = state.challengeResponse, state.response == nil || state.error != nil {
+                // A 401/407 the session wanted credentials for: the answer is the status itself.
+                dropFile()
+                return .init(response: HTTPResponse(status: challenge.statusCode, headers: headers(challenge)), file: nil, length: 0, sha256: SHA256.hex(of: []))
+            }
+            if let error = state.error {
+                dropFile()
+                let nsError = error as NSError
+                throw FetchError.transport(url: label, message: HTTPTransport.describe(nsError), connectFailure: HTTPTransport.isConnectFailure(nsError))
+            }
+            if let writeError = state.writeError {
+                dropFile()
+                throw FetchError.transport(url: label, message: "cannot store the download (\((writeError as NSError).localizedDescription))", connectFailure: false)
+            }
+            guard let http = state.response else {
+                dropFile()
+                throw FetchError.transport(url: label, message: "the answer is not HTTP", connectFailure: false)
+            }
+            var digest = state.hasher
+            return .init(response: HTTPResponse(status: http.statusCode, headers: headers(http), body: state.data), file: state.file,
+                         length: state.length, sha256: digest.finishHex())
         }
-        if let challenge = challengeResponse, response == nil || error != nil {
-            // A 401/407 the session wanted credentials for: the answer is the status itself.
-            if let file { try? FileManager.default.removeItem(at: file) }
-            return .init(response: HTTPResponse(status: challenge.statusCode, headers: headers(challenge)), file: nil, length: 0, sha256: SHA256.hex(of: []))
-        }
-        if let error {
-            if let file { try? FileManager.default.removeItem(at: file) }
-            let nsError = error as NSError
-            throw FetchError.transport(url: label, message: HTTPTransport.describe(nsError), connectFailure: HTTPTransport.isConnectFailure(nsError))
-        }
-        if let writeError {
-            if let file { try? FileManager.default.removeItem(at: file) }
-            throw FetchError.transport(url: label, message: "cannot store the download (\((writeError as NSError).localizedDescription))", connectFailure: false)
-        }
-        guard let http = response else {
-            if let file { try? FileManager.default.removeItem(at: file) }
-            throw FetchError.transport(url: label, message: "the answer is not HTTP", connectFailure: false)
-        }
-        var copy = hasher
-        return .init(response: HTTPResponse(status: http.statusCode, headers: headers(http), body: data), file: file, length: length, sha256: copy.finishHex())
     }
 }
 
 /// The session's delegate: routes callbacks to the task's state.
-private final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var states: [Int: TaskState] = [:]
+private final class TransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let states = Locked<[Int: TaskState]>([:])
 
     func register(_ task: URLSessionTask, _ state: TaskState) {
-        lock.lock()
-        states[task.taskIdentifier] = state
-        lock.unlock()
+        states.withLock { $0[task.taskIdentifier] = state }
     }
 
     func unregister(_ task: URLSessionTask) {
-        lock.lock()
-        states[task.taskIdentifier] = nil
-        lock.unlock()
+        states.withLock { $0[task.taskIdentifier] = nil }
     }
 
     private func state(_ task: URLSessionTask) -> TaskState? {
-        lock.lock()
-        defer { lock.unlock() }
-        return states[task.taskIdentifier]
+        states.withLock { $0[task.taskIdentifier] }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,

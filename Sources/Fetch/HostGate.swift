@@ -2,11 +2,14 @@ import Foundation
 
 /// Politeness per host: one request at a time, at most R requests per second, and a stop for the rest of
 /// the run once a host said its request limit is reached.
-final class HostGate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var hostLocks: [String: NSLock] = [:]
-    private var lastStart: [String: Double] = [:]
-    private var blocked: [String: String] = [:]
+final class HostGate: Sendable {
+    private struct State {
+        var hostLocks: [String: NSLock] = [:]
+        var lastStart: [String: Double] = [:]
+        var blocked: [String: String] = [:]
+    }
+
+    private let state = Locked(State())
     private let minimumInterval: Double
 
     init(requestsPerSecond: Double) {
@@ -15,36 +18,29 @@ final class HostGate: @unchecked Sendable {
 
     /// Why requests to the host stopped, if they did.
     func blockReason(_ host: String) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return blocked[host]
+        state.withLock { $0.blocked[host] }
     }
 
     func block(_ host: String, reason: String) {
-        lock.lock()
-        blocked[host] = reason
-        lock.unlock()
+        state.withLock { $0.blocked[host] = reason }
     }
 
     /// Runs `body` holding the host's turn, after waiting out the rate limit.
     func withTurn<T>(_ host: String, _ body: () throws -> T) rethrows -> T {
         let clock = { ProcessInfo.processInfo.systemUptime }
-        lock.lock()
-        let hostLock: NSLock
-        if let existing = hostLocks[host] { hostLock = existing } else { hostLock = NSLock(); hostLocks[host] = hostLock }
-        lock.unlock()
+        let hostLock = state.withLock { state -> NSLock in
+            if let existing = state.hostLocks[host] { return existing }
+            let created = NSLock()
+            state.hostLocks[host] = created
+            return created
+        }
         hostLock.lock()
         defer { hostLock.unlock() }
-        lock.lock()
-        let previous = lastStart[host]
-        lock.unlock()
-        if let previous {
+        if let previous = state.withLock({ $0.lastStart[host] }) {
             let wait = previous + minimumInterval - clock()
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
         }
-        lock.lock()
-        lastStart[host] = clock()
-        lock.unlock()
+        state.withLock { $0.lastStart[host] = clock() }
         return try body()
     }
 }

@@ -174,6 +174,11 @@ final class AgendaCollector: Sink {
     private let cap: Int
     private var kept: [Int: [Kept]] = [:]
     private var counts: [Int: Int] = [:]
+    /// Weather given to whole days (the per-day model of the agenda-day issue), preferred to entries' forecasts.
+    private var dayWeather: [Int: ForecastResult] = [:]
+
+    /// Gives a day its own weather (from `Batch.agendaDays` once the forecast stage makes day headers).
+    func setWeather(_ weather: ForecastResult, forDay n: Int) { dayWeather[n] = weather }
 
     init(range lower: Int, _ upper: Int, cap: Int = 200) {
         self.lower = lower
@@ -219,10 +224,11 @@ final class AgendaCollector: Sink {
     /// gives every day its own.
     func days() -> [Int: TerminalAgenda.Day] {
         var out: [Int: TerminalAgenda.Day] = [:]
-        for (n, list) in kept {
+        for n in Set(kept.keys).union(dayWeather.keys) {
+            let list = kept[n] ?? []
             var weather: TerminalAgenda.Weather?
-            for item in list {
-                if case .forecast(let f, _)? = item.forecast {
+            for item in (dayWeather[n].map { [$0] } ?? list.map(\.forecast)) {
+                if case .forecast(let f, _)? = item {
                     weather = TerminalAgenda.Weather(summary: f.summary, high: f.temperatureMax, low: f.temperatureMin,
                                                      precipitationProbability: f.precipitationProbability)
                     break

@@ -13,8 +13,10 @@ final class FeedOverHTTPTests: XCTestCase {
         return RunContext(environment: environment, quiet: true)
     }
 
-    func fetcher(_ cache: String) -> HTTPFetcher {
-        HTTPFetcher(cachePath: cache, settings: HTTPSettings(userAgent: "calpipe-tests/1.0", connectTimeout: 2, requestTimeout: 2, retryBudget: 0.3,
+    /// Short timeouts for tests of failures; `requestTimeout` longer where a test moves many bytes (a loaded
+    /// machine streams and hashes 40 MB in more than 2 s).
+    func fetcher(_ cache: String, requestTimeout: Double = 2) -> HTTPFetcher {
+        HTTPFetcher(cachePath: cache, settings: HTTPSettings(userAgent: "calpipe-tests/1.0", connectTimeout: 2, requestTimeout: requestTimeout, retryBudget: 0.3,
                                                              backoffBase: 0.05, maximumAttempts: 3, requestsPerSecond: 0))
     }
 
@@ -92,7 +94,7 @@ final class FeedOverHTTPTests: XCTestCase {
         let server = try RecordedServer()
         defer { server.stop() }
         try server.route("/big.ics", [.init(bodyFile: big.path)])
-        let run = context(fetcher: fetcher(Harness.temporaryCache()))  // owns the body file while it lives
+        let run = context(fetcher: fetcher(Harness.temporaryCache(), requestTimeout: 120))  // owns the body file while it lives
         let inputs = try InputSpec(location: .url(server.base + "/big.ics")).inputs(context: run)
         let size = try FileManager.default.attributesOfItem(atPath: inputs[0].path)[.size] as? Int
         XCTAssertEqual(size, text.utf8.count)

@@ -55,6 +55,24 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(log[2].body, "{}")
     }
 
+    func testWebDAVMethodsForCalDAV() throws {
+        let multistatus = "<?xml version=\"1.0\"?><d:multistatus xmlns:d=\"DAV:\"/>"
+        try server.route("/dav/cal/", method: "REPORT", [.init(status: 207, headers: ["Content-Type": "application/xml"], body: multistatus)])
+        try server.route("/dav/cal/", method: "PROPFIND", [.init(status: 207, body: multistatus)])
+        let fetcher = HTTPFetcher(cachePath: Harness.temporaryCache(), settings: settings())
+        let query = "<c:calendar-query xmlns:c=\"urn:ietf:params:xml:ns:caldav\"/>"
+        let report = try fetcher.send(HTTPRequest(method: "REPORT", url: server.base + "/dav/cal/", headers: ["Depth": "1", "Content-Type": "application/xml"],
+                                                  body: Array(query.utf8), credentials: RemoteCredentials(username: "ada", password: "pw", useNetrc: false)))
+        XCTAssertEqual(report.response.status, 207)
+        XCTAssertEqual(report.response.text, multistatus)
+        XCTAssertEqual(try fetcher.send(HTTPRequest(method: "PROPFIND", url: server.base + "/dav/cal/", headers: ["Depth": "0"])).response.status, 207)
+        let log = try server.log()
+        XCTAssertEqual(log.map(\.method), ["REPORT", "PROPFIND"])
+        XCTAssertEqual(log[0].body, query)
+        XCTAssertEqual(log[0].headers["depth"], "1")
+        XCTAssertEqual(log[0].headers["authorization"], "Basic " + Data("ada:pw".utf8).base64EncodedString())
+    }
+
     func testBodyToFileStreamsWithLengthAndDigest() throws {
         let text = String(repeating: "BEGIN:VEVENT\r\nEND:VEVENT\r\n", count: 5_000)
         try server.route("/feed.ics", [.init(body: text)])

@@ -96,6 +96,23 @@ final class StaleFeedTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("out/events.json")).isEmpty, false)
     }
 
+    func testACorruptCacheIsRebuiltWithAWarningInARun() throws {
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/team.ics", [.init(bodyFile: "feed.ics", etag: "\"v1\"")])
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pipeline(dir, source: "{ \"type\": \"ics\", \"url\": \"\(server.base)/team.ics\" }")
+        let cache = dir.appendingPathComponent("cache.sqlite").path
+        try Data(String(repeating: "garbage ", count: 1_000).utf8).write(to: URL(fileURLWithPath: cache))
+        let result = try CalpipeProcess.run(["run", "feed.json"], in: dir, environment: ["CALPIPE_CACHE": cache])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("calpipe: warning: the HTTP cache \(cache) was damaged (file is not a database); moved it to \(cache).corrupt-"), result.stderr)
+        let again = try CalpipeProcess.run(["run", "feed.json"], in: dir, environment: ["CALPIPE_CACHE": cache])
+        XCTAssertFalse(again.stderr.contains("warning"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("feeds from cache: 1"), again.stderr)
+    }
+
     func testLoginAndStalenessOptionsAreChecked() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -114,6 +131,11 @@ final class StaleFeedTests: XCTestCase {
             """)
         let ok = try CalpipeProcess.run(["validate", "feed.json"], in: dir, environment: [:])
         XCTAssertEqual(ok.code, 0, ok.stderr)
+
+        try pipeline(dir, source: "{ \"type\": \"ics\", \"path\": \"team.ics\", \"bearer_token\": \"t\" }")
+        let local = try CalpipeProcess.run(["validate", "feed.json"], in: dir, environment: [:])
+        XCTAssertEqual(local.code, 2, local.stderr)
+        XCTAssertTrue(local.stderr.contains("sources[0].bearer_token: only read with \"url\" (this source reads \"path\")"), local.stderr)
     }
 }
 
@@ -159,5 +181,31 @@ final class OfflineForecastTests: XCTestCase {
         XCTAssertEqual(cached.code, 0, cached.stderr)
         XCTAssertFalse(cached.stderr.contains("--offline allows no download"), cached.stderr)
         XCTAssertEqual(try server.log().count, requests, "the cached answer served the offline run")
+    }
+}
+
+extension StaleFeedTests {
+    func testOfflineUsesAnExpiredCopyWithinMaxStaleAndRefusesAnOlderOne() throws {
+        let server = try RecordedServer()
+        defer { server.stop() }
+        try server.route("/team.ics", [.init(bodyFile: "feed.ics", etag: "\"v1\"")])
+        let url = server.base + "/team.ics"
+        let cache = Harness.temporaryCache()
+        let clock = TestClock(Harness.now)
+        _ = try InputSpec(location: .url(url)).inputs(context: context(fetcher(cache, clock: clock)))
+        clock.advance(3 * 86_400)
+        func offline() -> HTTPFetcher {
+            var settings = HTTPSettings(requestsPerSecond: 0)
+            settings.offline = true
+            settings.clock = { clock.now }
+            return HTTPFetcher(cachePath: cache, settings: settings)
+        }
+        let run = context(offline())
+        XCTAssertEqual(try InputSpec(location: .url(url), access: RemoteAccess(maxStale: 4 * 86_400)).inputs(context: run).count, 1)
+        XCTAssertEqual(run.report.warnings, ["\(url): not asked (--offline); using the cached copy from 3 d ago"])
+        XCTAssertThrowsError(try InputSpec(location: .url(url), access: RemoteAccess(maxStale: 2 * 86_400)).inputs(context: context(offline()))) { error in
+            XCTAssertEqual("\(error)", "\(url): not asked (--offline); the cached copy is 3 d old, more than max_stale (2 d)")
+        }
+        XCTAssertEqual(try server.log().count, 1)
     }
 }

@@ -126,4 +126,21 @@ final class AgendaTerminalTests: XCTestCase {
             XCTAssertTrue(entries.allSatisfy { plain.contains(String($0.1.prefix(20))) })
         }
     }
+
+    /// `calpipe convert` picks the page by the output's extension, and expands and splits for it.
+    func testConvertToAPage() throws {
+        let folder = try HTMLTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("week.html")
+        let result = try HTMLTestSupport.run(Self.binary.path, ["convert", HTMLTestSupport.root.appendingPathComponent("data/agenda.json").path,
+                                                                "-o", page.path, "--from", "2026-10-19", "--to", "2026-10-26", "--tz", "Europe/Berlin", "--quiet"],
+                                             environment: ["TZ": "Europe/Berlin", "HOME": folder.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let checked = try HTMLTestSupport.checkPage(page)
+        XCTAssertEqual(checked["errors"] as? [String], [])
+        let sections = try XCTUnwrap(checked["sections"] as? [[String: Any]])
+        XCTAssertEqual(sections.map { $0["id"] as? String }, (19...25).map { "d-2026-10-\($0)" })
+        let titles = sections.flatMap { $0["titles"] as! [String] }
+        XCTAssertEqual(titles, try demoEntries().map(\.1))
+    }
 }

@@ -87,4 +87,29 @@ final class HTMLChromiumTests: XCTestCase {
         // 21 more days, each at least a header and a line (about 100 px at 390 px).
         XCTAssertGreaterThan(month, week + 21 * 90)
     }
+
+    /// Printed (the print stylesheet: agenda only, no sticky headers), a month of days takes more pages than a
+    /// week: the page count is the largest `/Count` of the PDF's page tree.
+    func testPrintedPagesGrowWithTheNumberOfDays() throws {
+        _ = try HTMLTestSupport.requireTool("chromium")
+        let folder = try HTMLTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func pages(days: Int) throws -> Int {
+            let sub = folder.appendingPathComponent("p\(days)")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            let from = CivilDate(year: 2026, month: 10, day: 19)
+            let rendered = try HTMLTestSupport.renderDemo(into: sub, window: (from.iso8601, from.adding(days: days).iso8601))
+            let pdf = sub.appendingPathComponent("agenda.pdf")
+            let result = try HTMLTestSupport.chromium(["--no-pdf-header-footer", "--print-to-pdf=" + pdf.path, rendered.page.absoluteString], profile: sub)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let text = String(decoding: try Data(contentsOf: pdf), as: UTF8.self)
+            let counts = text.matches(of: /\/Count (\d+)/).compactMap { Int($0.output.1) }
+            return counts.max() ?? 0
+        }
+        let week = try pages(days: 7)
+        let month = try pages(days: 28)
+        print("printed pages: 7 days \(week), 28 days \(month)")
+        XCTAssertGreaterThanOrEqual(week, 2)
+        XCTAssertGreaterThan(month, week * 2)
+    }
 }

@@ -1,4 +1,4 @@
-import Exporters
+@testable import Exporters
 import Foundation
 import Pipeline
 import XCTest
@@ -192,10 +192,15 @@ final class HTMLPageTests: XCTestCase {
         XCTAssertEqual(AgendaText.initials(name: "  ", email: "ben.okafor@example.org"), "BO")
         XCTAssertEqual(AgendaText.initials(name: "Greta Maria Müller", email: nil), "GM")
         XCTAssertEqual(AgendaText.initials(name: nil, email: nil), "?")
-        XCTAssertEqual(AgendaText.weatherIcon(code: 0), "clear")
+        XCTAssertEqual(AgendaText.weatherIcon(code: 0), "clear-day")
+        XCTAssertEqual(AgendaText.weatherIcon(code: 2), "partly-cloudy-day")
         XCTAssertEqual(AgendaText.weatherIcon(code: 63), "rain")
         XCTAssertEqual(AgendaText.weatherIcon(code: 95), "thunderstorm")
         XCTAssertNil(AgendaText.weatherIcon(code: 42))
+        // Every icon a code can give has its SVG symbol in the page.
+        let names = Set((0...99).compactMap { AgendaText.weatherIcon(code: $0) })
+        XCTAssertEqual(names.count, 9)
+        for name in names { XCTAssertTrue(HTMLWeatherIcons.definitions.contains("<symbol id=\"wx-\(name)\""), name) }
     }
 
     /// The strip covers whole weeks around today, moved inside the window when today is outside it.
@@ -213,5 +218,36 @@ final class HTMLPageTests: XCTestCase {
         XCTAssertEqual(strip.count, 14)
         XCTAssertFalse(late.html.contains("aria-current") || late.html.contains("<section class=\"day is-today\"") || late.html.contains("badge\">today"),
                        "no day of the window is today")
+    }
+
+    /// Without a pipeline window the page shows the strip's days: whole weeks around today.
+    func testWithoutAWindowThePageShowsTheStripsDays() throws {
+        let folder = try HTMLTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rendered = try HTMLTestSupport.renderDemo(into: folder, sinkOptions: ["days_before": 2, "days_after": 5], noWindow: true)
+        let page = try HTMLTestSupport.checkPage(rendered.page)
+        XCTAssertEqual(page["errors"] as? [String], [])
+        let sections = try XCTUnwrap(page["sections"] as? [[String: Any]])
+        // Today is Wednesday 2026-10-21: from Monday the 19th to Monday the 26th, the days of the strip's two weeks
+        // that are within 2 days before and 5 after are the agenda; the strip shows their whole weeks.
+        XCTAssertEqual(sections.map { $0["id"] as? String }, (19...26).map { "d-2026-10-\($0)" })
+        XCTAssertEqual(page["strip"] as? [String], (19...26).map { "#d-2026-10-\($0)" })
+        XCTAssertTrue(rendered.html.contains("<td class=\"m0 out\"><span class=\"cell\" aria-hidden=\"true\"><span class=\"n\">27</span>"))
+    }
+
+    /// A day given its own weather (the per-day model) shows it, empty days included, before any entry's forecast.
+    func testADaysOwnWeatherWinsAndEmptyDaysShowIt() throws {
+        let zone = try XCTUnwrap(Zone.system(identifier: "Europe/Berlin"))
+        let window = Window(from: CivilDate(year: 2026, month: 10, day: 12), to: CivilDate(year: 2026, month: 10, day: 14))
+        let environment = PipelineEnvironment(pipelineFile: "t.json", baseDirectory: URL(fileURLWithPath: "/tmp"), name: "t", zone: zone,
+                                              window: window, environment: ["SOURCE_DATE_EPOCH": "0"], zones: ZoneDatabase(), today: window.from)
+        let layout = HTMLLayout(environment: environment, daysBefore: 0, daysAfter: 1)
+        var days = HTMLDayCollector(cap: 10)
+        let overcast = DailyForecast(weatherCode: 3, summary: "Overcast", temperatureMax: 5.4, temperatureMin: -0.4, provider: "metno")
+        days.setWeather(.forecast(overcast, place: Coordinate(latitude: 52.5, longitude: 13.4)), forDay: window.from.daysSinceEpoch + 1)
+        let page = HTMLPage(settings: HTMLSink.Settings(title: "t"), layout: layout, days: days, locale: AgendaLocale(identifier: "en-GB"),
+                            zone: zone, generatedAt: 0).render()
+        XCTAssertTrue(page.contains("<section class=\"day\" id=\"d-2026-10-13\" aria-labelledby=\"h-d-2026-10-13\">\n<header class=\"day-head\"><h2 id=\"h-d-2026-10-13\"><span class=\"wd\">Tuesday</span> <span class=\"dm\">13 October</span></h2><p class=\"wx\"><svg class=\"wxi\" viewBox=\"0 0 24 24\" role=\"img\" aria-label=\"Overcast\"><title>Overcast</title><use href=\"#wx-cloudy\"/></svg><span class=\"wxs\" aria-hidden=\"true\">Overcast</span><span class=\"hi\"><span class=\"sr\">high </span>5°</span><span class=\"lo\"><span class=\"sr\">low </span>0°</span></p></header>\n<p class=\"empty\">No events</p>"), page)
+        XCTAssertTrue(page.contains("<p class=\"credit\">Weather data from MET Norway"))
     }
 }

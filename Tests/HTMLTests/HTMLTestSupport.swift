@@ -9,7 +9,8 @@ import XCTest
 enum HTMLTestSupport {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    /// "Now" for the demo: Wednesday 2026-10-21, 08:00 UTC (10:00 in Berlin), inside the demo's window.
+    /// "Now" for the demo: Wednesday 2026-10-21, 08:00 UTC (10:00 in Berlin), inside the demo's window. The
+    /// loader takes today from SOURCE_DATE_EPOCH when it is set (as `renderDemo` sets it), else from `now`.
     static let now = Date(timeIntervalSince1970: 1_792_569_600)
 
     static var registry: PluginRegistry { .standard }
@@ -32,7 +33,7 @@ enum HTMLTestSupport {
     /// `folder`, plus a sink that keeps the day entries; `window` replaces the demo's.
     static func renderDemo(into folder: URL, sinkOptions: [String: Any] = [:], window: (String, String)? = nil,
                            environment: [String: String] = ["SOURCE_DATE_EPOCH": "1792569600"], now: Date = now,
-                           extraSources: [[String: Any]] = []) throws -> Rendered {
+                           extraSources: [[String: Any]] = [], noWindow: Bool = false) throws -> Rendered {
         let demo = root.appendingPathComponent("pipelines/demo.json")
         var object = try JSONSerialization.jsonObject(with: Data(contentsOf: demo)) as! [String: Any]
         let page = folder.appendingPathComponent("agenda.html")
@@ -40,6 +41,7 @@ enum HTMLTestSupport {
         for (k, v) in sinkOptions { sink[k] = v }
         object["sinks"] = [sink]
         if let window { object["window"] = ["from": window.0, "to": window.1] }
+        if noWindow { object["window"] = nil }
         if !extraSources.isEmpty { object["sources"] = (object["sources"] as! [Any]) + extraSources }
         let data = try JSONSerialization.data(withJSONObject: object)
         let json = try JSONParser.parse(bytes: [UInt8](data))

@@ -61,7 +61,7 @@ extension CLITests {
         let result = try calpipe(["run", "p.json"], in: dir)
         XCTAssertEqual(result.code, 0, result.stderr)
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines[0].hasPrefix("calpipe: ops: 1 event read, 1 occurrence, 1 day entry, 0 rejected in "), lines[0])
+        XCTAssertTrue(lines[0].hasPrefix("calpipe: ops: 1 event read, 1 occurrence, 1 day entry, 0 rejected, 0 repaired in "), lines[0])
         XCTAssertEqual(lines[1], "calpipe:   json out/days.json: 1 row written")
     }
 

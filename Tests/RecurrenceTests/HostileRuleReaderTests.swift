@@ -92,14 +92,17 @@ final class HostileRuleReaderTests: XCTestCase {
         for format in Format.allCases {
             for part in ["BYSECOND", "BYMINUTE", "BYHOUR", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS"] {
                 let (occurrences, report) = try run(format, Self.document(format, parts: [("FREQ", "YEARLY"), (part, min)]))
-                let messages = report.rejections.map(\.reason) + report.warnings
+                let messages = report.rejections.map(\.reason) + report.warnings + report.repairs.map(\.description)
                 XCTAssertTrue(messages.contains { $0.contains("\(part) value") && $0.contains("out of range") }, "\(format) \(part): \(messages)")
                 // Rejected (strict readers) or kept without the rule: at most DTSTART.
                 XCTAssertLessThanOrEqual(occurrences.count, 1, "\(format) \(part)")
             }
             let (occurrences, report) = try run(format, Self.document(format, parts: [("FREQ", "MONTHLY"), ("BYDAY", "\(min)MO")]))
-            XCTAssertTrue((report.rejections.map(\.reason) + report.warnings).contains { $0.contains("bad ordinal") }, "\(format) BYDAY")
-            XCTAssertLessThanOrEqual(occurrences.count, 1, "\(format) BYDAY")
+            XCTAssertTrue((report.rejections.map(\.reason) + report.warnings + report.repairs.map(\.description)).contains { $0.contains("bad ordinal") },
+                          "\(format) BYDAY")
+            // The iCalendar readers keep the rule without its one bad part (monthly on DTSTART's day: two in the
+            // window); the JSON source keeps the event without the rule.
+            XCTAssertLessThanOrEqual(occurrences.count, format == .json ? 1 : 2, "\(format) BYDAY")
         }
     }
 

@@ -34,13 +34,14 @@ public enum AgendaText {
         return "?"
     }
 
-    /// A weather icon name for a WMO weather code, from the documented set: clear, partly-cloudy, cloudy, fog,
-    /// drizzle, rain, sleet, snow, thunderstorm; nil for no code or an unknown one.
+    /// A weather icon name for a WMO weather code (the day form), nil for no code or an unknown one. The names
+    /// and codes are those of the days document (agenda-day issue, `WeatherIcon`): clear-day, clear-night,
+    /// partly-cloudy-day, partly-cloudy-night, cloudy, fog, drizzle, rain, sleet, snow, thunderstorm.
     public static func weatherIcon(code: Int?) -> String? {
         guard let code else { return nil }
         switch code {
-        case 0: return "clear"
-        case 1, 2: return "partly-cloudy"
+        case 0, 1: return "clear-day"
+        case 2: return "partly-cloudy-day"
         case 3: return "cloudy"
         case 45, 48: return "fog"
         case 51, 53, 55: return "drizzle"

@@ -34,6 +34,8 @@ struct HTMLDayCollector {
 
     let cap: Int
     private(set) var days: [Int: Day] = [:]
+    /// Weather given to whole days (empty ones too), by day; preferred to the first entry's forecast.
+    private var dayWeather: [Int: ForecastResult] = [:]
     private(set) var totalEntries = 0
 
     init(cap: Int) { self.cap = cap }
@@ -63,8 +65,12 @@ struct HTMLDayCollector {
 
     func day(_ n: Int) -> Day? { days[n] }
 
-    /// The weather a day's header shows. Until the forecast stage gives every day its own weather (issue 17),
-    /// it is the forecast of the day's first entry that has one; days without entries have none. This is the
-    /// one place to switch to the per-day model.
-    func weather(forDay n: Int) -> ForecastResult? { days[n]?.firstForecast?.forecast }
+    /// Gives a day its own weather (a day header of the per-day model, agenda-day issue: in `write`,
+    /// `for day in batch.agendaDays { if let w = day.weather { days.setWeather(w.result, forDay: day.date.daysSinceEpoch) } }`).
+    mutating func setWeather(_ weather: ForecastResult, forDay n: Int) { dayWeather[n] = weather }
+
+    /// The weather a day's header shows: the day's own weather when it was given one (`setWeather`); else,
+    /// until the forecast stage gives every day its own (agenda-day issue), the forecast of the day's first
+    /// entry that has one (days without entries then have none). The one place that decides.
+    func weather(forDay n: Int) -> ForecastResult? { dayWeather[n] ?? days[n]?.firstForecast?.forecast }
 }

@@ -23,6 +23,7 @@ public final class HTMLSink: Sink {
             OptionDoc("max_entries_per_day", "integer", "entries shown per day; the rest are counted as \"+N more\" (1-10000)", default: "100"),
             OptionDoc("theme", "object", "colours: {\"light\": {...}, \"dark\": {...}} with any of " + HTMLTheme.Palette.keys.joined(separator: ", ") + " as \"#rrggbb\""),
         ],
+        fileExtensions: ["html", "htm"],
         make: { options in
             let path = options.path("path", required: true)
             let settings = Settings(
@@ -108,13 +109,8 @@ public final class HTMLSink: Sink {
         days = HTMLDayCollector(cap: 1)
     }
 
-    /// The run's time: `SOURCE_DATE_EPOCH` when set (reproducible builds), else the clock, in whole seconds.
-    static func generatedAt(_ environment: PipelineEnvironment) -> Int64 {
-        if let text = environment.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text.trimmingCharactersInSpaces()) {
-            return seconds
-        }
-        return Int64(Date().timeIntervalSince1970.rounded(.down))
-    }
+    /// The run's time (`SOURCE_DATE_EPOCH` when set, else the clock when the pipeline was loaded), UTC seconds.
+    static func generatedAt(_ environment: PipelineEnvironment) -> Int64 { environment.now }
 }
 
 /// Which days the page shows: the agenda's days (the pipeline's window, else the strip's) and the strip's

@@ -8,8 +8,8 @@ enum HTMLStyle {
 
     static func css(theme: HTMLTheme) -> String {
         """
-        :root{color-scheme:light dark;\(variables(theme.light))--sun:#e8a200;--cloud:#9aa6b4;--rain:#2f7ed8;--snow:#7fb2e5;--bolt:#f2b705}
-        @media (prefers-color-scheme:dark){:root{\(variables(theme.dark))--sun:#ffc533;--cloud:#8b97a6;--rain:#5aa2f0;--snow:#b9d8f7}}
+        :root{color-scheme:light dark;\(variables(theme.light))--sun:#e8a200;--cloud:#9aa6b4;--rain:#2f7ed8;--snow:#7fb2e5;--bolt:#f2b705;--moon:#8a7fd6}
+        @media (prefers-color-scheme:dark){:root{\(variables(theme.dark))--sun:#ffc533;--cloud:#8b97a6;--rain:#5aa2f0;--snow:#b9d8f7;--moon:#c9c1ff}}
         *{box-sizing:border-box}
         html{-webkit-text-size-adjust:100%}
         body{margin:0;background:var(--bg);color:var(--text);font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","DejaVu Sans",sans-serif}
@@ -56,7 +56,7 @@ enum HTMLStyle {
         .i-sun{fill:var(--sun)}.i-ray{stroke:var(--sun);stroke-width:1.8;stroke-linecap:round;fill:none}
         .i-cloud{fill:var(--cloud)}.i-mist{stroke:var(--cloud);stroke-width:1.8;stroke-linecap:round}
         .i-water{fill:var(--rain)}.i-rain{stroke:var(--rain);stroke-width:1.8;stroke-linecap:round}
-        .i-snow{fill:var(--snow)}.i-bolt{fill:var(--bolt)}
+        .i-snow{fill:var(--snow)}.i-bolt{fill:var(--bolt)}.i-moon{fill:var(--moon)}
         .i-none{fill:none;stroke:var(--cloud);stroke-width:1.5}.i-none-mark{stroke:var(--cloud);stroke-width:1.5}
         .entries{list-style:none;margin:0;padding:2px 0}
         .entry{display:grid;grid-template-columns:12px 5.2rem minmax(0,1fr);gap:4px 12px;padding:12px 18px;border-top:1px solid var(--shade)}

@@ -1,4 +1,5 @@
-/// The weather icons as inline SVG symbols, one per name of `AgendaText.weatherIcon(code:)`, drawn in a
+/// The weather icons as inline SVG symbols, one per icon name of the days document (`AgendaText.weatherIcon`),
+/// plus "unknown", drawn in a
 /// 24x24 box and coloured by the page's CSS (`.i-sun`, `.i-cloud`, `.i-water`, `.i-bolt`). A day's header
 /// uses one with `<svg role="img" aria-label="..."><use href="#wx-rain"/></svg>`: no file, no request.
 enum HTMLWeatherIcons {
@@ -6,13 +7,20 @@ enum HTMLWeatherIcons {
     static let highCloud = "M6.5 15a3.5 3.5 0 0 1-.4-6.98A6 6 0 0 1 17.6 7.1a4 4 0 0 1-.1 7.9z"
 
     static let shapes: [(name: String, body: String)] = [
-        ("clear", """
+        ("clear-day", """
             <circle class="i-sun" cx="12" cy="12" r="4.6"/><g class="i-ray">\
             <path d="M12 2.2v2.6M12 19.2v2.6M2.2 12h2.6M19.2 12h2.6M5.1 5.1l1.8 1.8M17.1 17.1l1.8 1.8M5.1 18.9l1.8-1.8M17.1 6.9l1.8-1.8"/></g>
             """),
-        ("partly-cloudy", """
+        ("partly-cloudy-day", """
             <circle class="i-sun" cx="9" cy="8.5" r="3.8"/><g class="i-ray">\
             <path d="M9 1.8v1.6M2.3 8.5h1.6M4.3 3.8l1.1 1.1M13.7 3.8l-1.1 1.1"/></g>\
+            <path class="i-cloud" d="M8.5 20a3.2 3.2 0 0 1-.4-6.38A5.4 5.4 0 0 1 18.4 12.6a3.7 3.7 0 0 1-.1 7.4z"/>
+            """),
+        ("clear-night", """
+            <path class="i-moon" d="M15.5 3.2a8.6 8.6 0 1 0 5.3 13.6A7 7 0 0 1 15.5 3.2z"/>
+            """),
+        ("partly-cloudy-night", """
+            <path class="i-moon" d="M10.8 2.4a6 6 0 1 0 4.6 9.6A4.9 4.9 0 0 1 10.8 2.4z"/>\
             <path class="i-cloud" d="M8.5 20a3.2 3.2 0 0 1-.4-6.38A5.4 5.4 0 0 1 18.4 12.6a3.7 3.7 0 0 1-.1 7.4z"/>
             """),
         ("cloudy", "<path class=\"i-cloud\" d=\"\(cloud)\"/>"),

@@ -80,7 +80,7 @@ public struct PipelineLoader {
             }
         }
         let runTime = PipelineEnvironment.runTime(environment: environment, clock: now)
-        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(runTime)))
+        let today = PipelineEnvironment.today(in: zone, now: now)
         var window: Window?
         if let w = top.nested("window") {
             w.rejectUnknownKeys(["from", "to"])

@@ -32,6 +32,9 @@ public struct InputSpec: Sendable, Hashable {
         OptionDoc("allow_empty", "boolean", "the feed may truly empty out: an empty input then removes its rows from databases (else they are kept and the run exits 1)", default: "false"),
     ]
 
+    /// The options that only a `url` input reads.
+    static let urlOptionNames = ["headers", "bearer_token", "username", "password", "netrc", "max_stale"]
+
     /// The names of `optionDocs`, for a plugin's own unknown-key check.
     public static var optionNames: [String] { optionDocs.map(\.name) }
 
@@ -42,6 +45,9 @@ public struct InputSpec: Sendable, Hashable {
         switch (path, url) {
         case (let p?, nil):
             if p.isEmpty { options.report("path", "expected a path, got an empty string"); return nil }
+            let urlOnly = urlOptionNames.filter { options.contains($0) }
+            for key in urlOnly { options.report(key, "only read with \"url\" (this source reads \"path\")") }
+            if !urlOnly.isEmpty { return nil }
             return InputSpec(location: .path(options.environment.resolve(path: p), written: p))
         case (nil, let u?):
             let lower = u.lowercased()

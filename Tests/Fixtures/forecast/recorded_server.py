@@ -16,7 +16,7 @@ Control endpoints (used by the tests, never by calpipe):
         limits a route to one method. Later routes for the same path are tried first.
   POST /__control/reset  forget routes and the request log
   GET  /__control/log    the requests served so far: [{"method", "path", "query", "headers", "body"}]
-Any method (GET, HEAD, POST, PUT, PATCH, DELETE) is served from the routes; request bodies are logged as text.
+Any method (GET, HEAD, POST, PUT, PATCH, DELETE, PROPFIND, REPORT) is served from the routes; request bodies are logged as text.
 """
 import json
 import os
@@ -86,6 +86,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_DELETE(self):
         self.serve("DELETE", self.read_body())
+
+    def do_PROPFIND(self):
+        self.serve("PROPFIND", self.read_body())
+
+    def do_REPORT(self):
+        self.serve("REPORT", self.read_body())
 
     def do_HEAD(self):
         self.serve("HEAD", b"")
