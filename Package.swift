@@ -91,3 +91,13 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit"], path: "Tests/LibraryTests"),
     ]
 )
+
+// The libFuzzer harness (scripts/fuzz), only when CALPIPE_FUZZ is set: it has no main of its own (libFuzzer's is
+// linked by `--sanitize=fuzzer`), so ordinary builds must not see it.
+if Context.environment["CALPIPE_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "calpipe-fuzz",
+        dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "Enrichers"],
+        path: "Fuzz/calpipe-fuzz"
+    ))
+}

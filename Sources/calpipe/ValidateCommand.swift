@@ -5,7 +5,10 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a pipeline file without running it.",
         discussion: """
-            Prints every problem with its JSON path (exit 2), or a one-line summary (exit 0).
+            Prints every problem with its JSON path (exit 2), or a one-line summary (exit 0). Besides the file
+            itself it checks the files it names: inputs must exist and be readable (a glob that matches nothing
+            is a warning), outputs must be writable (no file where a folder should be, the folder writable),
+            and every ${VARIABLE} without a default must be set.
 
             Example:
               calpipe validate pipelines/demo.json
@@ -20,7 +23,11 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         do {
-            let definition = try PipelineSession.loader(overrides: overrides).load(file: pipeline)
+            let loader = try PipelineSession.loader(overrides: overrides)
+            let definition = try loader.load(file: pipeline)
+            let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment, overrides: loader.overrides)
+            for warning in files.warnings { Terminal.error("\(warning.file): \(warning.path): warning: \(warning.message)") }
+            if !files.errors.isEmpty { throw PipelineSession.reportConfigErrors(ConfigErrors(files.errors)) }
             let env = definition.environment
             var line = "\(pipeline): ok: \"\(env.name)\", \(definition.sources.count) source\(definition.sources.count == 1 ? "" : "s"), "
             line += "\(definition.stages.count) stage\(definition.stages.count == 1 ? "" : "s"), \(definition.sinks.count) sink\(definition.sinks.count == 1 ? "" : "s"), "

@@ -1,7 +1,12 @@
 import Foundation
 import XCTest
-import Importers
+@testable import Importers
 import Pipeline
+
+/// The builder's rule salvage, seen from the tests.
+enum ICSEventBuilderProbe {
+    static func salvage(_ rule: String) -> String? { ICSEventBuilder.ruleWithoutOneBadPart(rule)?.1 }
+}
 
 /// The real-world corpus (Tests/Fixtures/ics/realworld, issue 15): files as feeds publish them, each with its
 /// expected events, repairs, rejections and warnings in `expected/NAME.json` (written by calpipe with
@@ -81,8 +86,12 @@ final class ICSRealWorldTests: XCTestCase {
     func testDTENDWinsOverDURATIONAndOneBadRulePartIsDropped() throws {
         let r = try read("02-dtend-and-duration.ics")
         XCTAssertEqual(r.events[0].end.iso8601, "2026-05-01T10:00:00Z")
-        // "BYDAY=MO,XX": the rule without BYDAY; the second rule untouched.
-        XCTAssertEqual(r.events[1].recurrence.rules.count, 2)
+        // "BYDAY=MO,XX": that rule is dropped (without BYDAY it would make days nobody meant); the second stays.
+        XCTAssertEqual(r.events[1].recurrence.rules.count, 1)
+        // "COUNT=-1" next to UNTIL (recurring-ical-events' issue 128): the rule without COUNT.
+        let salvaged = try XCTUnwrap(ICSEventBuilderProbe.salvage("FREQ=WEEKLY;UNTIL=20240331;COUNT=-1;INTERVAL=4;BYDAY=MO"))
+        XCTAssertEqual(salvaged, "COUNT=-1")
+        XCTAssertNil(ICSEventBuilderProbe.salvage("FREQ=MONTHLY;BYDAY=-9223372036854775808MO"))
         XCTAssertEqual(r.events[2].recurrence.exceptionRules.count, 0)
         XCTAssertEqual(r.events[2].recurrence.rules.count, 1)
     }

@@ -79,4 +79,22 @@ final class ExpandChunkTests: XCTestCase {
         XCTAssertEqual(log.lines, ["calpipe: warning: event \"secondly\" has more than 10000 occurrences; kept the first 10000 (option max_occurrences)"])
         XCTAssertEqual(ExpandStage.defaultMaxOccurrences, 1_000_000)
     }
+
+    /// A COUNT rule expanded in steps (each step resuming the count where the last stopped) gives the same
+    /// instances as one run from DTSTART.
+    func testCountRulesExpandedInStepsMatchOneRun() throws {
+        for text in ["FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=2,-1;COUNT=20000", "FREQ=HOURLY;BYHOUR=9,10,11;BYDAY=MO,FR;COUNT=30000",
+                     "FREQ=DAILY;BYMONTH=1,3,5;COUNT=15000", "FREQ=MINUTELY;INTERVAL=7;BYHOUR=8;COUNT=12000"] {
+            let rule = try RecurrenceRule(parsing: text)
+            let start = CivilDateTime(year: 2000, month: 1, day: 3, hour: 9)
+            var e = Event(uid: "c", start: .utc(start.secondsSinceEpoch), endSpec: .duration(CalDuration(seconds: 60)))
+            e.recurrence.rules = [rule]
+            let expander = SeriesExpander(zone: .utc, span: .init(from: nil, to: CivilDateTime(year: 9000, month: 1, day: 1).secondsSinceEpoch),
+                                          maxOccurrences: 10_000_000)
+            let stepped = expander.expand(e).occurrences.map { $0.start.utcSeconds(in: .utc) }
+            let once = rule.expand(start: start, from: start, to: CivilDateTime(year: 9000, month: 1, day: 1), includeStart: true, limit: 10_000_000)
+            XCTAssertGreaterThan(stepped.count, 2 * SeriesExpander.stepInstances, text)
+            XCTAssertEqual(stepped, once.starts.map(\.secondsSinceEpoch), text)
+        }
+    }
 }

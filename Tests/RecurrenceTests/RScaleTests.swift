@@ -53,7 +53,7 @@ final class RScaleTests: XCTestCase {
         }
         XCTAssertThrowsError(try RecurrenceRule.parse("RSCALE=HEBREW;FREQ=HOURLY"))
         XCTAssertEqual(try RecurrenceRule.parse("FREQ=YEARLY;BYMONTH=5L,6").repairs,
-                       ["RRULE BYMONTH value \"5L\" is a leap month but the rule has no RSCALE; dropped"])
+                       ["RRULE BYMONTH value \"5L\" is a leap month but the rule has no RSCALE; the value is dropped"])
         // Written back as read, RSCALE first (as libical writes it).
         XCTAssertEqual(try RecurrenceRule(parsing: "FREQ=YEARLY;BYMONTH=5L;SKIP=FORWARD;RSCALE=hebrew").text,
                        "RSCALE=HEBREW;FREQ=YEARLY;BYMONTH=5L;SKIP=FORWARD")

@@ -66,7 +66,7 @@ final class RecurrenceRuleParsingTests: XCTestCase {
             XCTAssertTrue(error("FREQ=YEARLY;\(part)=99999999999999999999999").contains("out of range"), part)
             // With a valid value beside it, lenient keeps the rule and says what it dropped.
             let kept = try lenient("FREQ=YEARLY;\(part)=1,\(min)")
-            XCTAssertEqual(kept.repairs, ["RRULE \(part) value \"\(min)\" is out of range (\(kept.rule.text.contains("BYMONTH=") ? "1 to 12" : RuleRangeText.of(part))); dropped"], part)
+            XCTAssertEqual(kept.repairs, ["RRULE \(part) value \"\(min)\" is out of range (\(kept.rule.text.contains("BYMONTH=") ? "1 to 12" : RuleRangeText.of(part))); the value is dropped"], part)
         }
         XCTAssertEqual(error("FREQ=MONTHLY;BYDAY=\(min)MO"), "RRULE BYDAY value \"\(min)MO\" has a bad ordinal (1 to 53 or -53 to -1)")
         XCTAssertEqual(error("FREQ=MONTHLY;BYDAY=9223372036854775807MO"), "RRULE BYDAY value \"9223372036854775807MO\" has a bad ordinal (1 to 53 or -53 to -1)")
@@ -112,8 +112,8 @@ final class RecurrenceRuleParsingTests: XCTestCase {
         XCTAssertEqual(messy.rule.frequency, .weekly)
         XCTAssertEqual(messy.rule.byDay, [.init(1)])
         XCTAssertEqual(messy.repairs, [
-            "RRULE part \"BYDAY\" has no \"=\"; dropped",
-            "RRULE BYDAY value \"XX\" is not a weekday; dropped",
+            "RRULE part \"BYDAY\" has no \"=\"; the part is dropped",
+            "RRULE BYDAY value \"XX\" is not a weekday; the value is dropped",
             "RRULE WKST \"XY\" is not a weekday; read as MO",
             "RRULE part FREQ appears twice; kept the first",
             "RRULE part FOO is not a rule part; ignored",

@@ -76,7 +76,7 @@ public final class HTMLSink: Sink {
     public var label: String { "html \(writtenPath)" }
 
     public func open(context: RunContext) throws {
-        file = try AtomicFile(path: path)
+        file = try AtomicFile(path: path, label: writtenPath, cancellation: context.cancellation)
         let layout = HTMLLayout(environment: context.environment, daysBefore: settings.daysBefore, daysAfter: settings.daysAfter)
         self.layout = layout
         days = HTMLDayCollector(cap: settings.maxEntriesPerDay)

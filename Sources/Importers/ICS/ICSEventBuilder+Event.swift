@@ -146,6 +146,17 @@ extension ICSEventBuilder {
                 } else {
                     do { rule = try RecurrenceRule(parsing: ICSText.trimmed(p.value)) } catch {
                         let wrong = ICSText.trimmed(p.value).isEmpty ? "\(p.name) is empty" : "\(error)"
+                        // What the rule parser repairs itself (a value out of range dropped, COUNT with UNTIL
+                        // both kept, ...): the rule as repaired, each repair said.
+                        if let lenient = try? RecurrenceRule.parse(ICSText.trimmed(p.value)), !lenient.repairs.isEmpty {
+                            for note in lenient.repairs {
+                                let cut = note.range(of: "; ")
+                                try repairs.add(line: p.line, cut.map { String(note[..<$0.lowerBound]) } ?? note,
+                                                cut.map { String(note[$0.upperBound...]) } ?? "repaired")
+                            }
+                            if kind == .rrule { rules.append(lenient.rule) } else { exceptionRules.append(lenient.rule) }
+                            continue
+                        }
                         // One bad part (`COUNT=-1` next to UNTIL): the rule without it. Else the event stays,
                         // without the rule (issue 15).
                         if let (salvaged, part) = Self.ruleWithoutOneBadPart(p.value) {
@@ -251,12 +262,26 @@ extension ICSEventBuilder {
         return event
     }
 
-    /// A rule that reads once one of its parts (not FREQ) is left out, and that part; nil when no single part
-    /// is to blame. Only for rules that did not read, so its cost does not matter.
+    /// A rule that reads once one part that only bounds or annotates it is left out, and that part: COUNT next
+    /// to UNTIL or UNTIL next to COUNT (`COUNT=-1;UNTIL=...`, seen in the wild), WKST, a part calpipe does not
+    /// know. Never a BY* part or FREQ or INTERVAL: without them the rule would make occurrences its author
+    /// never meant, so such a rule is dropped instead. Nil when no such part is to blame. Only for rules that
+    /// did not read, so its cost does not matter.
     static func ruleWithoutOneBadPart(_ value: String) -> (RecurrenceRule, String)? {
         let parts = ICSText.trimmed(value).split(separator: ";", omittingEmptySubsequences: true).map(String.init)
         guard parts.count > 1 else { return nil }
-        for (i, part) in parts.enumerated() where !part.uppercased().hasPrefix("FREQ=") {
+        let names = parts.map { $0.prefix { $0 != "=" }.uppercased() }
+        for (i, part) in parts.enumerated() {
+            let name = names[i]
+            let droppable: Bool
+            switch name {
+            case "COUNT": droppable = names.contains("UNTIL")
+            case "UNTIL": droppable = names.contains("COUNT")
+            case "WKST": droppable = true
+            case "FREQ", "INTERVAL", "RSCALE", "SKIP": droppable = false
+            default: droppable = !name.hasPrefix("BY")
+            }
+            guard droppable else { continue }
             var rest = parts
             rest.remove(at: i)
             if let rule = try? RecurrenceRule(parsing: rest.joined(separator: ";")) { return (rule, part) }

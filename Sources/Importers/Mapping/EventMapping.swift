@@ -57,7 +57,7 @@ public struct EventMapping: Sendable {
         mapping.dateFormat = DateFormat(rawValue: format) ?? .auto
         if let zoneName = options.string("timezone") {
             if let zone = options.environment.zones.zone(named: zoneName) { mapping.zone = zone } else {
-                options.report("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")")
+                options.report("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")" + ZoneDatabase.hint(for: zoneName))
             }
         }
         return mapping

@@ -8,7 +8,7 @@
 /// (BACKWARD: 5L -> 5) or after it (FORWARD: 5L -> 6); then a day the month lacks becomes the nearest day
 /// before it (BACKWARD: the 30th of a 29-day month -> the 29th; "-31" of a 30-day month -> the last day of
 /// the month before) or after it (FORWARD: -> the 1st of the next month; "-31" -> the 1st). BYYEARDAY alike.
-struct RScaleEngine {
+final class RScaleEngine {
     let calendar: RScaleCalendar
     let frequency: RecurrenceRule.Frequency
     let interval: Int
@@ -54,7 +54,7 @@ struct RScaleEngine {
         startMonthDay = startDay - m.firstDay + 1
     }
 
-    mutating func run(_ emission: inout Emission, _ body: (Int64) -> Void) {
+    func run(_ emission: inout Emission, _ body: (Int64) -> Void) {
         let toDay = Int(floorDiv(emission.to - 1, 86_400))
         var last = Int64.min
         var work = 0

@@ -53,6 +53,23 @@ struct RuleEngine {
     let secondMask: UInt64
     let setPositions: [Int]
 
+    /// Where a COUNT rule's last run began the last period it handed an instance on from: the instances
+    /// counted before that period. A later run from after that instance (the series expander's next step)
+    /// starts there instead of walking from DTSTART again; the count from DTSTART is the same either way.
+    struct Checkpoint {
+        var period: Int
+        var counted: Int
+        var startPending: Bool
+    }
+
+    private var checkpoint: Checkpoint? = nil
+
+    /// The checkpoint, when it lies after period 0 and not after `target` (the period holding `from`).
+    private func countCheckpoint(target: Int) -> Checkpoint? {
+        guard let c = checkpoint, c.period > 0, c.period <= target else { return nil }
+        return c
+    }
+
     /// The engine for an RFC 7529 RSCALE rule (nil for a plain Gregorian rule, the usual case).
     private var rscaleEngine: RScaleEngine? = nil
 
@@ -291,12 +308,31 @@ struct RuleEngine {
                 emission.skip(instances: target - 1)
                 if emission.done { return }
                 period = target
+            } else if let resume = countCheckpoint(target: target) {
+                // A later step of the same series: carry on from where the last run stopped, not from DTSTART.
+                period = resume.period
+                emission.counted = resume.counted
+                emission.startPending = resume.startPending
             }
         }
         var lastProductiveDay = startDay
         let emptyCap = 146_097 * interval  // the Gregorian calendar repeats every 400 years
         var work = 0
+        // Checkpoints only for runs cut into steps (a COUNT rule with a limit): one run to the end needs none.
+        let tracking = count != nil && emission.limit < Int.max
         while !emission.done {
+            if tracking {
+                let before = Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending)
+                let emitted = emission.emitted
+                let (firstDay, productive) = runDayPeriod(period, startYear: startYear, monthZero: monthZero, weekZero: weekZero, &emission, body)
+                if emission.emitted > emitted { checkpoint = before }
+                if emission.done || firstDay > toDay { break }
+                if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
+                work += 1
+                if work > RecurrenceRule.workBudget { emission.truncated = true; break }
+                period += 1
+                continue
+            }
             let (firstDay, productive) = runDayPeriod(period, startYear: startYear, monthZero: monthZero, weekZero: weekZero, &emission, body)
             if emission.done || firstDay > toDay { break }
             if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
@@ -534,15 +570,23 @@ struct RuleEngine {
                 emission.skip(instances: target - 1)
                 if emission.done { return }
                 period = target
+            } else if let resume = countCheckpoint(target: target) {
+                period = resume.period
+                emission.counted = resume.counted
+                emission.startPending = resume.startPending
             }
         }
         var lastProductiveDay = startDay
         let emptyCap = 146_097 * interval
         var work = 0
+        let tracking = count != nil && emission.limit < Int.max
         while !emission.done {
             let periodStart = base + Int64(period) * step
             if periodStart >= emission.to { break }
+            let before = tracking ? Checkpoint(period: period, counted: emission.counted, startPending: emission.startPending) : nil
+            let emitted = emission.emitted
             let next = runSubDailyPeriod(period, base: base, step: step, cachedDay: &cachedDay, cachedMatch: &cachedMatch, &emission, body)
+            if let before, emission.emitted > emitted { checkpoint = before }
             if next < 0 {
                 lastProductiveDay = cachedDay
                 period += 1

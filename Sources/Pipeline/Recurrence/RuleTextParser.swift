@@ -27,7 +27,7 @@ struct RuleTextParser {
         var skip: RecurrenceRule.Skip?
         for part in RecurrenceRule.parts(of: text) {
             guard let eq = RecurrenceRule.equalsSign(in: part) else {
-                try repair("RRULE part \"\(part)\" has no \"=\"", "dropped")
+                try repair("RRULE part \"\(part)\" has no \"=\"", "the part is dropped")
                 continue
             }
             let key = part[..<eq].uppercased()
@@ -120,7 +120,7 @@ struct RuleTextParser {
                 } else if rule.rscale != nil {
                     rule.leapMonths.append(m.month)
                 } else {
-                    try repair("RRULE BYMONTH value \"\(m.text)\" is a leap month but the rule has no RSCALE", "dropped")
+                    try repair("RRULE BYMONTH value \"\(m.text)\" is a leap month but the rule has no RSCALE", "the value is dropped")
                 }
             }
             try dropped(bad, key: "BYMONTH", range: range, kept: rule.byMonth.count + rule.leapMonths.count)
@@ -156,7 +156,7 @@ struct RuleTextParser {
         if kept == 0 { throw .invalid(problem) }
         let all = bad.count == 1 ? problem
             : "RRULE \(key) values " + bad.map { "\"\($0)\"" }.joined(separator: ", ") + " are out of range (\(range.text))"
-        try repair(all, "dropped")
+        try repair(all, bad.count == 1 ? "the value is dropped" : "the values are dropped")
     }
 
     private mutating func weekdays(_ value: String) throws(ParseError) -> [RecurrenceRule.WeekdayNum] {
@@ -184,7 +184,7 @@ struct RuleTextParser {
         }
         if let firstProblem {
             if out.isEmpty { throw .invalid(firstProblem) }
-            try repair(bad.count == 1 ? firstProblem : "RRULE BYDAY values " + bad.map { "\"\($0)\"" }.joined(separator: ", ") + " are not weekdays", "dropped")
+            try repair(bad.count == 1 ? firstProblem : "RRULE BYDAY values " + bad.map { "\"\($0)\"" }.joined(separator: ", ") + " are not weekdays", bad.count == 1 ? "the value is dropped" : "the values are dropped")
         }
         return out
     }

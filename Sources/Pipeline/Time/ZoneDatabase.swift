@@ -47,6 +47,11 @@ public final class ZoneDatabase: @unchecked Sendable {
         return nil
     }
 
+    /// "; did you mean \"Europe/Berlin\"?" for a misspelt zone name (the closest IANA name), or "".
+    public static func hint(for name: String) -> String {
+        Suggestion.hint(for: name, in: TimeZone.knownTimeZoneIdentifiers + ["UTC"])
+    }
+
     /// Registers a zone under its identifier (for VTIMEZONE definitions read from a file).
     public func register(_ zone: Zone) {
         lock.lock()
