@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SHA-256 of inputs and events for incremental runs (issue 18).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.
@@ -30,7 +32,9 @@ let package = Package(
         // SHA-256 (HTTP cache bodies, fingerprints). Always optimised: unoptimised Swift hashes at ~4 MB/s,
         // which would make debug builds and the tests crawl through any feed of size.
         .target(name: "CalHash", swiftSettings: [.unsafeFlags(["-O"])]),
-        .target(name: "Pipeline"),
+        // swift-crypto: the content hashes of incremental runs (issue 18), every event of a feed per run, and the
+        // input fingerprints: BoringSSL's SHA-256 uses the CPU's SHA instructions.
+        .target(name: "Pipeline", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),

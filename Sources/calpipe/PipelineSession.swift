@@ -9,6 +9,12 @@ struct PipelineSession {
     var strict: Bool
     var dryRun: Bool
     var log: LogOptions
+    /// Seconds to wait for another run holding the pipeline's or a database's lock (`run --wait`); 0: exit at once.
+    var wait: Double = 0
+    /// Read and write everything, also what did not change (`run --full`).
+    var full = false
+    /// The pipeline file, locked for the run (`.NAME.lock` beside it); nil: no pipeline lock (`convert`).
+    var lockedFile: String?
 
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
@@ -39,9 +45,24 @@ struct PipelineSession {
         let logger = RunLogger(level: log.logLevel, format: log.logFormat, quiet: quiet)
         let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation,
                                  logger: logger.log)
+        context.lockWaitSeconds = wait
+        var pipelineLock: RunLock?
+        defer { pipelineLock?.release() }
+        if let lockedFile, !dryRun {
+            let url = URL(fileURLWithPath: lockedFile)
+            let lockPath = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".lock").path
+            do {
+                pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait,
+                                                   cancelled: { cancellation.cancelledReason != nil })
+            } catch RunLock.Failure.held(let holder, let waited) {
+                logger.log(LogRecord(level: .error, message: "error: \(lockedFile): another run of this pipeline is in progress: \(holder); "
+                                     + (waited > 0 ? "gave up after waiting \(Int(waited)) s; " : "") + "not started (calpipe run --wait SECONDS waits for it)"))
+                throw CalpipeExit.failed.code
+            }
+        }
         let started = Date()
         var lastProgress = Date()
-        let runner = Runner(dryRun: dryRun, progress: logger.showsProgress ? { report in
+        let runner = Runner(dryRun: dryRun, incremental: !full, progress: logger.showsProgress ? { report in
             let now = Date()
             guard now.timeIntervalSince(lastProgress) > 0.25 else { return }
             lastProgress = now
@@ -88,9 +109,13 @@ struct PipelineSession {
             writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
             throw ExitCode(code)
         }
-        let exit: CalpipeExit = report.rejections.isEmpty ? .done : .rejected
-        writeSummary(report: report, name: name, seconds: seconds, code: exit.rawValue,
-                     reason: exit == .done ? "done" : "rejected records", logger: logger)
+        // Sources whose rows were kept (failed, or empty where a database remembers them): the rest was written.
+        for kept in report.keptSources { logger.log(LogRecord(level: .error, message: "error: \(kept)")) }
+        let exit: CalpipeExit = !report.keptSources.isEmpty ? .failed
+            : report.rejections.isEmpty && report.emptyResults.isEmpty ? .done : .rejected
+        let reason = exit == .done ? "done" : exit == .failed ? "sources failed or came back empty; their rows were kept"
+            : report.rejections.isEmpty ? "inputs without events" : "rejected records"
+        writeSummary(report: report, name: name, seconds: seconds, code: exit.rawValue, reason: reason, logger: logger)
         if exit != .done { throw exit.code }
     }
 

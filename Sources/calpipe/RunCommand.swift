@@ -29,6 +29,12 @@ struct Run: ParsableCommand {
     @Flag(help: "Fail (exit 1, nothing written) when any record is rejected.")
     var strict = false
 
+    @Option(help: ArgumentHelp("Wait up to this many seconds for another run of the same pipeline or into the same database to end (default: exit at once, naming it).", valueName: "seconds"))
+    var wait: Double = 0
+
+    @Flag(help: "Read and write every source and event, also those that did not change since the last run.")
+    var full = false
+
     @Flag(help: "Use only the HTTP cache: no request is made; a URL with nothing cached fails.")
     var offline = false
 
@@ -51,6 +57,7 @@ struct Run: ParsableCommand {
         } else if !quiet {
             for note in definition.notes { Terminal.error("calpipe: note: " + note) }
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log).run(definition, signals: signals)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log, wait: wait, full: full, lockedFile: pipeline)
+            .run(definition, signals: signals)
     }
 }

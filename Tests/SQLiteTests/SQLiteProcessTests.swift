@@ -134,7 +134,9 @@ final class SQLiteProcessTests: XCTestCase {
         let (status2, stdout2, stderr2) = try run(["run", "--quiet", "impatient.pipeline.json"])
         XCTAssertEqual(status2, 1)
         XCTAssertEqual(stdout2, "")
-        XCTAssertEqual(stderr2, "calpipe: error: sqlite agenda.db: another calpipe run is writing this database; gave up after waiting 300 ms (option busy_timeout_ms); nothing was written\n")
+        // The database's lock (issue 18) tells it at once, naming the other run.
+        XCTAssertTrue(stderr2.hasPrefix("calpipe: error: sqlite agenda.db: another calpipe run is writing this database: pid \(big.processIdentifier), started "), stderr2)
+        XCTAssertTrue(stderr2.hasSuffix(" (pipeline big); nothing was written (calpipe run --wait SECONDS waits for it)\n"), stderr2)
 
         XCTAssertTrue(big.isRunning)
         kill(big.processIdentifier, SIGKILL)
@@ -231,8 +233,9 @@ final class SQLiteProcessTests: XCTestCase {
         try writeFeed("b.json", count: 3_000, prefix: "b", title: "Beta")
         try writePipeline("a", feed: "a.json", source: "alpha")
         try writePipeline("b", feed: "b.json", source: "beta")
-        let (pa, oa, ea) = try start(["run", "--quiet", "a.pipeline.json"])
-        let (pb, ob, eb) = try start(["run", "--quiet", "b.pipeline.json"])
+        // Two pipelines into one database: the second waits for the first's lock (--wait).
+        let (pa, oa, ea) = try start(["run", "--quiet", "--wait", "120", "a.pipeline.json"])
+        let (pb, ob, eb) = try start(["run", "--quiet", "--wait", "120", "b.pipeline.json"])
         for (process, out, err) in [(pa, oa, ea), (pb, ob, eb)] {
             _ = out.fileHandleForReading.readDataToEndOfFile()
             let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -47,7 +47,7 @@ final class SQLiteSinkRunTests: XCTestCase {
         try holder.beginTransaction(.immediate)
         let started = Date()
         XCTAssertThrowsError(try runSink(path: db, events: [], busyTimeout: 200)) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: another calpipe run is writing this database; gave up after waiting 200 ms (option busy_timeout_ms); nothing was written")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: another program is writing this database; gave up after waiting 200 ms (option busy_timeout_ms); nothing was written")
         }
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.15, "it waited for the lock")
         try holder.rollback()

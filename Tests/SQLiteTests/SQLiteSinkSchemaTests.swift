@@ -26,14 +26,15 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("new.db").path
         try runSink(path: path, events: [])
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 4)
+        XCTAssertEqual(try db.userVersion, 5)
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
             ["index", "day_entries_by_day"], ["index", "day_entries_by_event"], ["index", "day_entries_key"],
             ["index", "events_key"], ["index", "occurrences_by_start"], ["index", "occurrences_key"],
+            ["index", "sqlite_autoindex_source_state_1"],
             ["table", "attendees"], ["table", "day_entries"], ["table", "days"], ["table", "events"], ["table", "forecasts"],
-            ["table", "meta"], ["table", "occurrences"], ["table", "runs"], ["view", "agenda"],
+            ["table", "meta"], ["table", "occurrences"], ["table", "runs"], ["table", "source_state"], ["view", "agenda"],
         ])
         XCTAssertEqual(try columns(db, "days"), [
             "day", "weekday", "weekday_short", "weather_status", "weather_reason", "provider", "place", "latitude", "longitude",
@@ -46,7 +47,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
             "organizer_name", "organizer_email", "categories", "color", "url", "status", "all_day", "dtstart", "dtstart_tzid",
             "start_utc", "dtend", "dtend_tzid", "duration", "end_utc", "rrule", "rdate", "exdate", "this_and_future",
             "organizer_parameters", "exrule", "span_end_utc", "other_properties", "components", "field_parameters", "metadata",
-            "origin", "source_text", "created_run", "updated_run", "removed_run",
+            "origin", "source_text", "created_run", "updated_run", "removed_run", "content_hash",
         ])
         XCTAssertEqual(try columns(db, "attendees"), ["event_id", "position", "name", "email", "role", "status", "other_parameters"])
         XCTAssertEqual(try columns(db, "occurrences"), [
@@ -89,14 +90,15 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try runSink(path: path, events: feed)
 
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 4)
+        XCTAssertEqual(try db.userVersion, 5)
         // The days of the window and the pipeline's facts are there after the upgrade.
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM days"), 30)
         XCTAssertEqual(try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, schema_version FROM meta"),
-                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 4]])
-        // A and B were unchanged: same rows, untouched (no updated_run); C deleted with its rows; E inserted.
-        XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc FROM events ORDER BY id"), [
-            [1, "a@x", .null, .null, 1], [2, "b@x", .null, .null, 1], [4, "e@x", 2, 2, 1],
+                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 5]])
+        // A and B were unchanged: same rows and ids, only their content hash written (version 5, so updated_run
+        // is this run's); C deleted with its rows; E inserted.
+        XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc, content_hash IS NOT NULL FROM events ORDER BY id"), [
+            [1, "a@x", .null, 2, 1, 1], [2, "b@x", .null, 2, 1, 1], [4, "e@x", 2, 2, 1, 1],
         ])
         XCTAssertEqual(try db.rows("SELECT id, day FROM day_entries ORDER BY id"), [[10, "2026-11-10"], [21, "2026-11-12"], [22, "2026-11-13"], [31, "2026-11-27"]])
         XCTAssertEqual(try db.rows("SELECT id, pipeline, status, events, events_inserted, events_removed FROM runs ORDER BY id"), [
@@ -130,7 +132,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("notes.db").path
         try Data("these are my notes, not a database, and they are long enough to fill a header page......".utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try runSink(path: path, events: [])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: not a SQLite database (file is not a database)")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the file is damaged or is not a SQLite database; nothing was written (move it aside to start a new one)")
         }
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8).prefix(14), "these are my n")
     }

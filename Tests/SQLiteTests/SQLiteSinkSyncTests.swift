@@ -172,9 +172,23 @@ final class SQLiteSinkSyncTests: XCTestCase {
         XCTAssertEqual(report.rowsWritten.map(\.rows), [6])
     }
 
-    func testSourceThatSendsNothingIsMirroredEmpty() throws {
+    /// Issue 16: a source that sends nothing, where the database remembers events of it, keeps them (the run
+    /// says so and exits 1); with `allow_empty` it is mirrored empty.
+    func testSourceThatSendsNothingKeepsItsRowsUnlessAllowedEmpty() throws {
         try runSink(path: db, events: run1)
-        try runSink(path: db, sources: [("team", ListSource([]))])
+        let before = try dataDump(db)
+        let report = try runSink(path: db, sources: [("team", ListSource([]))])
+        XCTAssertEqual(try dataDump(db), before)
+        XCTAssertEqual(report.keptSources, ["team: it sent no events, but the database remembers events from it: they are kept (set \"allow_empty\": true on the source if this feed may really be empty)"])
+
+        let env = PipelineEnvironment(pipelineFile: "pipelines/test.json", baseDirectory: URL(fileURLWithPath: "/tmp"), name: "test", zone: berlin,
+                                      window: november2026, environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 11, day: 1))
+        var pipeline = PipelineDefinition(environment: env, sources: [ListSource([])], sourceLabels: ["team"], stages: [SplitStage()],
+                                          sinks: [SQLiteSink(path: db, displayPath: "agenda.db")])
+        pipeline.allowEmpty = [true]
+        let context = RunContext(environment: env, quiet: true)
+        try Runner().run(pipeline, context: context)
+        XCTAssertEqual(context.report.keptSources, [])
         // Everything of "team" that touches the window is gone; E (December) stays.
         XCTAssertEqual(try uids("team"), [["e@x", "Holiday party", .null]])
         XCTAssertEqual(try agenda(db), [])

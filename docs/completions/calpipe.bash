@@ -186,14 +186,17 @@ _calpipe() {
 
 _calpipe_run() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --quiet -q --strict --offline --version -h --help)
+    non_repeating_flags=(--dry-run --quiet -q --strict --full --offline --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(--log-level --log-format --summary-json)
+    non_repeating_options=(--wait --log-level --log-format --summary-json)
     __calpipe_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--set')
+        return
+        ;;
+    '--wait')
         return
         ;;
     '--log-level')

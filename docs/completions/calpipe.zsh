@@ -83,6 +83,8 @@ _calpipe_run() {
         '--dry-run[Read and process everything, but write nothing.]'
         '(--quiet -q)'{--quiet,-q}'[Print nothing but errors.]'
         '--strict[Fail (exit 1, nothing written) when any record is rejected.]'
+        '--wait[Wait up to this many seconds for another run of the same pipeline or into the same database to end (default\: exit at once, naming it).]:seconds:'
+        '--full[Read and write every source and event, also those that did not change since the last run.]'
         '--offline[Use only the HTTP cache\: no request is made; a URL with nothing cached fails.]'
         '--log-level[Least important messages shown\: debug, info, warning or error.]:level:{__calpipe_complete "${___log_level[@]}"}'
         '--log-format[text (lines for people) or json (one object per line\: time, level, message, source, file, line).]:format:{__calpipe_complete "${___log_format[@]}"}'

@@ -4,7 +4,7 @@ import Pipeline
 /// `type: sqlite`: writes events, attendees, occurrences, per-day agenda rows and forecasts into a SQLite
 /// database that later runs keep in sync (docs/sqlite-schema.md). Each run is one transaction: `open` begins
 /// it, `commit` commits it, `abort` (or a crash) leaves the database exactly as it was.
-public final class SQLiteSink: Sink {
+public final class SQLiteSink: IncrementalSink {
     public static let descriptor = SinkDescriptor(
         type: "sqlite",
         kind: .sink,
@@ -12,7 +12,7 @@ public final class SQLiteSink: Sink {
         options: [
             OptionDoc("path", "path", required: true, "the database file; created when missing, upgraded in place"),
             OptionDoc("keep_removed", "boolean", "keep rows that left a feed and mark them (removed_run) instead of deleting them", default: "false"),
-            OptionDoc("busy_timeout_ms", "integer", "how long to wait for another run writing the same database before failing", default: "10000"),
+            OptionDoc("busy_timeout_ms", "integer", "how long to wait for another program writing the same database before failing", default: "30000"),
         ],
         fileExtensions: ["db", "sqlite", "sqlite3"],
         make: { options in
@@ -22,7 +22,7 @@ public final class SQLiteSink: Sink {
                 path: resolved,
                 displayPath: displayPath,
                 keepRemoved: options.bool("keep_removed", default: false),
-                busyTimeoutMilliseconds: options.integer("busy_timeout_ms", default: 10_000, range: 0...86_400_000)
+                busyTimeoutMilliseconds: options.integer("busy_timeout_ms", default: 30_000, range: 0...86_400_000)
             )
         }
     )
@@ -40,7 +40,7 @@ public final class SQLiteSink: Sink {
     /// Whether the last committed run began as a bulk load (for tests and measurements).
     private(set) var lastRunBulkLoaded = false
 
-    public init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, busyTimeoutMilliseconds: Int = 10_000, bulkLoad: Bool = true) {
+    public init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, busyTimeoutMilliseconds: Int = 30_000, bulkLoad: Bool = true) {
         self.bulkLoad = bulkLoad
         self.path = path
         self.displayPath = displayPath ?? path
@@ -59,12 +59,40 @@ public final class SQLiteSink: Sink {
         }
     }
 
+    /// The lock beside the database (`PATH.lock`): one calpipe run writes it at a time (issue 18).
+    private var lock: RunLock?
+
     public func open(context: RunContext) throws {
         daysWriter = SQLiteDaysWriter()
-        writer = try wrapping {
-            try SQLiteSyncWriter(path: path, displayPath: displayPath, keepRemoved: keepRemoved,
-                                 busyTimeout: busyTimeoutMilliseconds, bulkLoad: bulkLoad, context: context)
+        do {
+            let env = context.environment
+            lock = try RunLock.acquire(path: path + ".lock", pipeline: env.name.isEmpty ? env.pipelineFile : env.name,
+                                       wait: context.lockWaitSeconds, cancelled: { context.cancellation.cancelledReason != nil })
+        } catch RunLock.Failure.held(let holder, let waited) {
+            throw SQLiteSinkError(path: displayPath, message: "another calpipe run is writing this database: \(holder); "
+                + (waited > 0 ? "gave up after waiting \(SQLiteSinkError.waitedText(Int(waited * 1000))); " : "")
+                + "nothing was written (calpipe run --wait SECONDS waits for it)")
         }
+        do {
+            writer = try wrapping {
+                try SQLiteSyncWriter(path: path, displayPath: displayPath, keepRemoved: keepRemoved,
+                                     busyTimeout: busyTimeoutMilliseconds, bulkLoad: bulkLoad, context: context)
+            }
+        } catch {
+            lock?.release()
+            lock = nil
+            throw error
+        }
+    }
+
+    public func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? {
+        guard let writer else { return nil }
+        return try wrapping { try writer.memory(ofSource: source, current: current) }
+    }
+
+    public func remembersEvents(ofSource source: String) throws -> Bool {
+        guard let writer else { return false }
+        return try wrapping { try writer.remembersEvents(ofSource: source) }
     }
 
     public func write(_ batch: Batch, context: RunContext) throws {
@@ -82,6 +110,8 @@ public final class SQLiteSink: Sink {
             try writer.commit()
         }
         self.writer = nil
+        lock?.release()
+        lock = nil
         lastRunBulkLoaded = bulk
         let c = writer.counts
         let report = context.report
@@ -91,11 +121,14 @@ public final class SQLiteSink: Sink {
         report.count("\(label): events " + (keepRemoved ? "marked removed" : "removed"), by: c.eventsRemoved)
         if c.cancelledSkipped > 0 { report.count("\(label): cancelled events left out", by: c.cancelledSkipped) }
         report.count("\(label): rows changed", by: c.rowsChanged)
+        if c.eventsUnchanged > 0 { report.count("\(label): events unchanged (kept)", by: c.eventsUnchanged) }
         return c.dayEntriesSeen
     }
 
     public func abort(context: RunContext) {
         writer?.rollback()
         writer = nil
+        lock?.release()
+        lock = nil
     }
 }

@@ -16,10 +16,12 @@ struct SQLiteSyncStatements {
     let sourceHasRows: Statement
 
     init(_ db: Database) throws {
-        let e = ["source", "uid", "recurrence_id"] + SQLiteRowEncoding.eventContentColumns + ["origin", "created_run", "updated_run"]
+        // content_hash is compared like the content: a row of an older file (no hash yet) gets its hash.
+        let content = SQLiteRowEncoding.eventContentColumns + ["content_hash"]
+        let e = ["source", "uid", "recurrence_id"] + content + ["origin", "created_run", "updated_run"]
         insertEvent = try db.prepare(Self.insertSQL(table: "events", columns: e))
         upsertEvent = try db.prepare(Self.upsertSQL(
-            table: "events", key: ["source", "uid", "recurrence_id"], content: SQLiteRowEncoding.eventContentColumns,
+            table: "events", key: ["source", "uid", "recurrence_id"], content: content,
             alsoSet: ["origin", "updated_run"], extraColumns: ["origin", "created_run", "updated_run"], removable: true))
         selectEvent = try db.prepare("SELECT id FROM events WHERE source = ?1 AND uid = ?2 AND recurrence_id = ?3")
         insertAttendee = try db.prepare("INSERT INTO attendees (event_id, position, name, email, role, status, other_parameters) VALUES (?, ?, ?, ?, ?, ?, ?)")

@@ -18,6 +18,8 @@ final class SQLiteSyncWriter {
         var dayEntriesSeen = 0
         var cancelledSkipped = 0
         var duplicates = 0
+        /// Events an incremental run kept as they were (not written).
+        var eventsUnchanged = 0
 
         var rowsChanged: Int {
             eventsInserted + eventsUpdated + eventsRemoved + occurrencesWritten + occurrencesRemoved + daysWritten + daysRemoved + otherRowsChanged
@@ -68,6 +70,12 @@ final class SQLiteSyncWriter {
     /// Per source: true when the database held no event of it before this run (plain inserts, no lookups).
     private var sourceIsNew: [String: Bool] = [:]
 
+    /// The content hash of events (`events.content_hash`).
+    private let hasher = EventHasher()
+    /// The incremental run's decisions (nil: not incremental) and, per source, the memory its plan was made with.
+    private let incremental: IncrementalRun?
+    private var memories: [String: any SourceMemory] = [:]
+
     /// True when the file did not exist (or was empty) at open: see `init`.
     private let createsFile: Bool
 
@@ -85,6 +93,7 @@ final class SQLiteSyncWriter {
         self.context = context
         zone = context.zone
         window = context.window
+        incremental = context.incremental
         // Foreign keys are not enforced on this connection: every child row is written with the id its parent
         // row just got, and the sync deletes children itself (`deleteRemoved`), so the checks (one parent
         // lookup per key per row, about a tenth of the sink's time) would only repeat what the writer does.
@@ -94,8 +103,12 @@ final class SQLiteSyncWriter {
         // checkpoint). The journal of a new file holds next to nothing, and a kill still leaves it as before.
         createsFile = bulkLoad && Self.isAbsentOrEmpty(path)
             && !FileManager.default.fileExists(atPath: path + "-wal")
-        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, journalMode: createsFile ? nil : .wal,
-                                                           foreignKeys: false))
+        // Opened without changing anything: someone else's database is refused untouched (below), before WAL.
+        db = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeout, foreignKeys: false))
+        if !createsFile {
+            try Self.checkOwnership(db, path: displayPath)
+            try db.setJournalMode(.wal)
+        }
         // The run's TEMP tables (rows seen by the sync, which grow with the input) live in a temporary file with
         // its own small page cache, never in memory, whatever the SQLite build's default.
         try db.execute("PRAGMA temp_store = FILE")
@@ -145,6 +158,17 @@ final class SQLiteSyncWriter {
         }
     }
 
+    /// Refuses a database calpipe did not make: tables but no schema version of ours, or a version of ours
+    /// without our tables. Reads only.
+    static func checkOwnership(_ db: Database, path: String) throws {
+        let version = try db.userVersion
+        let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").compactMap { $0.first?.text }
+        if version == 0 && !tables.isEmpty { throw SQLiteSinkError.foreign(path: path, tables: tables) }
+        if version > 0 && version <= SQLiteSchema.currentVersion && !["events", "occurrences", "day_entries", "runs"].allSatisfy(tables.contains) {
+            throw SQLiteSinkError.foreign(path: path, tables: tables)
+        }
+    }
+
     static func timestamp(_ date: Date = Date()) -> String {
         CivilDateTime(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down))).iso8601 + "Z"
     }
@@ -162,6 +186,11 @@ final class SQLiteSyncWriter {
             if batch.events[i].isCancelled {
                 counts.cancelledSkipped += 1
                 ids.append(nil)
+                continue
+            }
+            if let id = keptID(batch.events[i]) {
+                // Unchanged since the last run (incremental): its row stays as it is.
+                ids.append(id)
                 continue
             }
             ids.append(try writeEvent(batch.events[i], fromBatch: true))
@@ -232,6 +261,15 @@ final class SQLiteSyncWriter {
             let row = try found ?? occurrenceRow(ofDay: batch.days[i].occurrence)
             try writeDay(batch.days[i], occurrenceID: row.occurrence, eventID: row.event)
         }
+    }
+
+    /// The row id of an event an incremental run keeps as it is (seen unchanged), else nil.
+    private func keptID(_ event: Event) -> Int64? {
+        guard let incremental, !memories.isEmpty else { return nil }
+        let source = SQLiteRowEncoding.source(of: event)
+        guard let memory = memories[source], let stored = memory.stored(uid: event.uid, recurrenceID: event.recurrenceID?.time),
+              incremental.isKept(stored.id, source: source) else { return nil }
+        return stored.id
     }
 
     private func key(_ event: Event) -> EventKey {
@@ -355,9 +393,10 @@ final class SQLiteSyncWriter {
         try s.bind(k.uid, at: 2)
         try s.bind(k.recurrenceID, at: 3)
         let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4, json: &json)
-        try s.bind(event.origin?.description, at: 4 + count)
-        try s.bind(runID, at: 5 + count)
+        try s.bind(hasher.hash(event), at: 4 + count)
+        try s.bind(event.origin?.description, at: 5 + count)
         try s.bind(runID, at: 6 + count)
+        try s.bind(runID, at: 7 + count)
     }
 
     /// Inserts or updates an event row (and its attendees); returns its id.
@@ -453,6 +492,10 @@ final class SQLiteSyncWriter {
     private func eventID(_ event: Event) throws -> Int64 {
         let k = key(event)
         if let id = eventIDs[k] { return id }
+        if let id = keptID(event) {
+            eventIDs[k] = id
+            return id
+        }
         let select = statements.selectEvent
         try select.bind(k.source, at: 1)
         try select.bind(k.uid, at: 2)
@@ -573,12 +616,19 @@ final class SQLiteSyncWriter {
             let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
             // A source that had no rows before this run has nothing to remove: every row of it is this run's.
             // (Skipping its sync saves the scans of the whole window, about a tenth of a first run's sink time.)
-            for source in sources where sourceIsNew[source] != true { try sync(source: source) }
+            for source in sources {
+                switch incremental?.plan(for: source) ?? .full {
+                case .skipped, .kept: continue
+                case .events(let delta): try syncIncremental(source: source, delta: delta)
+                case .full: if sourceIsNew[source] != true { try sync(source: source) }
+                }
+            }
         } else {
             // A rejected record may be an event that is still in its feed: removing rows now could lose data.
             let n = report.rejections.count
             context.warn("\(SQLiteSinkError(path: path, message: "\(n) record\(n == 1 ? " was" : "s were") rejected, so this run removed nothing (a rejected record may be an event still in its feed)"))")
         }
+        try saveSourceState()
         try db.execute("""
             UPDATE runs SET finished_at = ?, status = ?, events = ?, day_entries = ?, events_inserted = ?, events_updated = ?,
                 events_removed = ?, occurrences = ?, rows_changed = ?, rejected = ?, warnings = ?
@@ -607,21 +657,76 @@ final class SQLiteSyncWriter {
         return (s, e, window.from.iso8601, window.to.iso8601)
     }
 
+    private typealias Bounds = (startUTC: Int64, endUTC: Int64, fromDay: String, toDay: String)
+
+    /// A UTC range of whole days in the pipeline's zone (one the window gained) as sync bounds.
+    private func bounds(of range: Range<Int64>) -> Bounds {
+        (range.lowerBound, range.upperBound, zone.local(fromUTC: range.lowerBound).date.iso8601, zone.local(fromUTC: range.upperBound).date.iso8601)
+    }
+
+    /// The children of every event of the source (a full run's sync).
+    private static let allOfSource = "event_id IN (SELECT id FROM events WHERE source = :source)"
+
     private func sync(source: String) throws {
-        let b = bounds
+        try sync(source: source, bounds: bounds, events: "", children: Self.allOfSource)
+    }
+
+    /// The sync of a source read event by event (docs/incremental.md): events no longer in the feed (stored,
+    /// not kept, not written) inside the window go; the children of events written in this run (and of series
+    /// expanded again) are synced inside the window; the children of every event of the source are synced in the
+    /// ranges the window gained, where unchanged events were expanded again.
+    private func syncIncremental(source: String, delta: [Range<Int64>]) throws {
+        guard let incremental else { return }
+        try db.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS candidates (id INTEGER PRIMARY KEY);
+            CREATE TEMP TABLE IF NOT EXISTS written (id INTEGER PRIMARY KEY);
+            DELETE FROM temp.candidates;
+            DELETE FROM temp.written;
+            INSERT INTO temp.written SELECT id FROM temp.seen_events;
+            """)
+        let candidate = try db.prepare("INSERT OR IGNORE INTO temp.candidates (id) VALUES (?)")
+        for id in incremental.notKept(source: source) {
+            try candidate.bind(id, at: 1)
+            try candidate.run()
+        }
+        let written = try db.prepare("INSERT OR IGNORE INTO temp.written (id) VALUES (?)")
+        for id in incremental.reexpandedIDs(source: source) {
+            try written.bind(id, at: 1)
+            try written.run()
+        }
+        let children = keepRemoved
+            ? "(event_id IN (SELECT id FROM temp.written) OR event_id IN (SELECT id FROM events WHERE source = :source AND removed_run = :run))"
+            : "event_id IN (SELECT id FROM temp.written)"
+        try sync(source: source, bounds: bounds, events: "AND id IN (SELECT id FROM temp.candidates)", children: children)
+        for range in delta {
+            // Driven by the range (day index, start index), not by the source's events (every row of it).
+            try sync(source: source, bounds: bounds(of: range), events: nil, children: "+event_id IN (SELECT id FROM events WHERE source = :source)",
+                     occurrencesInRange: true)
+        }
+        counts.eventsUnchanged += incremental.keptCount(source: source)
+    }
+
+    /// Deletes (or marks, with keep_removed) what this run did not see of `source` inside `b`: events (those
+    /// matching the extra condition `events`; nil: none) with their children, and occurrences and day entries of
+    /// the events `children` names.
+    private func sync(source: String, bounds b: Bounds, events: String?, children: String, occurrencesInRange: Bool = false) throws {
         // Events whose span touches the window (zero-length spans: that start inside it), seen or not.
         let eventInWindow = """
             source = :source AND id <= :maxEvent AND start_utc < :end
             AND (span_end_utc IS NULL OR span_end_utc > :start OR (span_end_utc <= start_utc AND start_utc >= :start))
-            AND id NOT IN (SELECT id FROM temp.seen_events)
+            AND id NOT IN (SELECT id FROM temp.seen_events) \(events ?? "")
             """
+        // In a range the window gained: the occurrences that start in it or have a day entry in it.
+        let inRange = occurrencesInRange
+            ? "(id IN (SELECT occurrence_id FROM day_entries WHERE day >= :fromDay AND day < :toDay) OR (start_utc >= :start AND start_utc < :end)) AND "
+            : ""
         let occurrenceInWindow = """
-            event_id IN (SELECT id FROM events WHERE source = :source) AND id <= :maxOccurrence
+            \(inRange)\(children) AND id <= :maxOccurrence
             AND start_utc < :end AND (end_utc > :start OR (end_utc <= start_utc AND start_utc >= :start))
             AND id NOT IN (SELECT id FROM temp.seen_occurrences)
             """
         let dayInWindow = """
-            event_id IN (SELECT id FROM events WHERE source = :source) AND id <= :maxDay
+            \(children) AND id <= :maxDay
             AND day >= :fromDay AND day < :toDay
             AND id NOT IN (SELECT id FROM temp.seen_days)
             """
@@ -647,18 +752,22 @@ final class SQLiteSyncWriter {
             return db.changes
         }
         if keepRemoved {
-            counts.eventsRemoved += try run("UPDATE events SET removed_run = :run WHERE removed_run IS NULL AND \(eventInWindow)")
+            if events != nil {
+                counts.eventsRemoved += try run("UPDATE events SET removed_run = :run WHERE removed_run IS NULL AND \(eventInWindow)")
+            }
             counts.occurrencesRemoved += try run("UPDATE occurrences SET removed_run = :run WHERE removed_run IS NULL AND \(occurrenceInWindow)")
             counts.daysRemoved += try run("UPDATE day_entries SET removed_run = :run WHERE removed_run IS NULL AND \(dayInWindow)")
         } else {
             // Deleting an event deletes its attendees, occurrences, day entries and forecasts; an occurrence its
             // day entries and their forecasts: what ON DELETE CASCADE does, done here because this connection
             // does not enforce foreign keys (see init). Children first, the counted parent delete last.
-            try run("DELETE FROM temp.doomed")
-            try run("INSERT INTO temp.doomed (id) SELECT id FROM events WHERE \(eventInWindow)")
-            try deleteChildren(of: "event_id")
-            try run("DELETE FROM attendees WHERE event_id IN (SELECT id FROM temp.doomed)")
-            counts.eventsRemoved += try run("DELETE FROM events WHERE id IN (SELECT id FROM temp.doomed)")
+            if events != nil {
+                try run("DELETE FROM temp.doomed")
+                try run("INSERT INTO temp.doomed (id) SELECT id FROM events WHERE \(eventInWindow)")
+                try deleteChildren(of: "event_id")
+                try run("DELETE FROM attendees WHERE event_id IN (SELECT id FROM temp.doomed)")
+                counts.eventsRemoved += try run("DELETE FROM events WHERE id IN (SELECT id FROM temp.doomed)")
+            }
             try run("DELETE FROM temp.doomed")
             try run("INSERT INTO temp.doomed (id) SELECT id FROM occurrences WHERE \(occurrenceInWindow)")
             try deleteChildren(of: "occurrence_id")
@@ -667,6 +776,48 @@ final class SQLiteSyncWriter {
             try run("INSERT INTO temp.doomed (id) SELECT id FROM day_entries WHERE \(dayInWindow)")
             try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM temp.doomed)")
             counts.daysRemoved += try run("DELETE FROM day_entries WHERE id IN (SELECT id FROM temp.doomed)")
+        }
+    }
+
+    // MARK: Incremental runs
+
+    /// What the file remembers of `source` for this run's plan (`IncrementalSink.memory(ofSource:current:)`).
+    func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? {
+        guard let row = try db.rows("SELECT input_fingerprint, config_fingerprint, window, keep_removed FROM source_state WHERE source = ?",
+                                    arguments: [.text(source)]).first,
+              row[3].int64 == (keepRemoved ? 1 : 0) else { return nil }
+        let stored = SourceFingerprint(input: row[0].text, config: row[1].text ?? "", window: row[2].text ?? "")
+        // Skipped, or read in full: no event hashes needed.
+        if (stored == current && current.input != nil) || stored.config != current.config { return SQLiteSourceMemory(fingerprint: stored) }
+        let memory = try SQLiteSourceMemory(fingerprint: stored, db: db, source: source)
+        memories[source] = memory
+        return memory
+    }
+
+    func remembersEvents(ofSource source: String) throws -> Bool {
+        try db.scalarInt("SELECT EXISTS (SELECT 1 FROM events WHERE source = ? AND removed_run IS NULL)", arguments: [.text(source)]) == 1
+    }
+
+    /// Stores what this run read of each source (`source_state`), for the next run's plan. A skipped source
+    /// keeps its row; a run with rejected records stores no input fingerprint (the next run reads it again);
+    /// a run that is not incremental forgets the source.
+    private func saveSourceState() throws {
+        let pipeline = context.environment.name.isEmpty ? context.environment.pipelineFile : context.environment.name
+        for source in Set(context.sourceLabels).sorted() {
+            if case .kept? = incremental?.plan(for: source) { continue }
+            guard let incremental, let current = incremental.current[source] else {
+                try db.execute("DELETE FROM source_state WHERE source = ?", arguments: [.text(source)])
+                continue
+            }
+            switch incremental.plan(for: source) {
+            case .skipped, .kept: continue
+            default: break
+            }
+            try db.execute("""
+                INSERT OR REPLACE INTO source_state (source, pipeline, input_fingerprint, config_fingerprint, window, keep_removed, run_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [.text(source), .text(pipeline), context.report.rejections.isEmpty ? SQLiteRowEncoding.text(current.input) : .null,
+                                 .text(current.config), .text(current.window), .integer(keepRemoved ? 1 : 0), .integer(runID)])
         }
     }
 

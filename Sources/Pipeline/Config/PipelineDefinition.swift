@@ -16,6 +16,11 @@ public struct PipelineDefinition {
     public var notes: [String] = []
     /// Stages the loader added (indexes into `stages`).
     public var addedStageIndexes: [Int] = []
+    /// What shapes the rows besides the input, for incremental runs (docs/incremental.md): one text per source
+    /// (its options, the stages' options and the zone). nil (pipelines built in code): runs are never incremental.
+    public var configFingerprints: [String]?
+    /// Per source: `allow_empty` (a feed that may truly empty out: no events then removes its rows).
+    public var allowEmpty: [Bool] = []
 
     public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage],
                 stageLabels: [String]? = nil, sinks: [any Sink]) {

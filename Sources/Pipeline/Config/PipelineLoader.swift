@@ -138,6 +138,10 @@ public struct PipelineLoader {
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
         var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
                                             stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
+        definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
+        definition.configFingerprints = builtSources.map { built in
+            IncrementalConfig.fingerprint(zone: zone, source: built.object, stages: builtStages.map(\.object))
+        }
         definition.sourceTypes = builtSources.map { $0.object["type"]?.stringValue ?? "" }
         definition.stageTypes = builtStages.map { $0.object["type"]?.stringValue ?? "" }
         definition.sinkTypes = builtSinks.map { $0.object["type"]?.stringValue ?? "" }

@@ -29,6 +29,7 @@ public struct InputSpec: Sendable, Hashable {
         OptionDoc("password", "string", "url: HTTP Basic password (use ${ENV})"),
         OptionDoc("netrc", "boolean", "url: with no other credentials, log in with the host's entry in $NETRC or ~/.netrc", default: "true"),
         OptionDoc("max_stale", "string", "url: when the server cannot be reached, use the cached copy only if it is younger than this (\"30s\", \"15m\", \"6h\", \"2d\"); else the source fails"),
+        OptionDoc("allow_empty", "boolean", "the feed may truly empty out: an empty input then removes its rows from databases (else they are kept and the run exits 1)", default: "false"),
     ]
 
     /// The options that only a `url` input reads.
@@ -112,6 +113,34 @@ public struct InputSpec: Sendable, Hashable {
 
     /// The concrete inputs, in a stable order: glob matches sorted; a URL fetched through the context's fetcher.
     public func inputs(context: RunContext) throws -> [Input] {
+        if let known = context.resolvedInputs[self] { return try known.get() }
+        let resolved = Result { try resolveInputs(context: context) }
+        context.resolvedInputs[self] = resolved
+        return try resolved.get()
+    }
+
+    /// A fingerprint of the inputs (`Fingerprint.file` of each, with its label); nil for standard input.
+    public func fingerprint(context: RunContext) throws -> String? {
+        var parts: [String] = []
+        for input in try inputs(context: context) {
+            if input.path == "-" { return nil }
+            parts.append(input.label + "=" + (try Fingerprint.file(atPath: input.path)))
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    /// The bytes of the inputs already resolved in this run (nil: standard input, or not resolved).
+    public func resolvedBytes(context: RunContext) -> Int? {
+        guard case .success(let inputs)? = context.resolvedInputs[self] else { return nil }
+        var total = 0
+        for input in inputs {
+            if input.path == "-" { return nil }
+            total += ((try? FileManager.default.attributesOfItem(atPath: input.path))?[.size] as? Int) ?? 0
+        }
+        return total
+    }
+
+    private func resolveInputs(context: RunContext) throws -> [Input] {
         switch location {
         case .path(let resolved, let written):
             if resolved == "-" {

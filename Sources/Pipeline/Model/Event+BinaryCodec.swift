@@ -3,7 +3,8 @@
 /// `encode(to:)` compares equal to the original; zones go in by number through a `ZoneTable`, so they come
 /// back as the same objects. The form lives only as long as one run: no version, no compatibility.
 extension Event {
-    public func encode(to w: inout ByteWriter, zones: ZoneTable) {
+    /// `includeOrigin: false` leaves the origin out (as if nil): the content hash of incremental runs.
+    public func encode(to w: inout ByteWriter, zones: ZoneTable, includeOrigin: Bool = true) {
         w.string(uid)
         w.optionalString(title)
         w.optionalString(description)
@@ -54,7 +55,7 @@ extension Event {
             w.string(key)
             w.parameters(fieldParameters[key]!)
         }
-        if let origin {
+        if includeOrigin, let origin {
             w.byte(1)
             w.string(origin.file)
             w.optionalInt(origin.line)

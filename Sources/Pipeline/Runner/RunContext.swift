@@ -23,6 +23,12 @@ public final class RunContext {
     public internal(set) var idleCores = 0
     /// What each source did (type, origin, events), for the `sources` of exported documents.
     public let sourceLedger = SourceLedger()
+    /// How long a sink waits for another calpipe run holding its database's lock (`calpipe run --wait`).
+    public var lockWaitSeconds: Double = 0
+    /// Incremental decisions of this run (docs/incremental.md); nil when the run is not incremental.
+    public internal(set) var incremental: IncrementalRun?
+    /// Inputs already resolved in this run (a URL is fetched once, also when its fingerprint was taken first).
+    var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
     private let logger: (LogRecord) -> Void
 
     /// A context whose messages are printed as text lines by `log` (standard error by default).

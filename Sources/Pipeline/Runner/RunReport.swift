@@ -75,6 +75,15 @@ public final class RunReport: @unchecked Sendable {
         }
     }
 
+    /// Sources whose rows were kept because they failed before sending anything, or came back empty where a
+    /// database remembers events from them (issue 16): the run exits 1 after writing the rest.
+    public private(set) var keptSources: [String] = []
+    /// Inputs that were not empty but gave no events: each a warning, and the run exits 3.
+    public private(set) var emptyResults: [String] = []
+
+    public func keepSource(_ message: String) { locked { keptSources.append(message) } }
+    public func noEvents(_ message: String) { locked { emptyResults.append(message) } }
+
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }

@@ -26,10 +26,14 @@ public struct Runner {
     /// Sinks write on a thread of their own (`SinkPump`) while sources and stages go on; false writes them
     /// on the calling thread. The output is the same either way.
     public var concurrentSinks: Bool
+    /// Skip unchanged sources and events where the sinks allow it (docs/incremental.md); false reads and
+    /// writes everything (`calpipe run --full`).
+    public var incremental: Bool
 
-    public init(dryRun: Bool = false, concurrentSinks: Bool = true, progress: ((RunReport) -> Void)? = nil) {
+    public init(dryRun: Bool = false, concurrentSinks: Bool = true, incremental: Bool = true, progress: ((RunReport) -> Void)? = nil) {
         self.dryRun = dryRun
         self.concurrentSinks = concurrentSinks
+        self.incremental = incremental
         self.progress = progress
     }
 
@@ -50,11 +54,18 @@ public struct Runner {
         // when they commit; the others commit in place (a database transaction). See `commitAll`.
         var writesFiles: [Bool] = []
         do {
+            context.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, enabled: incremental, context: context)
             for sink in sinks {
                 let before = cancellation.temporaryFileCount
                 try sink.open(context: context)
                 opened.append(sink)
                 writesFiles.append(cancellation.temporaryFileCount > before)
+            }
+            if let run = context.incremental {
+                try IncrementalPlanner.plan(run, pipeline, sinks: opened, context: context)
+                // When every source is skipped or read event by event, the sinks write little: reading may use
+                // the cores a dry run would use (the output is the same).
+                if cores > 1 && run.writesLittle(pipeline.sourceLabels) { context.idleCores = min(cores, 4) }
             }
             if concurrentSinks && !opened.isEmpty {
                 pump = SinkPump(sinks: opened, context: context)
@@ -91,6 +102,7 @@ public struct Runner {
                 let label = pipeline.sourceLabels[index]
                 // One dictionary shared by every event that has no other metadata (copy on write).
                 let labelOnly = ["source": label]
+                if case .skipped = context.incremental?.plan(for: label) { continue }
                 context.currentSourceLabel = label
                 defer { context.currentSourceLabel = nil }
                 context.sourceLedger.begin(name: label, type: index < pipeline.sourceTypes.count ? pipeline.sourceTypes[index] : "")
@@ -100,9 +112,19 @@ public struct Runner {
                     let total = DispatchTime.now().uptimeNanoseconds &- readStarted
                     context.report.addTime("source " + label, nanoseconds: total &- min(total, pushNanos &- pushedBefore))
                 }
+                let incremental = context.incremental
+                /// Leaves out what an incremental run need not redo (on the stamped events: the source is part
+                /// of their content hash), then sends the rest through the stages.
+                func pushFiltered(_ batch: Batch) throws {
+                    if let incremental { try push(incremental.filter(batch, source: label), from: 0) } else { try push(batch, from: 0) }
+                }
+                var sent = 0
+                let rejectedBefore = context.report.rejections.count
+                do {
                 try source.read(context: context) { batch in
                     context.report.addEvents(batch.events.count)
                     context.sourceLedger.addEvents(batch.events.count)
+                    sent += batch.events.count
                     // By index: iterating the events would copy each one (retaining all its fields).
                     var stampedBySource = true
                     for i in batch.events.indices where batch.events[i].metadata["source"] != label {
@@ -111,7 +133,7 @@ public struct Runner {
                     }
                     if stampedBySource {
                         // Already stamped by the source: no copy of the batch.
-                        try push(batch, from: 0)
+                        try pushFiltered(batch)
                     } else {
                         var stamped = batch
                         for i in stamped.events.indices {
@@ -121,9 +143,19 @@ public struct Runner {
                                 stamped.events[i].metadata["source"] = label
                             }
                         }
-                        try push(stamped, from: 0)
+                        try pushFiltered(stamped)
                     }
                     progress?(context.report)
+                }
+                } catch let error where sent == 0 && incremental != nil && !(error is RunFailure) {
+                    // Failed before sending anything: the sinks keep its rows, the others are written, exit 1.
+                    incremental?.keep(label)
+                    context.report.keepSource("\(error); the rows of \(label) are kept")
+                    continue
+                }
+                if sent == 0 {
+                    EmptySource.check(label: label, source: source, allowEmpty: pipeline.allowEmpty.indices.contains(index) && pipeline.allowEmpty[index],
+                                      rejected: context.report.rejections.count - rejectedBefore, context: context)
                 }
             }
             for (i, stage) in stages.enumerated() {

@@ -173,6 +173,18 @@ public final class ExpandStage: Stage {
         }
     }
 
+    /// A series expanded only in the ranges the window gained (incremental runs): each range on its own.
+    static func prepareGained(_ master: Event?, _ overrides: [Event], ranges: [Range<Int64>], expander: SeriesExpander, zone: Zone) -> Prepared {
+        let all = Prepared(occurrences: OccurrenceBatch(capacity: 16), isSeries: false)
+        for range in ranges {
+            let part = SeriesExpander(zone: zone, span: SeriesExpander.Span(from: range.lowerBound, to: range.upperBound),
+                                      maxOccurrences: expander.maxOccurrences, includeCancelled: expander.includeCancelled)
+            let prepared = prepare(master, overrides, expander: part, zone: zone)
+            all.occurrences.moveAll(from: prepared.occurrences)
+        }
+        return all
+    }
+
     public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
         let expander = expander(context: context)
         let zone = context.zone
@@ -189,8 +201,18 @@ public final class ExpandStage: Stage {
         held = nil
         spilledEvents = series.spilledEvents
         // Series are read back and expanded on another thread, a few ahead; chunks are cut and sorted here.
+        let incremental = context.incremental
         try series.drainPrepared(prepare: { master, overrides in
-            Self.prepare(master, overrides, expander: expander, zone: zone)
+            // An incremental run skips a series that did not change, or expands it only where the window grew.
+            if let incremental, let first = master ?? overrides.first {
+                switch incremental.seriesPlan(source: first.metadata["source"] ?? "", uid: first.uid) {
+                case .full: break
+                case .skip: return Prepared(occurrences: OccurrenceBatch(capacity: 0), isSeries: false)
+                case .delta(let ranges):
+                    return Self.prepareGained(master, overrides, ranges: ranges, expander: expander, zone: zone)
+                }
+            }
+            return Self.prepare(master, overrides, expander: expander, zone: zone)
         }, consume: { prepared, uidRank in
             pending.uidRank = uidRank
             var prepared = prepared

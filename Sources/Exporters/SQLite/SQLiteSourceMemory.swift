@@ -1,0 +1,59 @@
+import CalSQLite
+import Pipeline
+
+/// What the agenda database remembers of one source (`SourceMemory`, docs/incremental.md): the fingerprint
+/// its last run stored in `source_state` and, when the run can use them, the content hashes of its events,
+/// keyed by a 64-bit hash of (uid, recurrence id) to keep memory small (about 40 bytes per event). Two keys
+/// with the same hash are both forgotten (their events are then written as new ones): never a wrong skip.
+final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
+    // @unchecked: filled in `init`, read-only afterwards.
+    let fingerprint: SourceFingerprint
+    private var events: [UInt64: StoredEvent] = [:]
+    private var ambiguous: Set<UInt64> = []
+    private var uidCounts: [UInt64: Int32] = [:]
+    private(set) var allIDs: [Int64] = []
+
+    /// The fingerprint only (a source that will be skipped or read in full needs no event hashes).
+    init(fingerprint: SourceFingerprint) {
+        self.fingerprint = fingerprint
+    }
+
+    /// The fingerprint and the hashes of the source's live events.
+    init(fingerprint: SourceFingerprint, db: Database, source: String) throws {
+        self.fingerprint = fingerprint
+        let s = try db.prepare("SELECT id, uid, recurrence_id, content_hash, removed_run FROM events WHERE source = ?")
+        try s.bind(source, at: 1)
+        while try s.step() {
+            let id = s.int64(at: 0)
+            allIDs.append(id)
+            guard let hash = s.optionalInt64(at: 3), s.optionalInt64(at: 4) == nil else { continue }
+            let uid = s.text(at: 1) ?? ""
+            let key = Self.key(uid: uid, recurrenceID: s.text(at: 2) ?? "")
+            if ambiguous.contains(key) { continue }
+            if events.updateValue(StoredEvent(id: id, contentHash: hash), forKey: key) != nil {
+                events[key] = nil
+                ambiguous.insert(key)
+            }
+            uidCounts[Self.key(uid: uid, recurrenceID: nil), default: 0] += 1
+        }
+    }
+
+    func stored(uid: String, recurrenceID: EventTime?) -> StoredEvent? {
+        events[Self.key(uid: uid, recurrenceID: recurrenceID.map { SQLiteRowEncoding.iso($0, startUTC: nil) } ?? "")]
+    }
+
+    func componentCount(uid: String) -> Int {
+        Int(uidCounts[Self.key(uid: uid, recurrenceID: nil)] ?? 0)
+    }
+
+    /// FNV-1a over the uid's bytes, a separator and the recurrence id's (none: no separator).
+    static func key(uid: String, recurrenceID: String?) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in uid.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        if let recurrenceID {
+            h = (h ^ 0xff) &* 0x0000_0100_0000_01b3
+            for b in recurrenceID.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        }
+        return h
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// One run at a time (issue 18): an exclusive `flock` on a lock file (beside the pipeline file, beside a
+/// database), held until `release()` or the process ends (also by a crash or SIGKILL: the kernel drops it).
+/// The holder writes "pid started-at pipeline" into the file, so a run that finds it taken can say whose it is.
+/// The file itself stays (removing it would race with the next run).
+public final class RunLock {
+    public let path: String
+    private var descriptor: Int32
+
+    /// The other run, as its lock file tells it.
+    public struct Holder: Sendable, CustomStringConvertible {
+        public var pid: String
+        public var startedAt: String
+        public var pipeline: String
+
+        public var description: String {
+            "pid \(pid), started \(startedAt)" + (pipeline.isEmpty ? "" : " (pipeline \(pipeline))")
+        }
+    }
+
+    public enum Failure: Error {
+        /// Another run holds the lock and did not let go within the wait.
+        case held(by: Holder, waited: Double)
+    }
+
+    /// Takes the lock, waiting up to `wait` seconds for another run to let go (polling every 50 ms; `cancelled`
+    /// stops the wait). nil when the lock file cannot be made (a read-only folder): the run goes on unlocked
+    /// and meets the folder's own error where it writes.
+    public static func acquire(path: String, pipeline: String, wait: Double, cancelled: () -> Bool = { false }) throws -> RunLock? {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        let deadline = Date().addingTimeInterval(max(0, wait))
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno != EWOULDBLOCK && errno != EINTR {
+                close(fd)
+                return nil
+            }
+            if Date() >= deadline || cancelled() {
+                let holder = readHolder(fd)
+                close(fd)
+                throw Failure.held(by: holder, waited: wait)
+            }
+            usleep(50_000)
+        }
+        let started = CivilDateTime(secondsSinceEpoch: Int64(Date().timeIntervalSince1970.rounded(.down))).iso8601 + "Z"
+        let text = "\(getpid()) \(started) \(pipeline)\n"
+        _ = ftruncate(fd, 0)
+        _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+        return RunLock(path: path, descriptor: fd)
+    }
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    private static func readHolder(_ fd: Int32) -> Holder {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 511, 0) }
+        let text = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+        let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 2).map(String.init)
+        return Holder(pid: parts.count > 0 ? parts[0] : "?", startedAt: parts.count > 1 ? parts[1] : "?", pipeline: parts.count > 2 ? parts[2] : "")
+    }
+
+    /// Lets go (the next run may start).
+    public func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+
+/// Fingerprints for incremental runs (docs/incremental.md): of an input file (size, modification time and
+/// SHA-256 of its bytes) and of an event (a content hash of everything a sink stores of it).
+public enum Fingerprint {
+    /// "size:mtime:sha256" of a file, read in 1 MiB chunks (memory does not grow with the file).
+    public static func file(atPath path: String) throws -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw InputError(label: path, message: "cannot read (\(String(cString: strerror(errno))))") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw InputError(label: path, message: "cannot read (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        var sha = SHA256()
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(fd, buffer.baseAddress, chunk)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(label: path, message: "cannot read (\(String(cString: strerror(errno))))")
+            }
+            if n == 0 { break }
+            sha.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return "\(info.st_size):\(mtime):" + hex(sha.finalize())
+    }
+
+    /// SHA-256 of a text, in hex (config fingerprints).
+    public static func text(_ text: String) -> String {
+        hex(SHA256.hash(data: Data(text.utf8)))
+    }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for b in digest {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// The content hash of events: SHA-256 of the event's binary form (`Event.encode(to:zones:)`) without its
+/// origin (file and line: not part of change detection, so an event moved within its file is unchanged),
+/// with each zone's name and rules, truncated to 64 bits. Equal events give equal hashes in every run and
+/// process. One per thread (it reuses its buffers).
+public final class EventHasher {
+    private var writer = ByteWriter(capacity: 4096)
+    private var zoneDigests: [ObjectIdentifier: [UInt8]] = [:]
+
+    public init() {}
+
+    public func hash(_ event: Event) -> Int64 {
+        writer.removeAll()
+        let zones = ZoneTable()
+        event.encode(to: &writer, zones: zones, includeOrigin: false)
+        var sha = SHA256()
+        writer.bytes.withUnsafeBytes { sha.update(bufferPointer: $0) }
+        var i = 0
+        while let zone = zones.zone(at: i) {
+            sha.update(data: digest(of: zone))
+            i += 1
+        }
+        var out: UInt64 = 0
+        for b in sha.finalize().prefix(8) { out = out << 8 | UInt64(b) }
+        return Int64(bitPattern: out)
+    }
+
+    private func digest(of zone: Zone) -> [UInt8] {
+        let id = ObjectIdentifier(zone)
+        if let known = zoneDigests[id] { return known }
+        var w = ByteWriter()
+        w.string(zone.identifier)
+        w.count(zone.transitions.count)
+        for t in zone.transitions { w.signed(t) }
+        for o in zone.offsets { w.signed(Int64(o)) }
+        let d = Array(SHA256.hash(data: w.bytes))
+        zoneDigests[id] = d
+        return d
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// One run's incremental decisions (docs/incremental.md), shared by the runner (which fills them as sources
+/// are read), the expand stage (which skips unchanged series) and incremental sinks (which keep the rows of
+/// what was left out). Thread-safe: the sinks write on a thread of their own, series expand on another.
+public final class IncrementalRun: @unchecked Sendable {
+    /// What happens to one source in this run.
+    public enum Plan: Sendable {
+        /// Read and written as in any run (no memory, another config, or incremental runs are off).
+        case full
+        /// Input, config and window as in the last run: not read at all; its rows stay as they are.
+        case skipped
+        /// Read; events whose content hash is the stored one are left out (their rows stay). `delta` holds the
+        /// UTC ranges [start, end) that the window gained since the last run: unchanged events are expanded
+        /// and written there only.
+        case events(delta: [Range<Int64>])
+        /// Read, but its rows are kept as they are (it failed before sending anything, or came back empty while
+        /// the sinks remember events from it): no sync, its fingerprint not stored.
+        case kept
+    }
+
+    private let lock = NSLock()
+    /// This run's fingerprint per source label.
+    public let current: [String: SourceFingerprint]
+    private var plans: [String: Plan] = [:]
+    private var memories: [String: any SourceMemory] = [:]
+    /// Per source: ids of stored events seen unchanged (their rows are kept as they are).
+    private var kept: [String: Set<Int64>] = [:]
+    /// Per source: ids of stored events seen with new content (written again).
+    private var passed: [String: Set<Int64>] = [:]
+    /// Per source, per uid of a series (a master with RRULE/RDATE or an override): unchanged components seen,
+    /// and whether any component changed or is new.
+    private var seriesSeen: [String: [String: (unchanged: [Int64], dirty: Bool)]] = [:]
+    /// Per source: kept ids whose series is expanded again in full (a component changed, came or went).
+    private var reexpanded: [String: Set<Int64>] = [:]
+    private let hasher = EventHasher()
+    private let zone: Zone
+
+    /// Sources whose sinks hold events from earlier runs.
+    private var remembered: Set<String> = []
+    /// False when the run may not skip anything (a stage that is not deterministic, a pipeline built in code,
+    /// `--full`): only `.full` and `.kept` plans then.
+    public let enabled: Bool
+
+    public init(current: [String: SourceFingerprint], zone: Zone, enabled: Bool = true) {
+        self.current = current
+        self.zone = zone
+        self.enabled = enabled
+    }
+
+    func setRemembered(_ source: String) { locked { _ = remembered.insert(source) } }
+    public func isRemembered(_ source: String) -> Bool { locked { remembered.contains(source) } }
+
+    /// Keeps the rows of `source` as they are: its sync is skipped and its fingerprint not stored.
+    func keep(_ source: String) {
+        locked {
+            plans[source] = .kept
+            memories[source] = nil
+            kept[source] = nil
+        }
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    func setPlan(_ plan: Plan, memory: (any SourceMemory)?, for source: String) {
+        locked {
+            plans[source] = plan
+            memories[source] = memory
+        }
+    }
+
+    public func plan(for source: String) -> Plan {
+        locked { plans[source] ?? .full }
+    }
+
+    /// The memory the plan of `source` was made with (nil for full runs of it).
+    public func memory(for source: String) -> (any SourceMemory)? {
+        locked { memories[source] }
+    }
+
+    /// True when every source is skipped or read event by event.
+    func writesLittle(_ sources: [String]) -> Bool {
+        locked {
+            sources.allSatisfy { label in
+                switch plans[label] ?? .full {
+                case .skipped, .events: return true
+                case .full, .kept: return false
+                }
+            }
+        }
+    }
+
+    public var skippedSources: [String] {
+        locked { plans.filter { if case .skipped = $0.value { return true } else { return false } }.map(\.key).sorted() }
+    }
+
+    /// Whether the row `id` of `source` is kept as it is (the event was seen unchanged): sinks do not write it.
+    public func isKept(_ id: Int64, source: String) -> Bool {
+        locked { kept[source]?.contains(id) ?? false }
+    }
+
+    /// Stored ids of `source` the sink must treat as possibly gone: every stored id but the kept ones.
+    public func notKept(source: String) -> [Int64] {
+        locked {
+            guard let memory = memories[source] else { return [] }
+            let k = kept[source] ?? []
+            return memory.allIDs.filter { !k.contains($0) }
+        }
+    }
+
+    /// Kept ids whose series was expanded again in full: sinks sync their children like those of written events.
+    public func reexpandedIDs(source: String) -> Set<Int64> {
+        locked { reexpanded[source] ?? [] }
+    }
+
+    public func keptCount(source: String) -> Int {
+        locked { kept[source]?.count ?? 0 }
+    }
+
+    private static func isSeriesPart(_ event: Event) -> Bool {
+        event.recurrenceID != nil || event.isRecurring
+    }
+
+    /// Leaves out of a source's batch the unchanged events that need no work: single events whose rows all
+    /// exist (unless the window gained days they touch). Unchanged series parts go on to the expand stage,
+    /// which needs every part of a series to expand it when one part changed; sinks do not write them.
+    func filter(_ batch: Batch, source: String) -> Batch {
+        guard case .events(let delta) = plan(for: source), let memory = memory(for: source) else { return batch }
+        // The same input bytes as the run that wrote the rows (only the window moved): every stored event is
+        // unchanged by definition, no hash needed.
+        let sameInput = current[source]?.input != nil && memory.fingerprint.input == current[source]?.input
+        var keep: [Bool] = []
+        keep.reserveCapacity(batch.events.count)
+        var dropped = 0
+        lock.lock()
+        defer { lock.unlock() }
+        for i in batch.events.indices {
+            let series = Self.isSeriesPart(batch.events[i])
+            guard let stored = memory.stored(uid: batch.events[i].uid, recurrenceID: batch.events[i].recurrenceID?.time) else {
+                if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
+                keep.append(true)
+                continue
+            }
+            if kept[source]?.contains(stored.id) == true || passed[source]?.contains(stored.id) == true {
+                // The same key twice in one source: every copy goes to the sinks, which keep the last, as a
+                // fresh load does.
+                kept[source]?.remove(stored.id)
+                passed[source, default: []].insert(stored.id)
+                if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
+                keep.append(true)
+                continue
+            }
+            if !sameInput && hasher.hash(batch.events[i]) != stored.contentHash {
+                passed[source, default: []].insert(stored.id)
+                if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
+                keep.append(true)
+                continue
+            }
+            kept[source, default: []].insert(stored.id)
+            if series {
+                seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].unchanged.append(stored.id)
+                keep.append(true)
+            } else if !delta.isEmpty && touches(batch.events[i], delta) {
+                keep.append(true)
+            } else {
+                keep.append(false)
+                dropped += 1
+            }
+        }
+        guard dropped > 0 else { return batch }
+        var out = batch
+        out.events = []
+        out.events.reserveCapacity(batch.events.count - dropped)
+        for i in batch.events.indices where keep[i] { out.events.append(batch.events[i]) }
+        return out
+    }
+
+    private func touches(_ event: Event, _ ranges: [Range<Int64>]) -> Bool {
+        let (s, e) = Occurrence(single: event).interval(in: zone)
+        return ranges.contains { r in s < r.upperBound && (e > r.lowerBound || (e <= s && s >= r.lowerBound)) }
+    }
+
+    /// What the expand stage does with a series (master and overrides) of `source` at the end of the input.
+    public enum SeriesPlan: Sendable {
+        /// Expanded in the window as in any run.
+        case full
+        /// Unchanged and the window gained nothing: no occurrence is made; its rows stay.
+        case skip
+        /// Unchanged: expanded only in these UTC ranges (the days the window gained).
+        case delta([Range<Int64>])
+    }
+
+    /// Called once per series by the expand stage, after every source was read.
+    public func seriesPlan(source: String, uid: String) -> SeriesPlan {
+        locked {
+            guard case .events(let delta) = plans[source] ?? .full, let memory = memories[source] else { return .full }
+            guard let seen = seriesSeen[source]?[uid] else { return .full }
+            if !seen.dirty && seen.unchanged.count == memory.componentCount(uid: uid)
+                && seen.unchanged.allSatisfy({ kept[source]?.contains($0) == true }) {
+                return delta.isEmpty ? .skip : .delta(delta)
+            }
+            // A part changed, came or went: the whole series is expanded again, and its unchanged parts'
+            // children are synced like those of written events.
+            reexpanded[source, default: []].formUnion(seen.unchanged)
+            return .full
+        }
+    }
+}

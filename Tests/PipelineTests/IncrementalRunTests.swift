@@ -1,0 +1,244 @@
+import CalSQLite
+import CalpipeKit
+import XCTest
+@testable import Pipeline
+
+/// Incremental runs (issue 18, docs/incremental.md): a re-run leaves unchanged sources unread and unchanged
+/// events unwritten, and its database holds the same rows as a fresh load of the same feed into an empty one.
+final class IncrementalRunTests: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-incremental-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    static var registry: PluginRegistry { .standard }
+
+    /// One VEVENT of the generated feed; `feed` turns a list of them into a calendar.
+    struct Item {
+        var uid: String
+        var lines: [String]
+    }
+
+    static func stamp(_ d: CivilDate) -> String { d.iso8601.replacingOccurrences(of: "-", with: "") }
+
+    /// A feed of `count` events around November and December 2026 in Europe/Berlin: timed, all-day over
+    /// several days, across midnight, weekly and daily series (COUNT or open-ended), some with overrides;
+    /// some start before the window and some after it.
+    static func items(count: Int) -> [Item] {
+        let first = CivilDate(year: 2026, month: 10, day: 20)
+        var out: [Item] = []
+        for i in 0..<count {
+            let day = first.adding(days: (i * 7) % 85)
+            let hour = 8 + i % 10
+            let uid = "ev-\(i)@calpipe.test"
+            var lines = ["UID:\(uid)", "DTSTAMP:20261101T000000Z", "SUMMARY:Event \(i)", "LOCATION:Room \(i % 9)"]
+            if i % 7 == 3 {
+                lines += ["DTSTART;VALUE=DATE:\(stamp(day))", "DTEND;VALUE=DATE:\(stamp(day.adding(days: 1 + i % 4)))"]
+            } else if i % 11 == 5 {
+                lines += ["DTSTART;TZID=Europe/Berlin:\(stamp(day))T230000", "DTEND;TZID=Europe/Berlin:\(stamp(day.adding(days: 1)))T013000"]
+            } else {
+                lines += ["DTSTART;TZID=Europe/Berlin:\(stamp(day))T\(hour < 10 ? "0" : "")\(hour)0000",
+                          "DTEND;TZID=Europe/Berlin:\(stamp(day))T\(hour + 1 < 10 ? "0" : "")\(hour + 1)3000"]
+            }
+            if i % 5 == 0 { lines.append(i % 10 == 0 ? "RRULE:FREQ=WEEKLY;COUNT=12" : "RRULE:FREQ=DAILY;INTERVAL=3") }
+            out.append(Item(uid: uid, lines: lines))
+            if i % 20 == 0, i % 7 != 3, i % 11 != 5 {
+                // An override of the series' second instance, an hour later.
+                let instance = day.adding(days: 7)
+                out.append(Item(uid: uid, lines: [
+                    "UID:\(uid)", "DTSTAMP:20261101T000000Z", "RECURRENCE-ID;TZID=Europe/Berlin:\(stamp(instance))T\(hour < 10 ? "0" : "")\(hour)0000",
+                    "SUMMARY:Event \(i) (moved)",
+                    "DTSTART;TZID=Europe/Berlin:\(stamp(instance))T\(hour + 1 < 10 ? "0" : "")\(hour + 1)0000",
+                    "DTEND;TZID=Europe/Berlin:\(stamp(instance))T\(hour + 2 < 10 ? "0" : "")\(hour + 2)0000",
+                ]))
+            }
+        }
+        return out
+    }
+
+    static func feed(_ items: [Item]) -> String {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calpipe//incremental test//EN\r\n"
+        for item in items { text += "BEGIN:VEVENT\r\n" + item.lines.map { $0 + "\r\n" }.joined() + "END:VEVENT\r\n" }
+        return text + "END:VCALENDAR\r\n"
+    }
+
+    func writeFeed(_ items: [Item], name: String = "feed.ics") throws {
+        try Self.feed(items).write(to: dir.appendingPathComponent(name), atomically: false, encoding: .utf8)
+    }
+
+    func pipelineText(db: String, from: String = "2026-11-01", to: String = "2027-01-01", zone: String = "Europe/Berlin",
+                      stages: String = #"[{"type": "expand"}, {"type": "split"}]"#, keepRemoved: Bool = false) -> String {
+        """
+        {"name": "incremental", "timezone": "\(zone)", "window": {"from": "\(from)", "to": "\(to)"},
+         "sources": [{"type": "ics", "path": "feed.ics"}],
+         "stages": \(stages),
+         "sinks": [{"type": "sqlite", "path": "\(db)", "keep_removed": \(keepRemoved)}]}
+        """
+    }
+
+    @discardableResult
+    func run(_ pipeline: String, incremental: Bool = true) throws -> RunReport {
+        let loader = PipelineLoader(registry: Self.registry, environment: ["TZ": "UTC"], now: Date(timeIntervalSince1970: 1_795_348_800))
+        let definition = try loader.load(json: try JSONParser.parse(pipeline), file: dir.appendingPathComponent("p.json").path, baseDirectory: dir)
+        let context = RunContext(environment: definition.environment, quiet: true)
+        try Runner(incremental: incremental).run(definition, context: context)
+        return context.report
+    }
+
+    /// Every row by its keys, without row ids, run ids and origins (which differ between two files that hold
+    /// the same data); occurrences and day entries inside `window` only, when given (rows outside a moved
+    /// window are history an incremental run keeps, docs/sqlite-schema.md).
+    func rows(_ file: String, window: (String, String)? = nil) throws -> [String: [[SQLiteValue]]] {
+        let db = try Database(path: dir.appendingPathComponent(file).path, configuration: .init(readOnly: true))
+        let eventColumns = try db.rows("SELECT name FROM pragma_table_info('events')").compactMap { $0[0].text }
+            .filter { !["id", "origin", "created_run", "updated_run", "removed_run"].contains($0) }
+        var out: [String: [[SQLiteValue]]] = [:]
+        // With a window: the events that have an occurrence in it (events outside a window are history too).
+        let eventWhere = window.map { "EXISTS (SELECT 1 FROM occurrences o WHERE o.event_id = events.id AND o.start_local < '\($0.1)T00:00:00' AND o.end_local > '\($0.0)T00:00:00')" } ?? "1"
+        out["events"] = try db.rows("SELECT \(eventColumns.joined(separator: ", ")) FROM events WHERE \(eventWhere) ORDER BY source, uid, recurrence_id")
+        out["attendees"] = try db.rows("""
+            SELECT e.source, e.uid, e.recurrence_id, a.position, a.name, a.email, a.role, a.status, a.other_parameters
+            FROM attendees a JOIN events e ON e.id = a.event_id ORDER BY 1, 2, 3, 4
+            """)
+        var occurrenceWhere = "1"
+        var dayWhere = "1"
+        if let (from, to) = window {
+            occurrenceWhere = "o.start_local < '\(to)T00:00:00' AND o.end_local > '\(from)T00:00:00'"
+            dayWhere = "d.day >= '\(from)' AND d.day < '\(to)'"
+        }
+        out["occurrences"] = try db.rows("""
+            SELECT e.source, e.uid, e.recurrence_id, o.instance, o.all_day, o.start_utc, o.end_utc, o.start_local, o.end_local, o.removed_run IS NULL
+            FROM occurrences o JOIN events e ON e.id = o.event_id WHERE \(occurrenceWhere) ORDER BY 1, 2, 3, 4
+            """)
+        out["day_entries"] = try db.rows("""
+            SELECT e.source, e.uid, e.recurrence_id, o.instance, d.day, d.part, d.parts, d.all_day, d.start_local, d.end_local,
+                   d.start_utc, d.end_utc, d.sort_key, d.removed_run IS NULL, de.uid
+            FROM day_entries d JOIN occurrences o ON o.id = d.occurrence_id JOIN events e ON e.id = o.event_id
+            JOIN events de ON de.id = d.event_id WHERE \(dayWhere) ORDER BY 1, 2, 3, 4, 5
+            """)
+        out["integrity"] = try db.rows("PRAGMA foreign_key_check")
+        return out
+    }
+
+    func assertSameRows(_ a: [String: [[SQLiteValue]]], _ b: [String: [[SQLiteValue]]], file: StaticString = #filePath, line: UInt = #line) {
+        for table in ["events", "attendees", "occurrences", "day_entries", "integrity"] {
+            let x = a[table] ?? [], y = b[table] ?? []
+            XCTAssertEqual(x.count, y.count, "\(table): row counts differ", file: file, line: line)
+            if x != y {
+                let firstDiff = x.indices.first { !y.indices.contains($0) || x[$0] != y[$0] } ?? x.count
+                XCTFail("\(table): rows differ, first at \(firstDiff): \(x.indices.contains(firstDiff) ? "\(x[firstDiff])" : "-") vs \(y.indices.contains(firstDiff) ? "\(y[firstDiff])" : "-")",
+                        file: file, line: line)
+            }
+        }
+    }
+
+    func testUnchangedReRunReadsNothingAndChangesNoRow() throws {
+        try writeFeed(Self.items(count: 400))
+        let first = try run(pipelineText(db: "a.db"))
+        XCTAssertEqual(first.counter("sources unchanged (not read)"), 0)
+        XCTAssertGreaterThan(first.eventsRead, 400)
+        let before = try rows("a.db")
+        XCTAssertGreaterThan(before["day_entries"]!.count, 1000)
+        let second = try run(pipelineText(db: "a.db"))
+        XCTAssertEqual(second.counter("sources unchanged (not read)"), 1)
+        XCTAssertEqual(second.eventsRead, 0, "the unchanged source was read")
+        XCTAssertEqual(try rows("a.db"), before)
+        // The file touched (same bytes, new mtime): read again, every event unchanged, nothing written.
+        let path = dir.appendingPathComponent("feed.ics").path
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+        let third = try run(pipelineText(db: "a.db"))
+        XCTAssertEqual(third.counter("sources unchanged (not read)"), 0)
+        XCTAssertEqual(third.counter("sqlite a.db: rows changed"), 0)
+        XCTAssertEqual(third.counter("sqlite a.db: events unchanged (kept)"), before["events"]!.count)
+        XCTAssertEqual(try rows("a.db"), before)
+    }
+
+    /// Changes of every kind at once: a retitled event, a removed one, a new one, a retimed series, a changed
+    /// override, a new override of a series that had none, a removed override, an event moved into another day.
+    func testChangedEventsGiveTheRowsOfAFreshLoad() throws {
+        var items = Self.items(count: 400)
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db"))
+        func index(_ uid: String, override: Bool = false) -> Int {
+            items.firstIndex { $0.uid == uid && $0.lines.contains { $0.hasPrefix("RECURRENCE-ID") } == override }!
+        }
+        items[index("ev-3@calpipe.test")].lines[2] = "SUMMARY:Event 3, retitled"
+        items.remove(at: index("ev-4@calpipe.test"))
+        items.append(Item(uid: "new@calpipe.test", lines: ["UID:new@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:New",
+                                                            "DTSTART;VALUE=DATE:20261203", "DTEND;VALUE=DATE:20261205"]))
+        let series = index("ev-10@calpipe.test")
+        items[series].lines = items[series].lines.map { $0.hasPrefix("RRULE") ? "RRULE:FREQ=WEEKLY;COUNT=5" : $0 }
+        items[index("ev-40@calpipe.test", override: true)].lines[3] = "SUMMARY:Event 40 (moved again)"
+        let plain = index("ev-25@calpipe.test")
+        let instance = items[plain].lines.first { $0.hasPrefix("DTSTART") }!.replacingOccurrences(of: "DTSTART", with: "RECURRENCE-ID")
+        items.append(Item(uid: "ev-25@calpipe.test", lines: ["UID:ev-25@calpipe.test", "DTSTAMP:20261101T000000Z", instance,
+                                                              "SUMMARY:Event 25, first one moved", "DTSTART;VALUE=DATE:20261130"]))
+        items.remove(at: index("ev-100@calpipe.test", override: true))
+        items[index("ev-7@calpipe.test")].lines = items[index("ev-7@calpipe.test")].lines.map {
+            $0.hasPrefix("DTSTART") || $0.hasPrefix("DTEND") ? $0.replacingOccurrences(of: "T1", with: "T0") : $0
+        }
+        try writeFeed(items)
+        let report = try run(pipelineText(db: "a.db"))
+        XCTAssertGreaterThan(report.counter("sqlite a.db: events unchanged (kept)"), 300, "the run was not incremental")
+        XCTAssertGreaterThan(report.counter("sqlite a.db: rows changed"), 0)
+        try run(pipelineText(db: "b.db"))
+        assertSameRows(try rows("a.db"), try rows("b.db"))
+    }
+
+    func testMovedWindowGivesTheRowsOfAFreshLoadInsideIt() throws {
+        try writeFeed(Self.items(count: 400))
+        try run(pipelineText(db: "a.db"))
+        for (from, to) in [("2026-11-02", "2027-01-02"), ("2026-11-09", "2027-01-09"), ("2026-11-05", "2026-12-20"), ("2026-10-25", "2027-01-05")] {
+            let report = try run(pipelineText(db: "a.db", from: from, to: to))
+            XCTAssertGreaterThan(report.counter("sqlite a.db: events unchanged (kept)"), 300, "\(from)-\(to): the run was not incremental")
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent("b.db"))
+            try run(pipelineText(db: "b.db", from: from, to: to))
+            assertSameRows(try rows("a.db", window: (from, to)), try rows("b.db", window: (from, to)))
+        }
+    }
+
+    func testMovedWindowAndChangedFeedTogether() throws {
+        var items = Self.items(count: 300)
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db"))
+        items[12].lines[2] = "SUMMARY:changed"
+        items.remove(at: 30)
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db", from: "2026-11-03", to: "2027-01-03"))
+        try run(pipelineText(db: "b.db", from: "2026-11-03", to: "2027-01-03"))
+        assertSameRows(try rows("a.db", window: ("2026-11-03", "2027-01-03")), try rows("b.db", window: ("2026-11-03", "2027-01-03")))
+    }
+
+    /// An unchanged feed under another config (zone, stages) is read and written again, not skipped.
+    func testAnotherConfigIsNotSkipped() throws {
+        try writeFeed(Self.items(count: 200))
+        try run(pipelineText(db: "a.db"))
+        let filtered = #"[{"type": "expand"}, {"type": "filter", "title_contains": "1"}, {"type": "split"}]"#
+        for (zone, stages) in [("America/New_York", #"[{"type": "expand"}, {"type": "split"}]"#), ("Europe/Berlin", filtered)] {
+            let report = try run(pipelineText(db: "a.db", zone: zone, stages: stages))
+            XCTAssertEqual(report.counter("sources unchanged (not read)"), 0, zone)
+            XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, zone)
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent("b.db"))
+            try run(pipelineText(db: "b.db", zone: zone, stages: stages))
+            assertSameRows(try rows("a.db", window: ("2026-11-01", "2027-01-01")), try rows("b.db", window: ("2026-11-01", "2027-01-01")))
+        }
+    }
+
+    func testKeepRemovedIncrementalMatchesAFullRun() throws {
+        var items = Self.items(count: 200)
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db", keepRemoved: true))
+        try run(pipelineText(db: "b.db", keepRemoved: true))
+        items.remove(at: 17)
+        items[40].lines[2] = "SUMMARY:changed"
+        try writeFeed(items)
+        let report = try run(pipelineText(db: "a.db", keepRemoved: true))
+        XCTAssertGreaterThan(report.counter("sqlite a.db: events unchanged (kept)"), 100)
+        try run(pipelineText(db: "b.db", keepRemoved: true), incremental: false)
+        assertSameRows(try rows("a.db"), try rows("b.db"))
+    }
+}
