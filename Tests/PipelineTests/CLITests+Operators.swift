@@ -184,4 +184,25 @@ extension CLITests {
             XCTAssertEqual(entries.map { $0.value(atDottedPath: "source")?.stringValue ?? "" }, ["team", "team"])
         }
     }
+
+    /// A RECURRENCE-ID written as a DATE for a series of DATE-TIMEs replaces that day's instance, also when the
+    /// override comes before its series in the file (the reader cannot repair it then; the expansion does).
+    func testDateRecurrenceIDReplacesThatDaysInstanceWhereverItIs() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let feed = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN",
+            "BEGIN:VEVENT", "UID:s1", "RECURRENCE-ID;VALUE=DATE:20261125", "DTSTART:20261125T110000Z", "DURATION:PT1H",
+            "SUMMARY:Moved", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:s1", "DTSTART:20261124T090000Z", "DURATION:PT1H", "RRULE:FREQ=DAILY;COUNT=3",
+            "SUMMARY:Daily", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        try feed.write(to: dir.appendingPathComponent("feed.ics"), atomically: true, encoding: .utf8)
+        let result = try calpipe(["convert", "feed.ics", "-o", "occ.json", "--from", "2026-11-24", "--to", "2026-11-30", "--tz", "UTC", "-q"], in: dir)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let doc = try JSONParser.parse(try String(contentsOf: dir.appendingPathComponent("occ.json"), encoding: .utf8))
+        let items = doc.value(atDottedPath: "occurrences")?.arrayValue ?? doc.arrayValue ?? []
+        let seen = items.map { ($0.value(atDottedPath: "title")?.stringValue ?? "") + " " + ($0.value(atDottedPath: "starts_at")?.stringValue ?? "") }
+        XCTAssertEqual(seen, ["Daily 2026-11-24T09:00:00+00:00", "Moved 2026-11-25T11:00:00+00:00", "Daily 2026-11-26T09:00:00+00:00"], "\(doc)")
+    }
 }

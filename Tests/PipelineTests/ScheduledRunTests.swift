@@ -50,7 +50,7 @@ final class ScheduledRunTests: XCTestCase {
     func pipeline(sources: String, sinks: String = #"[{"type": "sqlite", "path": "agenda.db"}]"#) throws {
         try write("""
             {"name": "team", "timezone": "UTC", "window": {"from": "2026-11-01", "to": "2026-12-01"},
-             "sources": \(sources), "stages": [{"type": "split"}], "sinks": \(sinks)}
+             "sources": \(sources), "stages": [{"type": "expand"}, {"type": "split"}], "sinks": \(sinks)}
             """, "p.json")
     }
 

@@ -122,7 +122,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try Database(path: path).setUserVersion(9)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (4); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (5); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)

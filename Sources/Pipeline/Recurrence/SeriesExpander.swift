@@ -67,7 +67,11 @@ public struct SeriesExpander: Sendable {
     /// A time read on the series' wall clock (`clock`), whatever form it was written in.
     func wallClock(_ time: EventTime, clock: Zone, series: EventTime) -> CivilDateTime {
         switch time {
-        case .date(let d): return CivilDateTime(date: d)
+        case .date(let d):
+            // A RECURRENCE-ID written as a DATE for a series of DATE-TIMEs (a type mismatch that feeds make and
+            // libical accepts) names that day's instance: at the series' time of day, wherever it is in the file.
+            if !series.isDate { return CivilDateTime(secondsSinceEpoch: Int64(d.daysSinceEpoch) * 86_400 + Int64(series.localTime.secondOfDay)) }
+            return CivilDateTime(date: d)
         case .floating(let l): return l
         case .zoned(let l, let z):
             if z == clock { return l }
