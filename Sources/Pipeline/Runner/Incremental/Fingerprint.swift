@@ -1,4 +1,4 @@
-import Crypto
+import CalHash
 import Foundation
 
 /// Fingerprints for incremental runs (docs/incremental.md): of an input file (size, modification time and
@@ -22,15 +22,15 @@ public enum Fingerprint {
                 throw InputError(label: path, message: "cannot read (\(String(cString: strerror(errno))))")
             }
             if n == 0 { break }
-            sha.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            sha.update(buffer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
         let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        return "\(info.st_size):\(mtime):" + hex(sha.finalize())
+        return "\(info.st_size):\(mtime):" + sha.finishHex()
     }
 
     /// SHA-256 of a text, in hex (config fingerprints).
     public static func text(_ text: String) -> String {
-        hex(SHA256.hash(data: Data(text.utf8)))
+        SHA256.hex(of: Array(text.utf8))
     }
 
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
@@ -59,14 +59,14 @@ public final class EventHasher {
         let zones = ZoneTable()
         event.encode(to: &writer, zones: zones, includeOrigin: false)
         var sha = SHA256()
-        writer.bytes.withUnsafeBytes { sha.update(bufferPointer: $0) }
+        writer.bytes.withUnsafeBytes { sha.update(buffer: $0) }
         var i = 0
         while let zone = zones.zone(at: i) {
-            sha.update(data: digest(of: zone))
+            sha.update(digest(of: zone))
             i += 1
         }
         var out: UInt64 = 0
-        for b in sha.finalize().prefix(8) { out = out << 8 | UInt64(b) }
+        for b in sha.finish().prefix(8) { out = out << 8 | UInt64(b) }
         return Int64(bitPattern: out)
     }
 
@@ -78,7 +78,9 @@ public final class EventHasher {
         w.count(zone.transitions.count)
         for t in zone.transitions { w.signed(t) }
         for o in zone.offsets { w.signed(Int64(o)) }
-        let d = Array(SHA256.hash(data: w.bytes))
+        var zoneHasher = SHA256()
+        zoneHasher.update(w.bytes)
+        let d = zoneHasher.finish()
         zoneDigests[id] = d
         return d
     }
