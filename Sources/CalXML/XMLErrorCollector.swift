@@ -31,6 +31,10 @@ final class XMLErrorCollector {
             ?? error.message.map { String(cString: $0) }
             ?? "XML error \(error.code)"
         while let last = text.last, last.isWhitespace { text.removeLast() }
+        // libxml2's own advice names one of its parser flags, which a user cannot set: say what the limit is.
+        if let range = text.range(of: "Excessive depth in document: "), let depth = Int(text[range.upperBound...].prefix { $0.isNumber }) {
+            text = "nesting deeper than \(depth) levels"
+        }
         // An entity loop is found while parsing the entity's text, whose line numbers start again at 1:
         // report it where the parser is in the document instead (line 0 makes the reader fill that in).
         let inEntity = error.code == Int32(XML_ERR_ENTITY_LOOP.rawValue)
