@@ -34,23 +34,10 @@ public enum AgendaText {
         return "?"
     }
 
-    /// A weather icon name for a WMO weather code (the day form), nil for no code or an unknown one. The names
-    /// and codes are those of the days document (agenda-day issue, `WeatherIcon`): clear-day, clear-night,
-    /// partly-cloudy-day, partly-cloudy-night, cloudy, fog, drizzle, rain, sleet, snow, thunderstorm.
+    /// A weather icon name for a WMO weather code (the day form), nil for no code or an unknown one: the names
+    /// of the days document (`WeatherIcon`).
     public static func weatherIcon(code: Int?) -> String? {
-        guard let code else { return nil }
-        switch code {
-        case 0, 1: return "clear-day"
-        case 2: return "partly-cloudy-day"
-        case 3: return "cloudy"
-        case 45, 48: return "fog"
-        case 51, 53, 55: return "drizzle"
-        case 56, 57, 66, 67: return "sleet"
-        case 61, 63, 65, 80, 81, 82: return "rain"
-        case 71, 73, 75, 77, 85, 86: return "snow"
-        case 95, 96, 99: return "thunderstorm"
-        default: return nil
-        }
+        code.flatMap { WeatherIcon.name(forCode: $0) }
     }
 
     /// "12°" (rounded to a whole degree; "-0" is written "0").
