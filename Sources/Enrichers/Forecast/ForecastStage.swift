@@ -29,7 +29,7 @@ public final class ForecastStage: Stage {
             OptionDoc("apikey", "string", "open-meteo: key for the commercial service (then the customer- hosts are the default)"),
             OptionDoc("user_agent", "string", "User-Agent sent with every request; metno requires one with contact information (e-mail or URL)"),
             OptionDoc("timeout", "number", "seconds one request may take in all", default: "30"),
-            OptionDoc("connect_timeout", "number", "seconds to wait for a connection (or any data on it)", default: "10"),
+            OptionDoc("connect_timeout", "number", "seconds to wait for a connection (or any data on it); said when it strikes", default: "5"),
             OptionDoc("retry_budget", "number", "seconds spent retrying one request (429/5xx/network errors) before giving up", default: "60"),
             OptionDoc("backoff", "number", "first wait between retries in seconds; doubles each time, with jitter", default: "1"),
             OptionDoc("max_attempts", "integer", "attempts per request, the first included", default: "5"),
@@ -81,7 +81,7 @@ public final class ForecastStage: Stage {
             settings.userAgent = userAgent
         }
         settings.requestTimeout = options.number("timeout", default: 30, range: 0.01...3600) ?? 30
-        settings.connectTimeout = options.number("connect_timeout", default: 10, range: 0.01...3600) ?? 10
+        settings.connectTimeout = options.number("connect_timeout", default: 5, range: 0.01...3600) ?? 5
         settings.retryBudget = options.number("retry_budget", default: 60, range: 0...86_400) ?? 60
         settings.backoffBase = options.number("backoff", default: 1, range: 0...3600) ?? 1
         settings.maximumAttempts = options.integer("max_attempts", default: 5, range: 1...100)
