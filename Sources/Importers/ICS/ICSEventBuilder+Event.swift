@@ -253,7 +253,7 @@ extension ICSEventBuilder {
         }
         if let categoryParameters, !categoryParameters.isEmpty { fieldParameters["CATEGORIES"] = categoryParameters }
         event.fieldParameters = consume fieldParameters
-        if let calendarName { event.metadata["calendar"] = calendarName }
+        if !calendarMetadata.isEmpty { event.metadata = calendarMetadata }
         if !frame.repairs.isEmpty || !repairs.items.isEmpty {
             // The scanner's repairs (lines dropped, components closed) come first: they are earlier in the input.
             for (line, message) in frame.repairs.map({ ($0.line, $0.reason + ": " + $0.action) }) + repairs.items {

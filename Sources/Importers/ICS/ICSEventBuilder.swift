@@ -35,7 +35,14 @@ final class ICSEventBuilder {
     /// X-WR-TIMEZONE of the current VCALENDAR.
     var calendarZone: Zone? { didSet { stateVersion &+= 1 } }
     /// X-WR-CALNAME (or NAME) of the current VCALENDAR: stamped on its events as metadata["calendar"].
-    var calendarName: String? { didSet { stateVersion &+= 1 } }
+    var calendarName: String? {
+        didSet {
+            stateVersion &+= 1
+            calendarMetadata = calendarName.map { ["calendar": $0] } ?? [:]
+        }
+    }
+    /// `["calendar": calendarName]`, one dictionary that the calendar's events share (no copy per event).
+    private(set) var calendarMetadata: [String: String] = [:]
     /// Events waiting for a VTIMEZONE that may come later in the VCALENDAR.
     var pending: [ICSFrame] = []
     /// At most this many events wait for a later VTIMEZONE; then waiting stops for the rest of the VCALENDAR.

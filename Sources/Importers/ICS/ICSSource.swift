@@ -54,13 +54,26 @@ public final class ICSSource: EventSource {
             events.reserveCapacity(Self.batchSize)
             // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.
             let metadata = context.currentSourceLabel.map { ["source": $0] } ?? [:]
+            // With the calendar's name (X-WR-CALNAME): one shared dictionary per name, not a copy per event.
+            var named: (calendar: String, metadata: [String: String])?
             var reader: ICSReader?
             try withoutActuallyEscaping(emit) { emit in
                 let handlers = ICSReader.Handlers(
                     event: { (event: consuming Event) in
                         if !metadata.isEmpty {
                             // One shared dictionary for the common case; a calendar name is kept beside the source.
-                            if event.metadata.isEmpty { event.metadata = metadata } else { event.metadata["source"] = metadata["source"] }
+                            if event.metadata.isEmpty {
+                                event.metadata = metadata
+                            } else if event.metadata.count == 1, let calendar = event.metadata["calendar"] {
+                                if named?.calendar != calendar {
+                                    var both = metadata
+                                    both["calendar"] = calendar
+                                    named = (calendar, both)
+                                }
+                                event.metadata = named!.metadata
+                            } else {
+                                event.metadata["source"] = metadata["source"]
+                            }
                         }
                         events.append(consume event)
                         if events.count >= Self.batchSize {
