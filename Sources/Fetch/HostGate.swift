@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// Politeness per host: one request at a time, at most R requests per second, and a stop for the rest of
 /// the run once a host said its request limit is reached.

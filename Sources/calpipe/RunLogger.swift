@@ -3,13 +3,12 @@ import Pipeline
 
 /// Prints a run's log records on standard error, as text or JSON lines, above the progress line (which it
 /// clears first and draws again). The one place where a run's messages become output.
-final class RunLogger: @unchecked Sendable {
-    // @unchecked: `progressShown` is guarded by `lock`; records arrive from the sinks' thread too.
+final class RunLogger: Sendable {
     let level: LogRecord.Level
     let format: LogOptions.LogFormat
     let quiet: Bool
-    private let lock = NSLock()
-    private var progressShown = false
+    /// Whether a progress line is on the terminal; records arrive from the sinks' thread too.
+    private let progressShown = Locked(false)
 
     init(level: LogRecord.Level, format: LogOptions.LogFormat, quiet: Bool) {
         self.level = level
@@ -23,26 +22,26 @@ final class RunLogger: @unchecked Sendable {
     func log(_ record: LogRecord) {
         if quiet && record.level < .error { return }
         guard record.level >= level else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if progressShown {
-            Terminal.clearProgress()
-            progressShown = false
+        progressShown.withLock { shown in
+            if shown {
+                Terminal.clearProgress()
+                shown = false
+            }
+            Terminal.error(format == .json ? record.json : record.text)
         }
-        Terminal.error(format == .json ? record.json : record.text)
     }
 
     func progress(_ text: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        Terminal.progress(text)
-        progressShown = true
+        progressShown.withLock { shown in
+            Terminal.progress(text)
+            shown = true
+        }
     }
 
     func clearProgress() {
-        lock.lock()
-        defer { lock.unlock() }
-        if progressShown { Terminal.clearProgress() }
-        progressShown = false
+        progressShown.withLock { shown in
+            if shown { Terminal.clearProgress() }
+            shown = false
+        }
     }
 }

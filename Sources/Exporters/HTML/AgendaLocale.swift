@@ -49,8 +49,8 @@ public final class AgendaLocale {
         weekdayNames = mondayFirst(symbols.standaloneWeekdaySymbols)
         weekdayShortNames = mondayFirst(symbols.shortStandaloneWeekdaySymbols)
         weekdayNarrowNames = mondayFirst(symbols.veryShortStandaloneWeekdaySymbols)
-        monthNames = symbols.standaloneMonthSymbols ?? []
-        monthShortNames = symbols.shortStandaloneMonthSymbols ?? []
+        monthNames = symbols.standaloneMonthSymbols
+        monthShortNames = symbols.shortStandaloneMonthSymbols
     }
 
     private func date(_ day: CivilDate) -> Date { Date(timeIntervalSince1970: Double(day.daysSinceEpoch) * 86_400) }
