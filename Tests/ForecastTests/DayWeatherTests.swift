@@ -90,10 +90,7 @@ final class DayWeatherHTTPTests: XCTestCase {
     }
 
     func options(_ extra: [String: Any] = [:]) -> [String: Any] {
-        var o: [String: Any] = ["base_url": server.base, "geocoding_url": server.base, "archive_url": server.base,
-                                "max_requests_per_second": 0, "retry_budget": 0.5, "backoff": 0.05, "timeout": 5]
-        for (k, v) in extra { o[k] = v }
-        return o
+        server.forecastOptions(extra)
     }
 
     func testEmptyDaysGetWeatherAndAFarEntryKeepsItsOwnInOneRequest() throws {
