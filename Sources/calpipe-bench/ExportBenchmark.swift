@@ -64,7 +64,7 @@ struct ExportBenchmark: ParsableCommand {
     func run() throws {
         let items = Self.makeOccurrences(occurrences)
         let batches = stride(from: 0, to: items.count, by: 128).map { i in
-            Batch(events: [], occurrences: Array(items[i..<min(i + 128, items.count)]), expanded: true)
+            Batch(events: [], occurrences: Array(items[i..<min(i + 128, items.count)]), content: .occurrences)
         }
         let folder = (directory as NSString).appendingPathComponent("calpipe-bench-export-\(getpid())")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

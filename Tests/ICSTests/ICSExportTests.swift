@@ -132,7 +132,7 @@ final class ICSExportTests: XCTestCase {
             let s = series.start.adding(CalDuration(days: days))
             return Occurrence(event: series, start: s, end: s.adding(CalDuration(seconds: 3600)), recurrenceID: s)
         }
-        let bytes = try export([Batch(events: [series], occurrences: occurrences, expanded: true)], expand: true)
+        let bytes = try export([Batch(events: [series], occurrences: occurrences, content: [.events, .occurrences])], expand: true)
         XCTAssertEqual(ICSValidator.validate(bytes), [])
         let back = try readICS(bytes).events
         XCTAssertEqual(back.map { $0.start.iso8601 }, ["2026-03-23T09:00:00+01:00", "2026-03-30T09:00:00+02:00"])

@@ -124,7 +124,7 @@ final class JSONBytesTests: XCTestCase {
         let context = T.context(zone: "Europe/Berlin", window: nil)
         for e in events {
             let occurrence = Occurrence(single: e)
-            var days = try SplitStage().process(Batch(occurrences: [occurrence], expanded: true), context: context).days
+            var days = try SplitStage().process(Batch(occurrences: [occurrence], content: .occurrences), context: context).days
             XCTAssertFalse(days.isEmpty, e.uid)
             // Forecasts: missing, and present with empty and fractional values.
             days[0].forecast = .missing(reason: "no \"forecast\"\n")

@@ -46,7 +46,7 @@ final class ExpandStageTests: XCTestCase {
             overrideOf("weekly", instance: at(6, 4, 9), start: at(6, 4, 16), source: "other"),
         ]), context: ctx)
         XCTAssertEqual(first.occurrences.count, 0)
-        XCTAssertTrue(first.expanded)
+        XCTAssertTrue(first.content.contains(.occurrences))
         let second = try stage.process(Batch(events: [
             try event("weekly", at(6, 1, 9), rule: "FREQ=DAILY"),
             try event("lunch", at(6, 2, 12)),

@@ -19,13 +19,14 @@ final class SQLiteBulkLoadTests: XCTestCase {
 
         func process(_ batch: Batch, context: RunContext) throws -> Batch {
             var out = batch
-            held += out.days
+            // Handed on in another batch: without their links (`Batch`'s contract).
+            held += out.days.map { var day = $0; day.occurrenceIndex = nil; return day }
             out.days = []
             return out
         }
 
         func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
-            try emit(Batch(days: held, split: true))
+            try emit(Batch(days: held, content: .days))
             held = []
         }
     }
@@ -36,13 +37,15 @@ final class SQLiteBulkLoadTests: XCTestCase {
         private var days: [DayEntry] = []
 
         func process(_ batch: Batch, context: RunContext) throws -> Batch {
+            // Re-linked to the occurrences' places in the batch made at the end (`Batch`'s contract).
+            let offset = occurrences.count
             occurrences += batch.occurrences
-            days += batch.days
+            days += batch.days.map { var day = $0; day.occurrenceIndex = day.occurrenceIndex.map { $0 + offset }; return day }
             return batch
         }
 
         func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
-            try emit(Batch(occurrences: occurrences, days: days, expanded: true, split: true))
+            try emit(Batch(occurrences: occurrences, days: days, content: [.occurrences, .days]))
         }
     }
 

@@ -13,7 +13,7 @@ final class SQLiteDaysTableTests: XCTestCase {
         func process(_ batch: Batch, context: RunContext) throws -> Batch { batch }
         func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
             guard let window = context.window else { return }
-            var batch = Batch(split: true)
+            var batch = Batch(content: .days)
             for n in window.from.daysSinceEpoch..<window.to.daysSinceEpoch {
                 let day = CivilDate(daysSinceEpoch: n)
                 let weather = n % 2 == 0

@@ -32,7 +32,7 @@ final class EventJSONRoundTripTests: XCTestCase {
         let path = directory + "/out-\(UUID().uuidString).json"
         let sink = JSONExporter(path: path, shape: shape, pretty: false)
         try sink.open(context: context)
-        try sink.write(Batch(events: events, occurrences: occurrences, expanded: !occurrences.isEmpty), context: context)
+        try sink.write(Batch(events: events, occurrences: occurrences), context: context)
         _ = try sink.commit(context: context)
         let parsed = try JSONParser.parse(String(contentsOfFile: path, encoding: .utf8))
         return (path, (parsed.arrayValue ?? []).compactMap(\.objectValue))

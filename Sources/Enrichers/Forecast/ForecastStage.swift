@@ -132,7 +132,7 @@ public final class ForecastStage: Stage {
 
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         if batch.days.isEmpty {
-            if !batch.split, !batch.isEmpty, !warnedNotSplit {
+            if !batch.content.contains(.days), !batch.isEmpty, !warnedNotSplit {
                 warnedNotSplit = true
                 context.warn("the forecast stage enriches day entries; put it after {\"type\": \"split\"}")
             }
@@ -141,6 +141,9 @@ public final class ForecastStage: Stage {
         let hasPipelinePlace = resolver.pipelinePlace(context: context) != nil
         for entry in batch.days {
             let own = resolver.ownPlace(for: entry.event, context: context)
+            // Handed on later, maybe in another batch: without its link to an occurrence (`Batch`'s contract).
+            var entry = entry
+            entry.occurrenceIndex = nil
             buffer.append(entry)
             ownPlaces.append(own)
             seenDays.insert(entry.day)
@@ -156,7 +159,7 @@ public final class ForecastStage: Stage {
 
     public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
         let result = try enrich(context: context, headers: true)
-        var batch = Batch(days: result.entries, split: true)
+        var batch = Batch(days: result.entries, content: .days)
         batch.agendaDays = result.headers
         if !batch.isEmpty { try emit(batch) }
     }

@@ -110,7 +110,7 @@ public final class JSONExporter: Sink {
         case .occurrences:
             let zone = context.zone
             for occurrence in batch.effectiveOccurrences {
-                if !batch.expanded, let window = context.window {
+                if !batch.content.contains(.occurrences), let window = context.window {
                     let (s, e) = occurrence.interval(in: zone)
                     if !window.contains(start: s, end: e, in: zone) { continue }
                 }

@@ -213,7 +213,7 @@ final class SQLiteSyncWriter {
         }
         // The row ids of this batch's occurrences in batch order (nil: left out), for the days that follow.
         var rows: [(occurrence: Int64, event: Int64)?] = []
-        if !batch.expanded {
+        if !batch.content.contains(.occurrences) {
             // Not expanded: each event is its own single occurrence (Batch.effectiveOccurrences), written with the
             // id at hand.
             rows.reserveCapacity(batch.events.count)
@@ -238,7 +238,7 @@ final class SQLiteSyncWriter {
         /// Whether `o` is the occurrence at `j` of `rows`: the same value, or for unexpanded batches the single
         /// occurrence of event `j` (the split stage made its own copy of it).
         func isOccurrence(_ o: Occurrence, at j: Int) -> Bool {
-            if batch.expanded { return batch.occurrences[j] == o }
+            if batch.content.contains(.occurrences) { return batch.occurrences[j] == o }
             // One batch holds one source's events (the runner stamps them), so uid and recurrence id are the key.
             return o.start == batch.events[j].start && o.end == batch.events[j].end && o.event.uid == batch.events[j].uid
                 && o.recurrenceID == batch.events[j].recurrenceID?.time

@@ -16,6 +16,10 @@ public struct DayEntry: Hashable, Sendable {
     public var endUTC: Int64
     /// Set by the forecast stage; nil when no forecast stage ran.
     public var forecast: ForecastResult?
+    /// The link to its occurrence: an index into `effectiveOccurrences` of the batch that carries the entry, set
+    /// by the split stage; nil when that occurrence is not in the batch (the entry was held back and handed on
+    /// later). Not part of the entry's value (equality, hash): it says where the entry travels, not what it is.
+    public var occurrenceIndex: Int?
 
     public init(occurrence: Occurrence, day: CivilDate, part: Int, parts: Int, allDay: Bool,
                 start: CivilDateTime, end: CivilDateTime, startUTC: Int64, endUTC: Int64) {
@@ -28,6 +32,19 @@ public struct DayEntry: Hashable, Sendable {
         self.end = end
         self.startUTC = startUTC
         self.endUTC = endUTC
+    }
+
+    public static func == (a: DayEntry, b: DayEntry) -> Bool {
+        a.day == b.day && a.part == b.part && a.parts == b.parts && a.allDay == b.allDay && a.start == b.start && a.end == b.end
+            && a.startUTC == b.startUTC && a.endUTC == b.endUTC && a.forecast == b.forecast && a.occurrence == b.occurrence
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(occurrence)
+        hasher.combine(day)
+        hasher.combine(part)
+        hasher.combine(startUTC)
+        hasher.combine(endUTC)
     }
 
     public var event: Event { occurrence.event }

@@ -87,7 +87,7 @@ public struct Runner {
                     stageNanos[i] &+= DispatchTime.now().uptimeNanoseconds &- t
                 }
                 if current.isEmpty { return }
-                context.report.setOutputCounts(occurrences: current.expanded ? current.occurrences.count : 0, days: current.days.count)
+                context.report.setOutputCounts(occurrences: current.content.contains(.occurrences) ? current.occurrences.count : 0, days: current.days.count)
                 if let pump {
                     try pump.send(current)
                 } else {

@@ -103,8 +103,8 @@ public final class ExpandStage: Stage {
             }
         }
         let occurrences = singles.takeSorted()
-        out.occurrences = batch.expanded ? batch.occurrences + occurrences : occurrences
-        out.expanded = true
+        out.occurrences = batch.content.contains(.occurrences) ? batch.occurrences + occurrences : occurrences
+        out.content.insert(.occurrences)
         return out
     }
 
@@ -195,7 +195,7 @@ public final class ExpandStage: Stage {
         func flush() throws {
             pendingDays = 0
             guard !pending.isEmpty else { return }
-            try emit(Batch(occurrences: pending.takeSorted(), expanded: true))
+            try emit(Batch(occurrences: pending.takeSorted(), content: .occurrences))
         }
         guard let series = held else { return }
         held = nil

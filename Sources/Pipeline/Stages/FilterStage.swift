@@ -47,11 +47,26 @@ public final class FilterStage: Stage {
 
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         var out = batch
-        let before = batch.events.count
-        out.events = batch.events.filter(matches)
-        out.occurrences = batch.occurrences.filter { matches($0.event) }
-        out.days = batch.days.filter { matches($0.event) }
-        context.report.count("filtered out", by: before - out.events.count)
+        // Where each kept event and occurrence moves to, to re-link the days (`Batch`'s contract).
+        var eventIndex = [Int?](repeating: nil, count: batch.events.count)
+        var occurrenceIndex = [Int?](repeating: nil, count: batch.occurrences.count)
+        out.events = []
+        for i in batch.events.indices where matches(batch.events[i]) {
+            eventIndex[i] = out.events.count
+            out.events.append(batch.events[i])
+        }
+        out.occurrences = []
+        for i in batch.occurrences.indices where matches(batch.occurrences[i].event) {
+            occurrenceIndex[i] = out.occurrences.count
+            out.occurrences.append(batch.occurrences[i])
+        }
+        let moved = batch.content.contains(.occurrences) ? occurrenceIndex : eventIndex
+        out.days = []
+        for var day in batch.days where matches(day.event) {
+            day.occurrenceIndex = day.occurrenceIndex.flatMap { moved.indices.contains($0) ? moved[$0] : nil }
+            out.days.append(day)
+        }
+        context.report.count("filtered out", by: batch.events.count - out.events.count)
         return out
     }
 }

@@ -18,11 +18,13 @@ public final class SplitStage: Stage {
         var out = batch
         var days: [DayEntry] = []
         days.reserveCapacity(batch.events.count)
-        for occurrence in batch.effectiveOccurrences {
+        for (index, occurrence) in batch.effectiveOccurrences.enumerated() {
+            let first = days.count
             splitter.split(occurrence, into: &days)
+            for i in first..<days.count { days[i].occurrenceIndex = index }
         }
         out.days.append(contentsOf: days)
-        out.split = true
+        out.content.insert(.days)
         return out
     }
 }
