@@ -49,17 +49,26 @@ final class SQLiteBulkLoadTests: XCTestCase {
         }
     }
 
+    /// Breaks the batch contract: every day's link points at the next occurrence of its batch.
+    private final class WrongLinksStage: Stage {
+        func process(_ batch: Batch, context: RunContext) throws -> Batch {
+            var out = batch
+            for i in out.days.indices { out.days[i].occurrenceIndex = out.days[i].occurrenceIndex.map { $0 + 1 } }
+            return out
+        }
+    }
+
     /// Runs sources (batches of events each) → expand → split → sqlite; returns whether the run bulk-loaded.
     @discardableResult
     private func run(_ path: String, _ sources: [(label: String, batches: [[Event]])], bulkLoad: Bool, holdDays: Bool = false,
-                     repeatRows: Bool = false) throws -> Bool {
+                     repeatRows: Bool = false, wrongLinks: Bool = false) throws -> Bool {
         let env = PipelineEnvironment(pipelineFile: "pipelines/bulk.json", baseDirectory: URL(fileURLWithPath: "/tmp"), name: "bulk",
                                       zone: berlin, window: november2026, environment: [:], zones: ZoneDatabase(),
                                       today: CivilDate(year: 2026, month: 11, day: 1))
         let sink = SQLiteSink(path: path, displayPath: "agenda.db", bulkLoad: bulkLoad)
         let pipeline = PipelineDefinition(environment: env, sources: sources.map { ListSource($0.batches) }, sourceLabels: sources.map(\.label),
                                           stages: [ExpandStage(), SplitStage()] + (holdDays ? [HoldDaysStage()] : [])
-                                              + (repeatRows ? [RepeatStage()] : []), sinks: [sink])
+                                              + (repeatRows ? [RepeatStage()] : []) + (wrongLinks ? [WrongLinksStage()] : []), sinks: [sink])
         try Runner().run(pipeline, context: RunContext(environment: env, quiet: true))
         return sink.lastRunBulkLoaded
     }
@@ -123,6 +132,22 @@ final class SQLiteBulkLoadTests: XCTestCase {
         let db = try Database(path: bulk)
         XCTAssertEqual(try db.integrityCheck(), ["ok"], file: file, line: line)
         XCTAssertEqual(try db.rows("PRAGMA foreign_key_check"), [], file: file, line: line)
+    }
+
+    /// The sink checks each day's link (`DayEntry.occurrenceIndex`) before it trusts it: wrong links give the
+    /// same rows as right ones.
+    func testWrongLinksDoNotMislinkDays() throws {
+        let right = dir.appendingPathComponent("right.db").path
+        let wrong = dir.appendingPathComponent("wrong.db").path
+        try run(right, [("team", try feed1())], bulkLoad: false)
+        try run(wrong, [("team", try feed1())], bulkLoad: false, wrongLinks: true)
+        XCTAssertEqual(try dataDump(wrong), try dataDump(right))
+        // Every day entry belongs to an occurrence of its own event that starts on or before its day.
+        let linked = try Database(path: wrong).rows("""
+            SELECT count(*) FROM day_entries d JOIN occurrences o ON o.id = d.occurrence_id
+            WHERE d.event_id = o.event_id AND d.day >= substr(o.start_local, 1, 10)
+            """)
+        XCTAssertEqual(linked, [[.integer(50)]])
     }
 
     func testBulkLoadThenSyncGivesTheTablesOfKeyedWrites() throws {

@@ -235,28 +235,21 @@ final class SQLiteSyncWriter {
                 rows.append(try occurrenceID(batch.occurrences[i]))
             }
         }
-        /// Whether `o` is the occurrence at `j` of `rows`: the same value, or for unexpanded batches the single
-        /// occurrence of event `j` (the split stage made its own copy of it).
+        /// Whether `o` is the occurrence at `j` of `rows` (a check of the link a stage kept: a wrong one is never
+        /// trusted): the same value, or for unexpanded batches the single occurrence of event `j`.
         func isOccurrence(_ o: Occurrence, at j: Int) -> Bool {
             if batch.content.contains(.occurrences) { return batch.occurrences[j] == o }
             // One batch holds one source's events (the runner stamps them), so uid and recurrence id are the key.
             return o.start == batch.events[j].start && o.end == batch.events[j].end && o.event.uid == batch.events[j].uid
                 && o.recurrenceID == batch.events[j].recurrenceID?.time
         }
-        // Days come in the order of their occurrences (one or more days each): a cursor finds a day's occurrence
-        // row without building its key. A day the cursor does not find (another order) is looked up by key.
-        var cursor = 0
+        // A day's link (`DayEntry.occurrenceIndex`) finds its occurrence's row without building its key; a day
+        // without one (held back by a stage) is looked up by key.
         for i in batch.days.indices
         where !batch.days[i].occurrence.event.isCancelled && (duplicated.isEmpty || wanted(batch.days[i].occurrence.event)) {
             var found: (occurrence: Int64, event: Int64)?
-            var j = cursor
-            while j < rows.count && j < cursor + 8 {
-                if let row = rows[j], isOccurrence(batch.days[i].occurrence, at: j) {
-                    found = row
-                    cursor = j
-                    break
-                }
-                j += 1
+            if let j = batch.days[i].occurrenceIndex, j < rows.count, let row = rows[j], isOccurrence(batch.days[i].occurrence, at: j) {
+                found = row
             }
             let row = try found ?? occurrenceRow(ofDay: batch.days[i].occurrence)
             try writeDay(batch.days[i], occurrenceID: row.occurrence, eventID: row.event)
@@ -516,7 +509,7 @@ final class SQLiteSyncWriter {
         try db.scalarInt("SELECT 1 FROM temp.\(table) WHERE id = ?", arguments: [.integer(id)]) != nil
     }
 
-    /// The rows of a day's occurrence that the cursor did not find among the batch's occurrences: by key. It
+    /// The rows of a day's occurrence that its link did not find among the batch's occurrences: by key. It
     /// may come from an earlier batch (a stage such as `forecast` holds days back and hands them on later),
     /// and during a bulk load an earlier batch's row cannot be found without its key: the keys are built
     /// first, and the run goes on with keyed writes.
