@@ -166,7 +166,7 @@ public final class ForecastStage: Stage {
 
     /// The day's first timed entry with a place (else its first all-day one), in agenda order.
     private func noteCandidate(_ entry: DayEntry, place: Coordinate) {
-        let key = Candidate.Key(timed: !entry.allDay, startUTC: entry.startUTC, title: entry.event.title ?? "", uid: entry.event.uid)
+        let key = Candidate.Key(timed: !entry.allDay, agenda: entry.agendaKey)
         if let known = candidates[entry.day], !key.isBefore(known.key) { return }
         candidates[entry.day] = Candidate(key: key, place: place, name: entry.event.location)
     }
@@ -305,17 +305,13 @@ public final class ForecastStage: Stage {
 /// The entry a day without a pipeline location takes its place from: its first timed entry with a place,
 /// else its first all-day entry with one (agenda order).
 private struct Candidate {
+    /// Timed entries first, then agenda order (`AgendaKey`).
     struct Key {
         var timed: Bool
-        var startUTC: Int64
-        var title: String
-        var uid: String
+        var agenda: AgendaKey<String>
 
         func isBefore(_ other: Key) -> Bool {
-            if timed != other.timed { return timed }
-            if startUTC != other.startUTC { return startUTC < other.startUTC }
-            if title != other.title { return title < other.title }
-            return uid < other.uid
+            timed != other.timed ? timed : agenda < other.agenda
         }
     }
 

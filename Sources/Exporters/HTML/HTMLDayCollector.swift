@@ -3,22 +3,8 @@ import Pipeline
 /// The entries the page shows, by day: each day keeps its first `cap` entries in agenda order (already
 /// rendered to HTML) and counts the rest, so memory is bounded by the page's days, not by the feed.
 struct HTMLDayCollector {
-    /// Agenda order, as `DayEntry.agendaOrder`: all-day first, then start, title, uid, end.
-    struct Key: Comparable {
-        var allDay: Bool
-        var startUTC: Int64
-        var title: String
-        var uid: String
-        var endUTC: Int64
-
-        static func < (a: Key, b: Key) -> Bool {
-            if a.allDay != b.allDay { return a.allDay }
-            if a.startUTC != b.startUTC { return a.startUTC < b.startUTC }
-            if a.title != b.title { return a.title < b.title }
-            if a.uid != b.uid { return a.uid < b.uid }
-            return a.endUTC < b.endUTC
-        }
-    }
+    /// Agenda order (`AgendaKey`).
+    typealias Key = AgendaKey<String>
 
     struct Entry {
         var key: Key
@@ -46,9 +32,7 @@ struct HTMLDayCollector {
     init(cap: Int) { self.cap = cap }
 
     mutating func add(_ entry: DayEntry, renderer: HTMLEntryRenderer) {
-        let key = entry.occurrence.withEvent { event in
-            Key(allDay: entry.allDay, startUTC: entry.startUTC, title: event.title ?? "", uid: event.uid, endUTC: entry.endUTC)
-        }
+        let key = entry.agendaKey
         let n = entry.day.daysSinceEpoch
         var day = days.removeValue(forKey: n) ?? Day()
         day.total += 1

@@ -7,15 +7,8 @@ import Pipeline
 /// runs. Memory holds one run plus a read buffer per run, whatever the size of the feed; a feed whose entries
 /// fit in one run never touches the disk.
 final class DayEntrySpool {
-    /// The agenda order of `DayEntry.agendaOrder`: day, all-day first, start, title, UID, end.
-    struct Key {
-        var day: Int
-        var allDay: Bool
-        var startUTC: Int64
-        var endUTC: Int64
-        var title: String
-        var uid: String
-    }
+    /// An entry's place in agenda order.
+    typealias Key = AgendaKey<String>
 
     /// One entry as `drain` hands it out: its key and rendered bytes, valid during the call only.
     struct Entry {
@@ -31,16 +24,21 @@ final class DayEntrySpool {
         var titleByteOrdered: Bool
         var uidByteOrdered: Bool
 
-        /// `DayEntry.agendaOrder` (on the key; equal keys are neither before the other).
+        /// Agenda order (`AgendaKey`, on the rendered texts; equal keys are neither before the other).
         static func < (a: Entry, b: Entry) -> Bool {
-            if a.day != b.day { return a.day < b.day }
-            if a.allDay != b.allDay { return a.allDay }
-            if a.startUTC != b.startUTC { return a.startUTC < b.startUTC }
-            let t = compareText(a.title, a.titleByteOrdered, b.title, b.titleByteOrdered)
-            if t != 0 { return t < 0 }
-            let u = compareText(a.uid, a.uidByteOrdered, b.uid, b.uidByteOrdered)
-            if u != 0 { return u < 0 }
-            return a.endUTC < b.endUTC
+            a.key.precedes(b.key) { x, y in compareText(x.bytes, x.byteOrdered, y.bytes, y.byteOrdered) }
+        }
+
+        @inline(__always)
+        private var key: AgendaKey<Text> {
+            AgendaKey(day: day, allDay: allDay, startUTC: startUTC, title: Text(bytes: title, byteOrdered: titleByteOrdered),
+                      uid: Text(bytes: uid, byteOrdered: uidByteOrdered), endUTC: endUTC)
+        }
+
+        /// A title or UID as UTF-8 bytes, and whether they order as the String does.
+        struct Text {
+            var bytes: UnsafeBufferPointer<UInt8>
+            var byteOrdered: Bool
         }
     }
 

@@ -129,7 +129,7 @@ public final class JSONExporter: Sink {
             entryText.removeAll()
             entryText.dayEntry(entry, event: event, zone: zone, level: 4)
             let key = DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
-                                        endUTC: entry.endUTC, title: event.title ?? "", uid: event.uid)
+                                        title: event.title ?? "", uid: event.uid, endUTC: entry.endUTC)
             try spool.add(key, text: entryText.buffer)
         }
     }

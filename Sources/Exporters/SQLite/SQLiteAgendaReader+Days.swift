@@ -103,7 +103,8 @@ extension SQLiteAgendaReader {
             }
             var dates = Set(weather.keys).union(entries.keys)
             if everyDay { for n in from.daysSinceEpoch..<to.daysSinceEpoch { dates.insert(CivilDate(daysSinceEpoch: n)) } }
-            return dates.sorted().map { AgendaDay(date: $0, weather: weather[$0] ?? nil, entries: entries[$0] ?? []) }
+            // SQL orders titles by their bytes: sorted again by the key, canonically equivalent titles compare equal.
+            return dates.sorted().map { AgendaDay(date: $0, weather: weather[$0] ?? nil, entries: (entries[$0] ?? []).sorted(by: DayEntry.agendaOrder)) }
         } catch {
             throw SQLiteSinkError.wrap(error, path: path, busyTimeout: 5_000)
         }

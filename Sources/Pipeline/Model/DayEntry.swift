@@ -49,15 +49,4 @@ public struct DayEntry: Hashable, Sendable {
 
     public var event: Event { occurrence.event }
     public var durationSeconds: Int64 { endUTC - startUTC }
-
-    /// Agenda order within a day: all-day first, then by start, then title, then uid.
-    public static func agendaOrder(_ a: DayEntry, _ b: DayEntry) -> Bool {
-        if a.day != b.day { return a.day < b.day }
-        if a.allDay != b.allDay { return a.allDay }
-        if a.startUTC != b.startUTC { return a.startUTC < b.startUTC }
-        let ta = a.event.title ?? "", tb = b.event.title ?? ""
-        if ta != tb { return ta < tb }
-        if a.event.uid != b.event.uid { return a.event.uid < b.event.uid }
-        return a.endUTC < b.endUTC
-    }
 }
