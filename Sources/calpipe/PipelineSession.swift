@@ -45,7 +45,7 @@ struct PipelineSession {
         let logger = RunLogger(level: log.logLevel, format: log.logFormat, quiet: quiet)
         let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation,
                                  logger: logger.log)
-        context.lockWaitSeconds = wait
+        context.runState.lockWaitSeconds = wait
         var pipelineLock: RunLock?
         defer { pipelineLock?.release() }
         if let lockedFile, !dryRun {

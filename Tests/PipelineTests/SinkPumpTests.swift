@@ -134,12 +134,12 @@ final class SinkPumpTests: XCTestCase {
     }
 }
 
-/// The cores a run leaves idle for a source's own threads (`RunContext.idleCores`): all of them (at most 4) when
+/// The cores a run leaves idle for a source's own threads (`RunState.idleCores`): all of them (at most 4) when
 /// no sink writes (a dry run), none when a sink's thread keeps a core busy.
 final class IdleCoresTests: XCTestCase {
     final class CoreRecordingSource: EventSource {
         var seen: Int?
-        func read(context: RunContext, emit: (Batch) throws -> Void) throws { seen = context.idleCores }
+        func read(context: RunContext, emit: (Batch) throws -> Void) throws { seen = context.runState.idleCores }
     }
 
     final class PassStage: Stage {

@@ -163,7 +163,7 @@ struct DaysDocumentHead {
         weekdays = WeekdayNames(locale: env.locale)
         today = env.today
         self.attribution = attribution
-        sources = context.sourceLedger.entries
+        sources = context.runState.sourceLedger.entries
     }
 
     /// generated_at, pipeline, timezone, window, locale, attribution and (with `withSources`) sources.

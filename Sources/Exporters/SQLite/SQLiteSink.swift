@@ -67,7 +67,7 @@ public final class SQLiteSink: IncrementalSink {
         do {
             let env = context.environment
             lock = try RunLock.acquire(path: path + ".lock", pipeline: env.name.isEmpty ? env.pipelineFile : env.name,
-                                       wait: context.lockWaitSeconds, cancelled: { context.cancellation.cancelledReason != nil })
+                                       wait: context.runState.lockWaitSeconds, cancelled: { context.cancellation.cancelledReason != nil })
         } catch RunLock.Failure.held(let holder, let waited) {
             throw SQLiteSinkError(path: displayPath, message: "another calpipe run is writing this database: \(holder); "
                 + (waited > 0 ? "gave up after waiting \(SQLiteSinkError.waitedText(Int(waited * 1000))); " : "")

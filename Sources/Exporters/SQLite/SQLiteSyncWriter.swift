@@ -93,7 +93,7 @@ final class SQLiteSyncWriter {
         self.context = context
         zone = context.zone
         window = context.window
-        incremental = context.incremental
+        incremental = context.runState.incremental
         // Foreign keys are not enforced on this connection: every child row is written with the id its parent
         // row just got, and the sync deletes children itself (`deleteRemoved`), so the checks (one parent
         // lookup per key per row, about a tenth of the sink's time) would only repeat what the writer does.
@@ -125,7 +125,7 @@ final class SQLiteSyncWriter {
             // Largest ids bound the row counts (max(id) is one index probe, count(*) a scan).
             if bulkLoad && maxOccurrenceID + maxDayID <= Self.bulkLoadMaxExistingRows {
                 var allNew = true
-                for source in Set(context.sourceLabels) {
+                for source in Set(context.runState.sourceLabels) {
                     let new = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM events WHERE source = ?)", arguments: [.text(source)]) == 0
                     sourceIsNew[source] = new
                     allNew = allNew && new
@@ -606,7 +606,7 @@ final class SQLiteSyncWriter {
         try endBulkLoad()
         let report = context.report
         if report.rejections.isEmpty {
-            let sources = Set(context.sourceLabels).union(sourcesSeen).sorted()
+            let sources = Set(context.runState.sourceLabels).union(sourcesSeen).sorted()
             // A source that had no rows before this run has nothing to remove: every row of it is this run's.
             // (Skipping its sync saves the scans of the whole window, about a tenth of a first run's sink time.)
             for source in sources {
@@ -796,7 +796,7 @@ final class SQLiteSyncWriter {
     /// a run that is not incremental forgets the source.
     private func saveSourceState() throws {
         let pipeline = context.environment.name.isEmpty ? context.environment.pipelineFile : context.environment.name
-        for source in Set(context.sourceLabels).sorted() {
+        for source in Set(context.runState.sourceLabels).sorted() {
             if case .kept? = incremental?.plan(for: source) { continue }
             guard let incremental, let current = incremental.current[source] else {
                 try db.execute("DELETE FROM source_state WHERE source = ?", arguments: [.text(source)])

@@ -52,29 +52,14 @@ public final class ICSSource: EventSource {
             let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
             var events: [Event] = []
             events.reserveCapacity(Self.batchSize)
-            // Stamped here, one shared dictionary, so the runner need not copy each batch to stamp it.
-            let metadata = context.currentSourceLabel.map { ["source": $0] } ?? [:]
-            // With the calendar's name (X-WR-CALNAME): one shared dictionary per name, not a copy per event.
-            var named: (calendar: String, metadata: [String: String])?
+            // Stamped here with the runner's stamp (events of a calendar share one dictionary), so the runner need
+            // not copy each batch to stamp it.
+            var stamp = context.runState.sourceStamp
             var reader: ICSReader?
             try withoutActuallyEscaping(emit) { emit in
                 let handlers = ICSReader.Handlers(
                     event: { (event: consuming Event) in
-                        if !metadata.isEmpty {
-                            // One shared dictionary for the common case; a calendar name is kept beside the source.
-                            if event.metadata.isEmpty {
-                                event.metadata = metadata
-                            } else if event.metadata.count == 1, let calendar = event.metadata["calendar"] {
-                                if named?.calendar != calendar {
-                                    var both = metadata
-                                    both["calendar"] = calendar
-                                    named = (calendar, both)
-                                }
-                                event.metadata = named!.metadata
-                            } else {
-                                event.metadata["source"] = metadata["source"]
-                            }
-                        }
+                        stamp?.stamp(&event.metadata)
                         events.append(consume event)
                         if events.count >= Self.batchSize {
                             try emit(Batch(events: events))
@@ -91,7 +76,7 @@ public final class ICSSource: EventSource {
                     repair: { context.repair($0) }
                 )
                 let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
-                                           workers: workers ?? context.idleCores, strict: strict || context.strict, handlers: handlers)
+                                           workers: workers ?? context.runState.idleCores, strict: strict || context.strict, handlers: handlers)
                 reader = fileReader
                 defer { reader = nil }
                 try chunks.forEachChunk { try fileReader.feed($0) }

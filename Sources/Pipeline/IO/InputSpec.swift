@@ -113,9 +113,9 @@ public struct InputSpec: Sendable, Hashable {
 
     /// The concrete inputs, in a stable order: glob matches sorted; a URL fetched through the context's fetcher.
     public func inputs(context: RunContext) throws -> [Input] {
-        if let known = context.resolvedInputs[self] { return try known.get() }
+        if let known = context.runState.resolvedInputs[self] { return try known.get() }
         let resolved = Result { try resolveInputs(context: context) }
-        context.resolvedInputs[self] = resolved
+        context.runState.resolvedInputs[self] = resolved
         return try resolved.get()
     }
 
@@ -131,7 +131,7 @@ public struct InputSpec: Sendable, Hashable {
 
     /// The bytes of the inputs already resolved in this run (nil: standard input, or not resolved).
     public func resolvedBytes(context: RunContext) -> Int? {
-        guard case .success(let inputs)? = context.resolvedInputs[self] else { return nil }
+        guard case .success(let inputs)? = context.runState.resolvedInputs[self] else { return nil }
         var total = 0
         for input in inputs {
             if input.path == "-" { return nil }
@@ -144,7 +144,7 @@ public struct InputSpec: Sendable, Hashable {
         switch location {
         case .path(let resolved, let written):
             if resolved == "-" {
-                context.sourceLedger.noteOrigin("stdin")
+                context.runState.sourceLedger.noteOrigin("stdin")
                 return [Input(path: "-", label: "-")]
             }
             guard resolved.contains(where: { "*?[".contains($0) }) else {
@@ -167,7 +167,7 @@ public struct InputSpec: Sendable, Hashable {
             }
             context.report.count(body.fromCache ? "feeds from cache" : "feeds downloaded")
             let ledgerOrigin = body.stale ? "stale" : body.fromCache ? "cached" : "fetched"
-            context.sourceLedger.noteOrigin(ledgerOrigin, ageSeconds: body.fromCache ? Int64(body.age.rounded(.down)) : nil)
+            context.runState.sourceLedger.noteOrigin(ledgerOrigin, ageSeconds: body.fromCache ? Int64(body.age.rounded(.down)) : nil)
             if body.fromCache { context.report.cachedCopy(label, age: body.age, origin: body.origin.rawValue) }
             Self.expect(body.path, context: context)
             return [Input(path: body.path, label: label)]

@@ -5,7 +5,7 @@
 enum EmptySource {
     static func check(label: String, source: any EventSource, allowEmpty: Bool, rejected: Int, context: RunContext) {
         let bytes = (source as? any FingerprintableSource)?.inputBytes(context: context)
-        let incremental = context.incremental
+        let incremental = context.runState.incremental
         let remembered = incremental?.isRemembered(label) ?? false
         let keeps = remembered && !allowEmpty
         if keeps { incremental?.keep(label) }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything a plugin may use while a pipeline runs: the pipeline's environment, the report, and logging.
+/// What a plugin may read while a pipeline runs: the pipeline's environment, the report (thread-safe), logging,
+/// `strict`, and cancellation. What only the runner keeps is apart, in `runState`.
 public final class RunContext {
     public let environment: PipelineEnvironment
     public let report: RunReport
@@ -9,26 +10,8 @@ public final class RunContext {
     public let quiet: Bool
     /// Set from outside (a signal handler) to stop the run at the next batch.
     public let cancellation: Cancellation
-    /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
-    /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
-    public internal(set) var sourceLabels: [String] = []
-    /// The label of the source whose `read` is running (nil between sources). A source may stamp it as
-    /// metadata["source"] itself (sharing one dictionary): the runner then passes its batches on without copying.
-    public internal(set) var currentSourceLabel: String?
-    /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the
-    /// cores the run leaves idle. With no sink to write (a dry run), only the reading thread is busy: the
-    /// source may use every core (at most 4). Sinks write on a thread of their own that keeps another core
-    /// busy, and on the 2-core benchmark machine extra reading threads then cost more than they saved
-    /// (docs/benchmarks.md).
-    public internal(set) var idleCores = 0
-    /// What each source did (type, origin, events), for the `sources` of exported documents.
-    public let sourceLedger = SourceLedger()
-    /// How long a sink waits for another calpipe run holding its database's lock (`calpipe run --wait`).
-    public var lockWaitSeconds: Double = 0
-    /// Incremental decisions of this run (docs/incremental.md); nil when the run is not incremental.
-    public internal(set) var incremental: IncrementalRun?
-    /// Inputs already resolved in this run (a URL is fetched once, also when its fingerprint was taken first).
-    var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
+    /// What only the runner keeps (source labels, idle cores, side channels): not part of what a plugin reads.
+    package let runState = RunState()
     private let logger: (LogRecord) -> Void
 
     /// A context whose messages are printed as text lines by `log` (standard error by default).
@@ -60,12 +43,12 @@ public final class RunContext {
 
     /// Informational message on stderr, silenced by --quiet.
     public func info(_ message: String) {
-        if !quiet { logger(LogRecord(level: .info, message: message, source: currentSourceLabel)) }
+        if !quiet { logger(LogRecord(level: .info, message: message, source: runState.currentSourceLabel)) }
     }
 
     /// Detail for `--log-level debug`.
     public func debug(_ message: String) {
-        if !quiet { logger(LogRecord(level: .debug, message: message, source: currentSourceLabel)) }
+        if !quiet { logger(LogRecord(level: .debug, message: message, source: runState.currentSourceLabel)) }
     }
 
     /// A record kept with a part dropped or fixed: counted as `repaired` in the summary (apart from rejections)
@@ -73,7 +56,7 @@ public final class RunContext {
     public func repair(_ repair: Repair) {
         report.repair(repair)
         if !quiet {
-            logger(LogRecord(level: .warning, message: "repaired: \(repair)", source: currentSourceLabel, file: repair.location.file,
+            logger(LogRecord(level: .warning, message: "repaired: \(repair)", source: runState.currentSourceLabel, file: repair.location.file,
                              line: repair.location.line))
         }
     }
@@ -81,11 +64,11 @@ public final class RunContext {
     /// A warning: counted in the summary and shown on stderr unless --quiet.
     public func warn(_ message: String) {
         report.warn(message)
-        if !quiet { logger(LogRecord(level: .warning, message: message, source: currentSourceLabel)) }
+        if !quiet { logger(LogRecord(level: .warning, message: message, source: runState.currentSourceLabel)) }
     }
 
     /// An error-level record (rejections, failures), shown even under --quiet.
     public func logError(_ message: String) {
-        logger(LogRecord(level: .error, message: message, source: currentSourceLabel))
+        logger(LogRecord(level: .error, message: message, source: runState.currentSourceLabel))
     }
 }

@@ -41,9 +41,9 @@ public struct Runner {
         let sinks = dryRun ? [] : pipeline.sinks
         var opened: [any Sink] = []
         var pump: SinkPump?
-        context.sourceLabels = pipeline.sourceLabels
+        context.runState.sourceLabels = pipeline.sourceLabels
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        context.idleCores = sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
+        context.runState.idleCores = sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
         // Timings listed in pipeline order: sources, stages, sinks.
         for label in pipeline.sourceLabels { context.report.addTime("source " + label, nanoseconds: 0) }
         for label in pipeline.stageLabels { context.report.addTime("stage " + label, nanoseconds: 0) }
@@ -54,18 +54,18 @@ public struct Runner {
         // when they commit; the others commit in place (a database transaction). See `commitAll`.
         var writesFiles: [Bool] = []
         do {
-            context.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, enabled: incremental, context: context)
+            context.runState.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, enabled: incremental, context: context)
             for sink in sinks {
                 let before = cancellation.temporaryFileCount
                 try sink.open(context: context)
                 opened.append(sink)
                 writesFiles.append(cancellation.temporaryFileCount > before)
             }
-            if let run = context.incremental {
+            if let run = context.runState.incremental {
                 try IncrementalPlanner.plan(run, pipeline, sinks: opened, context: context)
                 // When every source is skipped or read event by event, the sinks write little: reading may use
                 // the cores a dry run would use (the output is the same).
-                if cores > 1 && run.writesLittle(pipeline.sourceLabels) { context.idleCores = min(cores, 4) }
+                if cores > 1 && run.writesLittle(pipeline.sourceLabels) { context.runState.idleCores = min(cores, 4) }
             }
             if concurrentSinks && !opened.isEmpty {
                 pump = SinkPump(sinks: opened, context: context)
@@ -100,19 +100,18 @@ public struct Runner {
             }
             for (index, source) in pipeline.sources.enumerated() {
                 let label = pipeline.sourceLabels[index]
-                // One dictionary shared by every event that has no other metadata (copy on write).
-                let labelOnly = ["source": label]
-                if case .skipped = context.incremental?.plan(for: label) { continue }
-                context.currentSourceLabel = label
-                defer { context.currentSourceLabel = nil }
-                context.sourceLedger.begin(name: label, type: index < pipeline.sourceTypes.count ? pipeline.sourceTypes[index] : "")
+                var stamp = SourceStamp(label: label)
+                if case .skipped = context.runState.incremental?.plan(for: label) { continue }
+                context.runState.currentSourceLabel = label
+                defer { context.runState.currentSourceLabel = nil }
+                context.runState.sourceLedger.begin(name: label, type: index < pipeline.sourceTypes.count ? pipeline.sourceTypes[index] : "")
                 let readStarted = DispatchTime.now().uptimeNanoseconds
                 let pushedBefore = pushNanos
                 defer {
                     let total = DispatchTime.now().uptimeNanoseconds &- readStarted
                     context.report.addTime("source " + label, nanoseconds: total &- min(total, pushNanos &- pushedBefore))
                 }
-                let incremental = context.incremental
+                let incremental = context.runState.incremental
                 /// Leaves out what an incremental run need not redo (on the stamped events: the source is part
                 /// of their content hash), then sends the rest through the stages.
                 func pushFiltered(_ batch: Batch) throws {
@@ -123,26 +122,15 @@ public struct Runner {
                 do {
                 try source.read(context: context) { batch in
                     context.report.addEvents(batch.events.count)
-                    context.sourceLedger.addEvents(batch.events.count)
+                    context.runState.sourceLedger.addEvents(batch.events.count)
                     sent += batch.events.count
+                    // Events the source stamped as it made them (`SourceStamp`) pass on without a copy of the batch.
                     // By index: iterating the events would copy each one (retaining all its fields).
-                    var stampedBySource = true
-                    for i in batch.events.indices where batch.events[i].metadata["source"] != label {
-                        stampedBySource = false
-                        break
-                    }
-                    if stampedBySource {
-                        // Already stamped by the source: no copy of the batch.
+                    if batch.events.indices.allSatisfy({ stamp.isStamped(batch.events[$0].metadata) }) {
                         try pushFiltered(batch)
                     } else {
                         var stamped = batch
-                        for i in stamped.events.indices {
-                            if stamped.events[i].metadata.isEmpty {
-                                stamped.events[i].metadata = labelOnly
-                            } else {
-                                stamped.events[i].metadata["source"] = label
-                            }
-                        }
+                        for i in stamped.events.indices { stamp.stamp(&stamped.events[i].metadata) }
                         try pushFiltered(stamped)
                     }
                     progress?(context.report)

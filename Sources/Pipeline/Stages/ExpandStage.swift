@@ -201,7 +201,7 @@ public final class ExpandStage: Stage {
         held = nil
         spilledEvents = series.spilledEvents
         // Series are read back and expanded on another thread, a few ahead; chunks are cut and sorted here.
-        let incremental = context.incremental
+        let incremental = context.runState.incremental
         try series.drainPrepared(prepare: { master, overrides in
             // An incremental run skips a series that did not change, or expands it only where the window grew.
             if let incremental, let first = master ?? overrides.first {

@@ -19,8 +19,8 @@ enum IncrementalPlanner {
             let label = pipeline.sourceLabels[i]
             var input: String?
             if let fingerprinted = source as? any FingerprintableSource {
-                context.currentSourceLabel = label
-                defer { context.currentSourceLabel = nil }
+                context.runState.currentSourceLabel = label
+                defer { context.runState.currentSourceLabel = nil }
                 // A source that cannot be fingerprinted (its file is missing, its server down) is read as usual
                 // and fails there with its own message.
                 input = try? fingerprinted.inputFingerprint(context: context)

@@ -1,0 +1,62 @@
+/// What only the runner keeps about a run, apart from what plugins may read (`RunContext`): the sources' labels,
+/// the source being read, the cores the run leaves idle, and the side channels between the runner and the plugins
+/// that ship with calpipe (the sources' ledger, the incremental plan, inputs already resolved). `package`: a
+/// plugin of another package sees none of it.
+package final class RunState {
+    /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
+    /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
+    package internal(set) var sourceLabels: [String] = []
+    /// The label of the source whose `read` is running (nil between sources), for log records.
+    package internal(set) var currentSourceLabel: String?
+    /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the
+    /// cores the run leaves idle. With no sink to write (a dry run), only the reading thread is busy: the
+    /// source may use every core (at most 4). Sinks write on a thread of their own that keeps another core
+    /// busy, and on the 2-core benchmark machine extra reading threads then cost more than they saved
+    /// (docs/benchmarks.md).
+    package internal(set) var idleCores = 0
+    /// What each source did (type, origin, events), for the `sources` of exported documents.
+    package let sourceLedger = SourceLedger()
+    /// How long a sink waits for another calpipe run holding its database's lock (`calpipe run --wait`).
+    package var lockWaitSeconds: Double = 0
+    /// Incremental decisions of this run (docs/incremental.md); nil when the run is not incremental.
+    package internal(set) var incremental: IncrementalRun?
+    /// Inputs already resolved in this run (a URL is fetched once, also when its fingerprint was taken first).
+    var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
+
+    init() {}
+
+    /// The stamp of the source being read (`SourceStamp`), for a source that stamps its events as it makes them.
+    package var sourceStamp: SourceStamp? { currentSourceLabel.map(SourceStamp.init(label:)) }
+}
+
+/// The one writer of `metadata["source"]`: the label of the source an event came from. The runner stamps every
+/// event a source emits; a source that makes many events may apply the same stamp as it makes them
+/// (`RunState.sourceStamp`), which spares the runner a copy of each batch, and the runner then finds them
+/// stamped. Events that share one metadata dictionary (a calendar's name) share one stamped dictionary: the
+/// last dictionary stamped is remembered, so stamping allocates per distinct dictionary, not per event.
+package struct SourceStamp {
+    package let label: String
+    private var lastIn: [String: String] = [:]
+    private var lastOut: [String: String]
+
+    package init(label: String) {
+        self.label = label
+        lastOut = ["source": label]
+    }
+
+    package func isStamped(_ metadata: [String: String]) -> Bool {
+        metadata["source"] == label
+    }
+
+    package mutating func stamp(_ metadata: inout [String: String]) {
+        // Dictionaries that share storage compare equal at once.
+        if metadata == lastIn {
+            metadata = lastOut
+            return
+        }
+        if isStamped(metadata) { return }
+        lastIn = metadata
+        metadata["source"] = label
+        lastOut = metadata
+    }
+}
