@@ -3,7 +3,7 @@ import Foundation
 extension SHA256 {
     /// The length and hex digest of a file, read in 1 MiB pieces (a feed of any size never sits in memory).
     /// Nil when the file cannot be read.
-    public static func digest(ofFile path: String) -> (length: Int64, hex: String)? {
+    package static func digest(ofFile path: String) -> (length: Int64, hex: String)? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -7,31 +7,31 @@ import Crypto
 /// some): an unchanged 72 MB feed is fingerprinted on every scheduled run, so the hash's speed is the run's.
 /// Checked against the FIPS 180-4 / NIST example vectors and against Python's hashlib on generated inputs
 /// (Tests/PipelineTests/SHA256Tests).
-public struct SHA256 {
+package struct SHA256 {
     private var hasher = Crypto.SHA256()
 
-    public init() {}
+    package init() {}
 
-    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { update(buffer: UnsafeRawBufferPointer($0)) }
         if handled == nil { Array(bytes).withUnsafeBytes { update(buffer: $0) } }
     }
 
-    public mutating func update(buffer: UnsafeRawBufferPointer) {
+    package mutating func update(buffer: UnsafeRawBufferPointer) {
         hasher.update(bufferPointer: buffer)
     }
 
     /// The 32-byte digest.
-    public mutating func finish() -> [UInt8] {
+    package mutating func finish() -> [UInt8] {
         Array(hasher.finalize())
     }
 
     /// The digest as 64 lower-case hex digits.
-    public mutating func finishHex() -> String {
+    package mutating func finishHex() -> String {
         Self.hex(finish())
     }
 
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
@@ -43,7 +43,7 @@ public struct SHA256 {
     }
 
     /// The hex digest of bytes in memory.
-    public static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finishHex()

@@ -5,28 +5,28 @@ import CSQLite
 /// Errors are `SQLiteError`s carrying SQLite's code and message and the SQL that failed; every return code of
 /// the C API is checked. Statements come from `prepare(_:)` (owned by the caller) or `cachedStatement(_:)`
 /// (owned by the database, prepared once, reset before each use).
-public final class Database {
+package final class Database {
     let handle: OpaquePointer
     /// The path as given to `init`.
-    public let path: String
+    package let path: String
     private var statementCache: [String: Statement] = [:]
 
-    public enum JournalMode: String, Sendable {
+    package enum JournalMode: String, Sendable {
         case delete, truncate, persist, memory, wal, off
     }
 
     /// How to open a connection.
-    public struct Configuration: Sendable {
-        public var readOnly: Bool
+    package struct Configuration: Sendable {
+        package var readOnly: Bool
         /// Create the file when it does not exist (ignored when read-only).
-        public var create: Bool
+        package var create: Bool
         /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.
-        public var busyTimeoutMilliseconds: Int
+        package var busyTimeoutMilliseconds: Int
         /// Switch the journal mode after opening (nil leaves the file's mode). WAL is persistent in the file.
-        public var journalMode: JournalMode?
-        public var foreignKeys: Bool
+        package var journalMode: JournalMode?
+        package var foreignKeys: Bool
 
-        public init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int = 5_000,
+        package init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int = 5_000,
                     journalMode: JournalMode? = nil, foreignKeys: Bool = true) {
             self.readOnly = readOnly
             self.create = create
@@ -47,7 +47,7 @@ public final class Database {
     }()
 
     /// Opens (and by default creates) the database at `path`; ":memory:" opens a private in-memory database.
-    public init(path: String, configuration: Configuration = Configuration()) throws {
+    package init(path: String, configuration: Configuration = Configuration()) throws {
         _ = Self.libraryConfigured
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX
@@ -82,10 +82,10 @@ public final class Database {
     }
 
     /// The SQLite library version, e.g. "3.40.1".
-    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+    package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
     /// `text` in `mark`s with each `mark` inside doubled: an SQL string literal (') or identifier (").
-    public static func quote(_ text: String, with mark: Character) -> String {
+    package static func quote(_ text: String, with mark: Character) -> String {
         var out = String(mark)
         for c in text {
             out.append(c)
@@ -102,13 +102,13 @@ public final class Database {
     // MARK: Statements
 
     /// Prepares one statement, owned by the caller. SQL with more than one statement is an error.
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try Statement(database: self, sql: sql, persistent: false)
     }
 
     /// A statement prepared once per connection and kept; each call resets it and clears its bindings.
     /// Do not hold one across another use of the same SQL (the second use would reset the first).
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
             try statement.reset()
             try statement.clearBindings()
@@ -120,13 +120,13 @@ public final class Database {
     }
 
     /// Finalizes every cached statement (e.g. before a schema change in another connection).
-    public func clearStatementCache() {
+    package func clearStatementCache() {
         statementCache.removeAll()
     }
 
     /// Runs a script of zero or more statements separated by semicolons; rows they return are ignored.
     /// An error names the statement of the script that failed.
-    public func execute(_ script: String) throws {
+    package func execute(_ script: String) throws {
         try script.withCString { start in
             var next: UnsafePointer<CChar>? = start
             while let current = next, current.pointee != 0 {
@@ -151,21 +151,21 @@ public final class Database {
     }
 
     /// Runs one statement with arguments (through the statement cache).
-    public func execute(_ sql: String, arguments: [SQLiteValue]) throws {
+    package func execute(_ sql: String, arguments: [SQLiteValue]) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         try statement.run()
     }
 
     /// Every row of a query, as values.
-    public func rows(_ sql: String, arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+    package func rows(_ sql: String, arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         return try statement.allRows()
     }
 
     /// The first column of the first row, or nil when there is no row.
-    public func scalar(_ sql: String, arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
+    package func scalar(_ sql: String, arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         var result: SQLiteValue?
@@ -175,7 +175,7 @@ public final class Database {
     }
 
     /// The first column of the first row as text, or nil when there is no row or it is NULL.
-    public func scalarText(_ sql: String, arguments: [SQLiteValue] = []) throws -> String? {
+    package func scalarText(_ sql: String, arguments: [SQLiteValue] = []) throws -> String? {
         switch try scalar(sql, arguments: arguments) {
         case .text(let s)?: return s
         case .integer(let i)?: return String(i)
@@ -185,28 +185,28 @@ public final class Database {
     }
 
     /// The first column of the first row as an integer, or nil when there is no row or it is NULL.
-    public func scalarInt(_ sql: String, arguments: [SQLiteValue] = []) throws -> Int? {
+    package func scalarInt(_ sql: String, arguments: [SQLiteValue] = []) throws -> Int? {
         try scalar(sql, arguments: arguments)?.int64.map(Int.init)
     }
 
     // MARK: Connection state
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
     /// Rows changed since the connection opened.
-    public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     /// True between BEGIN and COMMIT/ROLLBACK.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
-    public func setBusyTimeout(milliseconds: Int) throws {
+    package func setBusyTimeout(milliseconds: Int) throws {
         try check(sqlite3_busy_timeout(handle, Int32(clamping: milliseconds)), sql: nil)
     }
 
     /// Sets the journal mode and checks SQLite took it (an in-memory database stays "memory").
     @discardableResult
-    public func setJournalMode(_ mode: JournalMode) throws -> JournalMode {
+    package func setJournalMode(_ mode: JournalMode) throws -> JournalMode {
         let sql = "PRAGMA journal_mode = \(mode.rawValue)"
         let result = try scalarText(sql)?.lowercased() ?? ""
         guard let actual = JournalMode(rawValue: result) else {
@@ -218,7 +218,7 @@ public final class Database {
         return actual
     }
 
-    public var journalMode: String {
+    package var journalMode: String {
         get throws { try scalarText("PRAGMA journal_mode") ?? "" }
     }
 
@@ -228,16 +228,16 @@ public final class Database {
     }
 
     /// `PRAGMA user_version`: the schema version our migrations keep.
-    public var userVersion: Int {
+    package var userVersion: Int {
         get throws { try scalarInt("PRAGMA user_version") ?? 0 }
     }
 
-    public func setUserVersion(_ version: Int) throws {
+    package func setUserVersion(_ version: Int) throws {
         try execute("PRAGMA user_version = \(Int32(clamping: version))")
     }
 
     /// `PRAGMA integrity_check`: ["ok"] for a sound database, else SQLite's list of problems.
-    public func integrityCheck() throws -> [String] {
+    package func integrityCheck() throws -> [String] {
         try rows("PRAGMA integrity_check").map { $0.first?.text ?? "" }
     }
 }

@@ -4,13 +4,13 @@ import CSQLite
 ///
 /// `code` is the primary result code (`SQLITE_BUSY` = 5, `SQLITE_CONSTRAINT` = 19, ...); `extendedCode` the
 /// extended one when SQLite gave it (`SQLITE_CONSTRAINT_UNIQUE` = 2067), else equal to `code`.
-public struct SQLiteError: Error, CustomStringConvertible, Equatable, Sendable {
-    public let code: Int32
-    public let extendedCode: Int32
-    public let message: String
-    public let sql: String?
+package struct SQLiteError: Error, CustomStringConvertible, Equatable, Sendable {
+    package let code: Int32
+    package let extendedCode: Int32
+    package let message: String
+    package let sql: String?
 
-    public init(code: Int32, message: String, sql: String? = nil) {
+    package init(code: Int32, message: String, sql: String? = nil) {
         self.code = code & 0xff
         self.extendedCode = code
         self.message = message
@@ -26,13 +26,13 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     /// SQLite's short English name of the code ("database is locked").
-    public var codeDescription: String { String(cString: sqlite3_errstr(extendedCode)) }
+    package var codeDescription: String { String(cString: sqlite3_errstr(extendedCode)) }
 
     /// Another connection holds the lock and the busy timeout ran out.
-    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
-    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    package var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
-    public var description: String {
+    package var description: String {
         var text = "SQLite error \(code): \(message)"
         if let sql { text += " (in: \(sql))" }
         return text

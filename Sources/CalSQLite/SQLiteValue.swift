@@ -1,14 +1,14 @@
 /// One SQLite value, as bound to a parameter or read from a column.
-public enum SQLiteValue: Hashable, Sendable {
+package enum SQLiteValue: Hashable, Sendable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
 
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
-    public var int64: Int64? {
+    package var int64: Int64? {
         switch self {
         case .integer(let i): return i
         case .real(let d): return Int64(exactly: d)
@@ -16,7 +16,7 @@ public enum SQLiteValue: Hashable, Sendable {
         }
     }
 
-    public var double: Double? {
+    package var double: Double? {
         switch self {
         case .integer(let i): return Double(i)
         case .real(let d): return d
@@ -24,7 +24,7 @@ public enum SQLiteValue: Hashable, Sendable {
         }
     }
 
-    public var text: String? {
+    package var text: String? {
         if case .text(let s) = self { return s }
         return nil
     }
@@ -32,16 +32,16 @@ public enum SQLiteValue: Hashable, Sendable {
 
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
     ExpressibleByNilLiteral, ExpressibleByBooleanLiteral {
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(floatLiteral value: Double) { self = .real(value) }
-    public init(stringLiteral value: String) { self = .text(value) }
-    public init(nilLiteral: ()) { self = .null }
-    public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(floatLiteral value: Double) { self = .real(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
+    package init(nilLiteral: ()) { self = .null }
+    package init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
 }
 
 extension SQLiteValue: CustomStringConvertible {
     /// SQL-literal-like text, for messages and test output: NULL, 42, 1.5, 'text', x'0a0b'.
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: return "NULL"
         case .integer(let i): return String(i)
@@ -57,19 +57,19 @@ extension SQLiteValue: CustomStringConvertible {
 }
 
 /// A Swift type that can be bound to a statement parameter.
-public protocol SQLiteBindable {
+package protocol SQLiteBindable {
     var sqliteValue: SQLiteValue { get }
 }
 
-extension SQLiteValue: SQLiteBindable { public var sqliteValue: SQLiteValue { self } }
-extension Int: SQLiteBindable { public var sqliteValue: SQLiteValue { .integer(Int64(self)) } }
-extension Int64: SQLiteBindable { public var sqliteValue: SQLiteValue { .integer(self) } }
-extension Int32: SQLiteBindable { public var sqliteValue: SQLiteValue { .integer(Int64(self)) } }
-extension Bool: SQLiteBindable { public var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) } }
-extension Double: SQLiteBindable { public var sqliteValue: SQLiteValue { .real(self) } }
-extension String: SQLiteBindable { public var sqliteValue: SQLiteValue { .text(self) } }
-extension Substring: SQLiteBindable { public var sqliteValue: SQLiteValue { .text(String(self)) } }
-extension Array: SQLiteBindable where Element == UInt8 { public var sqliteValue: SQLiteValue { .blob(self) } }
+extension SQLiteValue: SQLiteBindable { package var sqliteValue: SQLiteValue { self } }
+extension Int: SQLiteBindable { package var sqliteValue: SQLiteValue { .integer(Int64(self)) } }
+extension Int64: SQLiteBindable { package var sqliteValue: SQLiteValue { .integer(self) } }
+extension Int32: SQLiteBindable { package var sqliteValue: SQLiteValue { .integer(Int64(self)) } }
+extension Bool: SQLiteBindable { package var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) } }
+extension Double: SQLiteBindable { package var sqliteValue: SQLiteValue { .real(self) } }
+extension String: SQLiteBindable { package var sqliteValue: SQLiteValue { .text(self) } }
+extension Substring: SQLiteBindable { package var sqliteValue: SQLiteValue { .text(String(self)) } }
+extension Array: SQLiteBindable where Element == UInt8 { package var sqliteValue: SQLiteValue { .blob(self) } }
 extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
-    public var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
+    package var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
 }

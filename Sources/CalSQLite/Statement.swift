@@ -8,11 +8,11 @@ import CSQLite
 ///
 /// Typical use: `bind` the parameters, then `run()` for a statement that returns no rows, or `step()` while it
 /// returns true and read the columns of the current row. `reset()` makes it ready for the next execution.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
-    public unowned let database: Database
+    package unowned let database: Database
     /// The SQL as prepared.
-    public let sql: String
+    package let sql: String
     /// Per parameter (index - 1), a buffer holding the bytes of the text last bound to it, or nil. Text is
     /// bound SQLITE_STATIC from here: SQLite reads it in place instead of copying it into a fresh allocation
     /// on every bind (which was most of a bind's cost). A buffer changes only when its own parameter is bound
@@ -73,33 +73,33 @@ public final class Statement {
     // MARK: Parameters
 
     /// The number of parameters (the largest index for numbered ones); fixed once prepared.
-    public let parameterCount: Int
+    package let parameterCount: Int
 
     /// The index of a named parameter (":uid", "$uid", "@uid"), or nil.
-    public func parameterIndex(_ name: String) -> Int? {
+    package func parameterIndex(_ name: String) -> Int? {
         let i = sqlite3_bind_parameter_index(handle, name)
         return i == 0 ? nil : Int(i)
     }
 
-    public func bind(_ value: Int64, at index: Int) throws {
+    package func bind(_ value: Int64, at index: Int) throws {
         try check(sqlite3_bind_int64(handle, Int32(index), value))
     }
 
-    public func bind(_ value: Int, at index: Int) throws {
+    package func bind(_ value: Int, at index: Int) throws {
         try check(sqlite3_bind_int64(handle, Int32(index), Int64(value)))
     }
 
-    public func bind(_ value: Bool, at index: Int) throws {
+    package func bind(_ value: Bool, at index: Int) throws {
         try check(sqlite3_bind_int64(handle, Int32(index), value ? 1 : 0))
     }
 
-    public func bind(_ value: Double, at index: Int) throws {
+    package func bind(_ value: Double, at index: Int) throws {
         try check(sqlite3_bind_double(handle, Int32(index), value))
     }
 
     /// Binds text. The string need not outlive the call: its UTF-8 bytes are copied into this parameter's
     /// own buffer, which SQLite reads in place (see `textBuffers`).
-    public func bind(_ value: String, at index: Int) throws {
+    package func bind(_ value: String, at index: Int) throws {
         var text = value
         let rc = text.withUTF8 { bytes in bindText(UnsafeRawBufferPointer(bytes), at: index) }
         try check(rc)
@@ -115,7 +115,7 @@ public final class Statement {
     /// Binds text that `write` puts straight into this parameter's buffer (see `textBuffers`): it gets room for
     /// at least `capacity` bytes and returns how many UTF-8 bytes it wrote (at most `capacity`). No String is
     /// made: for values formatted per row (dates, times, keys) this is a bind without a heap allocation.
-    public func bindText(at index: Int, capacity: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) throws {
+    package func bindText(at index: Int, capacity: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) throws {
         try check(bindText(at: index, capacity: capacity, write))
     }
 
@@ -146,7 +146,7 @@ public final class Statement {
     }
 
     /// Binds a blob; SQLite copies it.
-    public func bind(_ value: [UInt8], at index: Int) throws {
+    package func bind(_ value: [UInt8], at index: Int) throws {
         let rc = value.withUnsafeBytes { bytes in
             sqlite3_bind_blob64(handle, Int32(index), bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, UInt64(bytes.count),
                                 calpipe_sqlite_transient())
@@ -154,11 +154,11 @@ public final class Statement {
         try check(rc)
     }
 
-    public func bindNull(at index: Int) throws {
+    package func bindNull(at index: Int) throws {
         try check(sqlite3_bind_null(handle, Int32(index)))
     }
 
-    public func bind(_ value: SQLiteValue, at index: Int) throws {
+    package func bind(_ value: SQLiteValue, at index: Int) throws {
         switch value {
         case .null: try bindNull(at: index)
         case .integer(let i): try bind(i, at: index)
@@ -169,30 +169,30 @@ public final class Statement {
     }
 
     // Concrete optional forms: no generic dispatch on the hot path.
-    public func bind(_ value: String?, at index: Int) throws {
+    package func bind(_ value: String?, at index: Int) throws {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
-    public func bind(_ value: Int64?, at index: Int) throws {
+    package func bind(_ value: Int64?, at index: Int) throws {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
-    public func bind(_ value: Int?, at index: Int) throws {
+    package func bind(_ value: Int?, at index: Int) throws {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
-    public func bind(_ value: Double?, at index: Int) throws {
+    package func bind(_ value: Double?, at index: Int) throws {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
     /// Binds any bindable value; nil binds NULL.
-    public func bind<T: SQLiteBindable>(_ value: T?, at index: Int) throws {
+    package func bind<T: SQLiteBindable>(_ value: T?, at index: Int) throws {
         guard let value else { return try bindNull(at: index) }
         try bind(value.sqliteValue, at: index)
     }
 
     /// Binds `values` to parameters 1, 2, ...; their number must match the statement's parameters.
-    public func bind(_ values: [SQLiteValue]) throws {
+    package func bind(_ values: [SQLiteValue]) throws {
         guard values.count == parameterCount else {
             throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) argument\(values.count == 1 ? "" : "s") for \(parameterCount) parameter\(parameterCount == 1 ? "" : "s")", sql: sql)
         }
@@ -200,7 +200,7 @@ public final class Statement {
     }
 
     /// Sets every parameter back to NULL.
-    public func clearBindings() throws {
+    package func clearBindings() throws {
         try check(sqlite3_clear_bindings(handle))
     }
 
@@ -209,7 +209,7 @@ public final class Statement {
     /// Advances to the next row: true when a row is available, false when the statement is done.
     /// On failure the statement is reset (so it can be reused) and the error thrown.
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
@@ -223,13 +223,13 @@ public final class Statement {
     }
 
     /// Makes the statement ready to run again; bindings are kept.
-    public func reset() throws {
+    package func reset() throws {
         try check(sqlite3_reset(handle))
     }
 
     /// Runs a statement that returns no rows (INSERT, UPDATE, DDL...) to completion, then resets it.
     /// Throws if it returns a row, which would mean the caller meant to query.
-    public func run() throws {
+    package func run() throws {
         if try step() {
             try reset()
             throw SQLiteError(code: SQLITE_MISUSE, message: "statement returned rows; read them with step()", sql: sql)
@@ -238,13 +238,13 @@ public final class Statement {
     }
 
     /// Binds `values`, runs to completion, resets.
-    public func run(_ values: [SQLiteValue]) throws {
+    package func run(_ values: [SQLiteValue]) throws {
         try bind(values)
         try run()
     }
 
     /// Steps through every row, calling `body` with the statement positioned on it, then resets.
-    public func forEachRow(_ body: (Statement) throws -> Void) throws {
+    package func forEachRow(_ body: (Statement) throws -> Void) throws {
         do {
             while try step() { try body(self) }
         } catch {
@@ -255,7 +255,7 @@ public final class Statement {
     }
 
     /// Every row as values, then resets.
-    public func allRows() throws -> [[SQLiteValue]] {
+    package func allRows() throws -> [[SQLiteValue]] {
         var rows: [[SQLiteValue]] = []
         try forEachRow { s in rows.append((0..<s.columnCount).map { s.value(at: $0) }) }
         return rows
@@ -263,31 +263,31 @@ public final class Statement {
 
     // MARK: Columns of the current row
 
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
-    public func columnName(at index: Int) -> String {
+    package func columnName(at index: Int) -> String {
         guard let name = sqlite3_column_name(handle, Int32(index)) else { return "" }
         return String(cString: name)
     }
 
-    public var columnNames: [String] { (0..<columnCount).map(columnName(at:)) }
+    package var columnNames: [String] { (0..<columnCount).map(columnName(at:)) }
 
-    public func isNull(at index: Int) -> Bool {
+    package func isNull(at index: Int) -> Bool {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
     }
 
     /// The column as an integer (0 for NULL, SQLite's conversion for other types).
-    public func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
-    public func int(at index: Int) -> Int { Int(sqlite3_column_int64(handle, Int32(index))) }
-    public func bool(at index: Int) -> Bool { sqlite3_column_int64(handle, Int32(index)) != 0 }
-    public func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+    package func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+    package func int(at index: Int) -> Int { Int(sqlite3_column_int64(handle, Int32(index))) }
+    package func bool(at index: Int) -> Bool { sqlite3_column_int64(handle, Int32(index)) != 0 }
+    package func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
 
-    public func optionalInt64(at index: Int) -> Int64? { isNull(at: index) ? nil : int64(at: index) }
-    public func optionalInt(at index: Int) -> Int? { isNull(at: index) ? nil : int(at: index) }
-    public func optionalDouble(at index: Int) -> Double? { isNull(at: index) ? nil : double(at: index) }
+    package func optionalInt64(at index: Int) -> Int64? { isNull(at: index) ? nil : int64(at: index) }
+    package func optionalInt(at index: Int) -> Int? { isNull(at: index) ? nil : int(at: index) }
+    package func optionalDouble(at index: Int) -> Double? { isNull(at: index) ? nil : double(at: index) }
 
     /// The column as text, nil for NULL.
-    public func text(at index: Int) -> String? {
+    package func text(at index: Int) -> String? {
         let i = Int32(index)
         guard sqlite3_column_type(handle, i) != SQLITE_NULL, let bytes = sqlite3_column_text(handle, i) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, i))
@@ -295,7 +295,7 @@ public final class Statement {
     }
 
     /// The column as bytes, nil for NULL.
-    public func blob(at index: Int) -> [UInt8]? {
+    package func blob(at index: Int) -> [UInt8]? {
         let i = Int32(index)
         guard sqlite3_column_type(handle, i) != SQLITE_NULL else { return nil }
         let pointer = sqlite3_column_blob(handle, i)
@@ -305,7 +305,7 @@ public final class Statement {
     }
 
     /// The column with its storage class.
-    public func value(at index: Int) -> SQLiteValue {
+    package func value(at index: Int) -> SQLiteValue {
         switch sqlite3_column_type(handle, Int32(index)) {
         case SQLITE_INTEGER: return .integer(int64(at: index))
         case SQLITE_FLOAT: return .real(double(at: index))

@@ -1,23 +1,23 @@
 import CLibXML
 
 /// One element and its subtree, copied out of libxml2 into values (small: one calendar component, one item).
-public struct XMLElementTree: Hashable, Sendable {
-    public struct Attribute: Hashable, Sendable {
-        public var localName: String
-        public var namespaceURI: String?
-        public var value: String
+package struct XMLElementTree: Hashable, Sendable {
+    package struct Attribute: Hashable, Sendable {
+        package var localName: String
+        package var namespaceURI: String?
+        package var value: String
     }
 
-    public var localName: String
-    public var namespaceURI: String?
-    public var attributes: [Attribute]
-    public var children: [XMLElementTree]
+    package var localName: String
+    package var namespaceURI: String?
+    package var attributes: [Attribute]
+    package var children: [XMLElementTree]
     /// The element's own text (its text children joined, without the text of child elements).
-    public var text: String
+    package var text: String
     /// 1-based line of the start tag.
-    public var line: Int
+    package var line: Int
 
-    public init(localName: String, namespaceURI: String? = nil, attributes: [Attribute] = [], children: [XMLElementTree] = [], text: String = "", line: Int = 0) {
+    package init(localName: String, namespaceURI: String? = nil, attributes: [Attribute] = [], children: [XMLElementTree] = [], text: String = "", line: Int = 0) {
         self.localName = localName
         self.namespaceURI = namespaceURI
         self.attributes = attributes
@@ -27,15 +27,15 @@ public struct XMLElementTree: Hashable, Sendable {
     }
 
     /// The first child element with this local name (and namespace, when given).
-    public func child(_ name: String, namespace: String? = nil) -> XMLElementTree? {
+    package func child(_ name: String, namespace: String? = nil) -> XMLElementTree? {
         children.first { $0.localName == name && (namespace == nil || $0.namespaceURI == namespace) }
     }
 
-    public func children(_ name: String, namespace: String? = nil) -> [XMLElementTree] {
+    package func children(_ name: String, namespace: String? = nil) -> [XMLElementTree] {
         children.filter { $0.localName == name && (namespace == nil || $0.namespaceURI == namespace) }
     }
 
-    public func attribute(_ name: String, namespace: String? = nil) -> String? {
+    package func attribute(_ name: String, namespace: String? = nil) -> String? {
         attributes.first { $0.localName == name && $0.namespaceURI == namespace }?.value
     }
 

@@ -1,7 +1,7 @@
 import CLibXML
 
 /// What the streaming reader is positioned on.
-public enum XMLNodeKind: Sendable, Equatable {
+package enum XMLNodeKind: Sendable, Equatable {
     case element
     case endElement
     case text

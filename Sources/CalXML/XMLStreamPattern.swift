@@ -2,11 +2,11 @@ import CLibXML
 
 /// A streamable XPath subset ("//event", "/feed/item", "events/event", with namespace prefixes) matched
 /// against the node the streaming reader is on. The one owner of its `xmlPatternPtr`, freed in deinit.
-public final class XMLStreamPattern {
-    public let text: String
+package final class XMLStreamPattern {
+    package let text: String
     private let pattern: xmlPatternPtr
 
-    public init(_ text: String, namespaces: [(prefix: String, uri: String)] = []) throws {
+    package init(_ text: String, namespaces: [(prefix: String, uri: String)] = []) throws {
         self.text = text
         // libxml2 wants namespaces as a NULL-terminated list of (uri, prefix) pairs.
         var owned: [UnsafeMutablePointer<xmlChar>] = []
@@ -41,7 +41,7 @@ public final class XMLStreamPattern {
 
 extension XMLStreamReader {
     /// True when the current node is an element the pattern selects.
-    public func matches(_ pattern: XMLStreamPattern) -> Bool {
+    package func matches(_ pattern: XMLStreamPattern) -> Bool {
         guard kind == .element, let node = currentNode else { return false }
         return pattern.matches(node)
     }

@@ -8,9 +8,9 @@ import CLibXML
 /// URL), `XML_PARSE_NONET` is set, external DTDs and entities are never loaded, entities are never
 /// substituted (a document that uses one is rejected), libxml2's size and depth limits stay on (no
 /// `XML_PARSE_HUGE`), and every libxml2 error is turned into an `XMLError` instead of being printed.
-public final class XMLStreamReader {
+package final class XMLStreamReader {
     /// The input's name for messages.
-    public let label: String
+    package let label: String
     private let reader: OpaquePointer
     private let collector = XMLErrorCollector()
     private let source: InputBox
@@ -20,7 +20,7 @@ public final class XMLStreamReader {
 
     /// Parser options: no network, CDATA as text, line numbers above 65535 kept. Deliberately absent:
     /// XML_PARSE_NOENT, XML_PARSE_DTDLOAD, XML_PARSE_DTDATTR, XML_PARSE_DTDVALID, XML_PARSE_XINCLUDE, XML_PARSE_HUGE.
-    public static let parserOptions: Int32 = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
+    package static let parserOptions: Int32 = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
 
     private final class InputBox {
         let input: XMLInput
@@ -44,7 +44,7 @@ public final class XMLStreamReader {
     private static let closeCallback: xmlInputCloseCallback = { _ in 0 }
 
     /// Starts reading `input`; `label` names it in errors.
-    public init(input: XMLInput, label: String) throws {
+    package init(input: XMLInput, label: String) throws {
         xmlInitParser()
         self.label = label
         source = InputBox(input)
@@ -101,7 +101,7 @@ public final class XMLStreamReader {
 
     /// Moves to the next node; false at the end of the document.
     @discardableResult
-    public func read() throws -> Bool {
+    package func read() throws -> Bool {
         guard !finished else { return false }
         let status = try call { xmlTextReaderRead(reader) }
         return try settle(status)
@@ -109,7 +109,7 @@ public final class XMLStreamReader {
 
     /// Moves past the current node's subtree to its next sibling (or the next node after it).
     @discardableResult
-    public func skipSubtree() throws -> Bool {
+    package func skipSubtree() throws -> Bool {
         guard !finished else { return false }
         let closes = kind == .element && !isEmptyElement
         let status = try call { xmlTextReaderNext(reader) }
@@ -135,7 +135,7 @@ public final class XMLStreamReader {
     }
 
     /// Moves to the next element start tag; false at the end of the document.
-    public func nextElement() throws -> Bool {
+    package func nextElement() throws -> Bool {
         while try read() {
             if kind == .element { return true }
         }
@@ -144,28 +144,28 @@ public final class XMLStreamReader {
 
     // MARK: The current node
 
-    public var kind: XMLNodeKind { XMLNodeKind(readerType: xmlTextReaderNodeType(reader)) }
+    package var kind: XMLNodeKind { XMLNodeKind(readerType: xmlTextReaderNodeType(reader)) }
 
     /// The local name ("vevent"), without a prefix.
-    public var localName: String { Self.string(xmlTextReaderConstLocalName(reader)) ?? "" }
+    package var localName: String { Self.string(xmlTextReaderConstLocalName(reader)) ?? "" }
 
     /// The namespace URI, nil when the node has none.
-    public var namespaceURI: String? { Self.string(xmlTextReaderConstNamespaceUri(reader)) }
+    package var namespaceURI: String? { Self.string(xmlTextReaderConstNamespaceUri(reader)) }
 
     /// The name as written ("C:vevent").
-    public var qualifiedName: String { Self.string(xmlTextReaderConstName(reader)) ?? "" }
+    package var qualifiedName: String { Self.string(xmlTextReaderConstName(reader)) ?? "" }
 
     /// Depth in the document; the root element is 0.
-    public var depth: Int { Int(xmlTextReaderDepth(reader)) }
+    package var depth: Int { Int(xmlTextReaderDepth(reader)) }
 
     /// True for `<x/>`.
-    public var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+    package var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
 
     /// The text of a text node.
-    public var value: String? { Self.string(xmlTextReaderConstValue(reader)) }
+    package var value: String? { Self.string(xmlTextReaderConstValue(reader)) }
 
     /// The 1-based line the current node starts on (libxml2 keeps lines, not columns, on nodes).
-    public var line: Int {
+    package var line: Int {
         if let node = xmlTextReaderCurrentNode(reader) {
             let l = Int(xmlGetLineNo(node))
             if l > 0 { return l }
@@ -175,7 +175,7 @@ public final class XMLStreamReader {
 
     /// An attribute of the current element by local name and namespace (nil: no namespace). Throws when
     /// the value uses an entity reference (never expanded).
-    public func attribute(_ name: String, namespace: String? = nil) throws -> String? {
+    package func attribute(_ name: String, namespace: String? = nil) throws -> String? {
         guard kind == .element, let node = currentNode else { return nil }
         let found = namespace.map { xmlHasNsProp(node, name, $0) } ?? xmlHasNsProp(node, name, nil)
         guard let found else { return nil }
@@ -184,13 +184,13 @@ public final class XMLStreamReader {
 
     /// The current element and everything inside it, as values. The reader stays on the element;
     /// call `skipSubtree()` to move on (which lets libxml2 free the subtree).
-    public func expand() throws -> XMLElementTree {
+    package func expand() throws -> XMLElementTree {
         let node = try expandedNode()
         return try XMLElementTree(node: node, label: label)
     }
 
     /// A standalone copy of the current element's subtree, for XPath evaluation bounded to it.
-    public func copySubtree() throws -> XMLSubtree {
+    package func copySubtree() throws -> XMLSubtree {
         let node = try expandedNode()
         return try XMLSubtree(copying: node, label: label)
     }

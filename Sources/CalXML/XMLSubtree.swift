@@ -3,12 +3,12 @@ import CLibXML
 /// A standalone copy of one element's subtree in its own libxml2 document, so XPath evaluated on it can
 /// see nothing else of the feed ("/" is the copied element's document, "." the element). The one owner of
 /// its `xmlDocPtr`, freed in deinit.
-public final class XMLSubtree {
+package final class XMLSubtree {
     private let document: xmlDocPtr
     private let root: xmlNodePtr
-    public let label: String
+    package let label: String
     /// The line of the copied element in the original input.
-    public let line: Int
+    package let line: Int
 
     init(copying node: xmlNodePtr, label: String) throws {
         self.label = label
@@ -25,7 +25,7 @@ public final class XMLSubtree {
     }
 
     /// Parses a small XML document held in memory, with the same hardening as the streaming reader.
-    public static func parse(_ text: String, label: String) throws -> XMLSubtree {
+    package static func parse(_ text: String, label: String) throws -> XMLSubtree {
         let reader = try XMLStreamReader(input: XMLBytesInput(text), label: label)
         guard try reader.nextElement() else { throw XMLError(message: "the document has no element", line: 1, column: 0, file: label) }
         let subtree = try reader.copySubtree()
@@ -56,7 +56,7 @@ public final class XMLSubtree {
     }
 
     /// Evaluates an XPath expression with the copied element as the context node.
-    public func evaluate(_ expression: XPathExpression, namespaces: [(prefix: String, uri: String)] = []) throws -> XPathResult {
+    package func evaluate(_ expression: XPathExpression, namespaces: [(prefix: String, uri: String)] = []) throws -> XPathResult {
         let collector = XMLErrorCollector()
         guard let context = xmlXPathNewContext(document) else {
             throw XMLError(message: "out of memory starting XPath", line: line, column: 0, file: label)
@@ -103,7 +103,7 @@ public final class XMLSubtree {
 }
 
 /// What an XPath expression evaluates to.
-public enum XPathResult: Equatable, Sendable {
+package enum XPathResult: Equatable, Sendable {
     /// The string value of each selected node, in document order.
     case nodes([String])
     case string(String)

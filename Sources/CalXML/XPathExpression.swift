@@ -1,13 +1,13 @@
 import CLibXML
 
 /// A compiled XPath 1.0 expression. The one owner of its `xmlXPathCompExprPtr`, freed in deinit.
-public final class XPathExpression {
-    public let text: String
+package final class XPathExpression {
+    package let text: String
     let compiled: xmlXPathCompExprPtr
     /// Evaluation steps allowed per evaluation, so a pathological expression ends with an error.
     static let operationLimit: UInt = 10_000_000
 
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         self.text = text
         let collector = XMLErrorCollector()
         let compiled = collector.capturing { xmlXPathCompile(text) }

@@ -6,8 +6,8 @@ import Pipeline
 /// it depends on `Fetch` (URLSession from FoundationNetworking, and SQLite through CalSQLite). Keeping it out
 /// of Pipeline leaves the core free of networking and C libraries, so the core builds and tests alone and a
 /// build without enrichers needs neither.
-public enum EnricherPlugins {
-    public static var all: [StageDescriptor] {
+package enum EnricherPlugins {
+    package static var all: [StageDescriptor] {
         [ForecastStage.descriptor]
     }
 }

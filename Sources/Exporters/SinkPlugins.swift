@@ -1,8 +1,8 @@
 import Pipeline
 
 /// The sinks this module provides, for the standard registry (CalpipeKit). Each format adds its descriptor here.
-public enum SinkPlugins {
-    public static var all: [SinkDescriptor] {
+package enum SinkPlugins {
+    package static var all: [SinkDescriptor] {
         [
             JSONExporter.descriptor,
             SQLiteSink.descriptor,

@@ -4,24 +4,24 @@ import Pipeline
 /// One cached answer. Its body is in `body`, or (for downloads such as feeds) in a file of the cache's
 /// bodies folder named by `bodyFile`, so large bodies never pass through memory or the database. The body's
 /// length and SHA-256 are stored with it and checked on every read: a damaged body is never served.
-public struct CacheEntry: Sendable, Hashable {
+package struct CacheEntry: Sendable, Hashable {
     /// The URL, redacted (no credentials).
-    public var url: String
-    public var status: Int
-    public var body: [UInt8]
+    package var url: String
+    package var status: Int
+    package var body: [UInt8]
     /// The body's file name in `HTTPCache.bodiesFolder`, when the body is kept as a file.
-    public var bodyFile: String?
-    public var contentType: String?
-    public var etag: String?
-    public var lastModified: String?
+    package var bodyFile: String?
+    package var contentType: String?
+    package var etag: String?
+    package var lastModified: String?
     /// When it was stored and until when it is fresh (seconds since 1970, the client's clock).
-    public var storedAt: Double
-    public var freshUntil: Double
-    public var bodyLength: Int64
+    package var storedAt: Double
+    package var freshUntil: Double
+    package var bodyLength: Int64
     /// Hex SHA-256 of the body.
-    public var bodySHA256: String
+    package var bodySHA256: String
 
-    public init(url: String, status: Int, body: [UInt8], bodyFile: String? = nil, contentType: String?, etag: String?, lastModified: String?,
+    package init(url: String, status: Int, body: [UInt8], bodyFile: String? = nil, contentType: String?, etag: String?, lastModified: String?,
                 storedAt: Double, freshUntil: Double, bodyLength: Int64? = nil, bodySHA256: String? = nil) {
         self.url = url
         self.status = status
@@ -36,7 +36,7 @@ public struct CacheEntry: Sendable, Hashable {
         self.bodySHA256 = bodySHA256 ?? SHA256.hex(of: body)
     }
 
-    public func isFresh(at now: Double) -> Bool { now < freshUntil }
+    package func isFresh(at now: Double) -> Bool { now < freshUntil }
 
     /// The answer as stored (with an empty body when the body is a file).
     var response: HTTPResponse {

@@ -1,6 +1,6 @@
 /// Why a URL could not be fetched (after retries, and with no usable cached copy to fall back on). URLs in
 /// these errors are redacted (`URLRedaction`): no credentials.
-public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The address is not an http(s) URL we can request.
     case invalidURL(String)
     /// No connection, DNS failure, reset, ... `connectFailure`: the server was never reached.
@@ -22,7 +22,7 @@ public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConverti
     /// ("no cached copy", "the cached copy is 3 d old, more than max_stale 2 d").
     case unavailable(FetchError, cache: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidURL(let url): return "\(url): not an http:// or https:// address"
         case .transport(let url, let message, _): return "\(url): \(message)"
@@ -37,7 +37,7 @@ public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// The error without the URL or host it names (for "server unreachable (...)" texts).
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .invalidURL: return "not an http:// or https:// address"
         case .transport(_, let message, _): return message

@@ -1,22 +1,22 @@
 /// An answer and where it came from, with what incremental runs fingerprint (validators, length, digest).
-public struct FetchResult: Sendable {
-    public var response: HTTPResponse
-    public var origin: FetchOrigin
+package struct FetchResult: Sendable {
+    package var response: HTTPResponse
+    package var origin: FetchOrigin
     /// The URL as requested, redacted (no credentials).
-    public var url: String
+    package var url: String
     /// The body's file, for `BodyDestination.file` (owned by the client; `response.body` is then empty).
-    public var bodyPath: String?
+    package var bodyPath: String?
     /// When the body was downloaded or last confirmed by the server (seconds since 1970), for cached answers.
-    public var storedAt: Double?
+    package var storedAt: Double?
     /// Seconds since `storedAt` (0 for a download).
-    public var age: Double
+    package var age: Double
     /// Length and SHA-256 (hex) of the body, when known.
-    public var bodyLength: Int64?
-    public var bodySHA256: String?
+    package var bodyLength: Int64?
+    package var bodySHA256: String?
     /// For a stale answer: why the server did not answer ("cannot connect to the server"), without the URL.
-    public var staleReason: String?
+    package var staleReason: String?
 
-    public init(response: HTTPResponse, origin: FetchOrigin, url: String, bodyPath: String? = nil, storedAt: Double? = nil, age: Double = 0,
+    package init(response: HTTPResponse, origin: FetchOrigin, url: String, bodyPath: String? = nil, storedAt: Double? = nil, age: Double = 0,
                 bodyLength: Int64? = nil, bodySHA256: String? = nil) {
         self.response = response
         self.origin = origin
@@ -28,6 +28,6 @@ public struct FetchResult: Sendable {
         self.bodySHA256 = bodySHA256
     }
 
-    public var etag: String? { response.header("etag") }
-    public var lastModified: String? { response.header("last-modified") }
+    package var etag: String? { response.header("etag") }
+    package var lastModified: String? { response.header("last-modified") }
 }

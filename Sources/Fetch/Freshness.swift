@@ -2,19 +2,19 @@
 /// (RFC 9111 4.2.1): Cache-Control max-age (minus Age), else Expires (relative to the server's Date),
 /// else the caller's default time to live. `no-store` means the response must not be kept at all,
 /// `no-cache` that it may be kept but must be revalidated every time.
-public struct Freshness: Sendable, Hashable {
+package struct Freshness: Sendable, Hashable {
     /// False for `Cache-Control: no-store`.
-    public var storable: Bool
+    package var storable: Bool
     /// Until when (seconds since 1970 by the client's clock) the copy is fresh; `now` or earlier: revalidate on next use.
-    public var freshUntil: Double
+    package var freshUntil: Double
 
-    public init(storable: Bool, freshUntil: Double) {
+    package init(storable: Bool, freshUntil: Double) {
         self.storable = storable
         self.freshUntil = freshUntil
     }
 
     /// Reads the response's caching headers, received at `now`. `defaultTTL` applies when the server says nothing.
-    public static func of(_ response: HTTPResponse, defaultTTL: Double, now: Double) -> Freshness {
+    package static func of(_ response: HTTPResponse, defaultTTL: Double, now: Double) -> Freshness {
         let directives = cacheControl(response.header("cache-control") ?? "")
         if directives["no-store"] != nil { return Freshness(storable: false, freshUntil: now) }
         if directives["no-cache"] != nil { return Freshness(storable: true, freshUntil: now) }
@@ -35,7 +35,7 @@ public struct Freshness: Sendable, Hashable {
     }
 
     /// Cache-Control directives, names lower-cased, values unquoted ("" when a directive has none).
-    public static func cacheControl(_ header: String) -> [String: String] {
+    package static func cacheControl(_ header: String) -> [String: String] {
         var out: [String: String] = [:]
         for part in header.split(separator: ",") {
             let item = part.trimmingCharacters(in: .whitespaces)

@@ -7,19 +7,19 @@ import Pipeline
 /// and a busy timeout let two of them meet), keyed by the normalised URL, with large bodies as files in a
 /// folder beside it (`<path>.bodies`). The one owner of its connection; not thread-safe by itself
 /// (`HTTPFetcher` serialises access).
-public final class HTTPCache {
-    public let path: String
-    public let bodiesFolder: URL
+package final class HTTPCache {
+    package let path: String
+    package let bodiesFolder: URL
     private let database: Database
     /// Set when the file was damaged (or not a cache) and has been moved aside and rebuilt: the warning to show.
-    public private(set) var repairNote: String?
+    package private(set) var repairNote: String?
 
     /// The layout version in `PRAGMA user_version`; a cache of another version is emptied and rebuilt.
     static let schemaVersion = 2
 
     /// Opens (or creates) the cache file, creating its folder. A damaged file is moved aside
     /// (`<path>.corrupt-<time>`) and a new cache made in its place (`repairNote` says so).
-    public init(path: String, busyTimeoutMilliseconds: Int = 30_000) throws {
+    package init(path: String, busyTimeoutMilliseconds: Int = 30_000) throws {
         self.path = path
         bodiesFolder = URL(fileURLWithPath: path + ".bodies")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -67,7 +67,7 @@ public final class HTTPCache {
     }
 
     /// What the cache holds for a key.
-    public enum Lookup: Sendable, Hashable {
+    package enum Lookup: Sendable, Hashable {
         case missing
         case valid(CacheEntry)
         /// The entry was there but its body is not what was stored (truncated, changed, gone); it has been
@@ -76,7 +76,7 @@ public final class HTTPCache {
     }
 
     /// The entry for a key, with its body checked against the stored length and SHA-256.
-    public func lookup(forKey key: String) throws -> Lookup {
+    package func lookup(forKey key: String) throws -> Lookup {
         let rows = try database.rows(
             "SELECT url, status, body, body_file, content_type, etag, last_modified, stored_at, fresh_until, body_length, body_sha256 FROM http_cache WHERE key = ?",
             arguments: [.text(key)])
@@ -98,7 +98,7 @@ public final class HTTPCache {
     }
 
     /// The entry for a key when it is there and whole (see `lookup`).
-    public func entry(forKey key: String) throws -> CacheEntry? {
+    package func entry(forKey key: String) throws -> CacheEntry? {
         if case .valid(let entry) = try lookup(forKey: key) { return entry }
         return nil
     }
@@ -120,7 +120,7 @@ public final class HTTPCache {
     }
 
     /// Stores (or replaces) an entry; a body file it no longer uses is deleted.
-    public func store(_ entry: CacheEntry, forKey key: String) throws {
+    package func store(_ entry: CacheEntry, forKey key: String) throws {
         let previous = try bodyFile(forKey: key)
         func optional(_ s: String?) -> SQLiteValue { s.map { .text($0) } ?? .null }
         try database.execute("""
@@ -134,7 +134,7 @@ public final class HTTPCache {
         if let previous, previous != entry.bodyFile { try? FileManager.default.removeItem(at: bodyURL(previous)) }
     }
 
-    public func remove(key: String) throws {
+    package func remove(key: String) throws {
         let file = try bodyFile(forKey: key)
         try database.execute("DELETE FROM http_cache WHERE key = ?", arguments: [.text(key)])
         if let file { try? FileManager.default.removeItem(at: bodyURL(file)) }
@@ -145,7 +145,7 @@ public final class HTTPCache {
     }
 
     /// Moves a downloaded file into the bodies folder; returns its name there.
-    public func adopt(_ file: URL) throws -> String {
+    package func adopt(_ file: URL) throws -> String {
         try FileManager.default.createDirectory(at: bodiesFolder, withIntermediateDirectories: true)
         let name = UUID().uuidString.lowercased()
         let target = bodyURL(name)
@@ -159,7 +159,7 @@ public final class HTTPCache {
         return name
     }
 
-    public func bodyURL(_ name: String) -> URL {
+    package func bodyURL(_ name: String) -> URL {
         bodiesFolder.appendingPathComponent(name)
     }
 
@@ -167,7 +167,7 @@ public final class HTTPCache {
     /// ranges are never asked for again, so the file would otherwise only grow. Entries kept for good
     /// (geocoding) never expire. Returns how many went.
     @discardableResult
-    public func prune(now: Double, keepSeconds: Double) throws -> Int {
+    package func prune(now: Double, keepSeconds: Double) throws -> Int {
         let condition = "fresh_until < ? AND stored_at < ?"
         let arguments: [SQLiteValue] = [.real(now), .real(now - keepSeconds)]
         let files = try database.rows("SELECT body_file FROM http_cache WHERE body_file IS NOT NULL AND " + condition, arguments: arguments)
@@ -179,13 +179,13 @@ public final class HTTPCache {
     }
 
     /// Number of entries, for tests and reports.
-    public func count() throws -> Int {
+    package func count() throws -> Int {
         try database.scalarInt("SELECT COUNT(*) FROM http_cache") ?? 0
     }
 
     /// The default cache file: `$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe/http-cache.sqlite`,
     /// else `~/.cache/calpipe/http-cache.sqlite`.
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         if let explicit = environment["CALPIPE_CACHE"], !explicit.isEmpty { return explicit }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/calpipe/http-cache.sqlite" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()

@@ -3,10 +3,10 @@ import Pipeline
 /// HTTP dates (RFC 9110 5.6.7): the preferred IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT", and the two
 /// obsolete forms a recipient must still read: RFC 850 "Sunday, 06-Nov-94 08:49:37 GMT" and asctime
 /// "Sun Nov  6 08:49:37 1994". Returns seconds since 1970, or nil for anything else.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    public static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         if let comma = trimmed.firstIndex(of: ",") {
@@ -45,7 +45,7 @@ public enum HTTPDate {
     }
 
     /// IMF-fixdate text for an instant.
-    public static func format(_ seconds: Int64) -> String {
+    package static func format(_ seconds: Int64) -> String {
         let t = CivilDateTime(secondsSinceEpoch: seconds)
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

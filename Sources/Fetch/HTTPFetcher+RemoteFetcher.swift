@@ -6,7 +6,7 @@ import Pipeline
 /// lifetime (max-age / Expires). Any answer but 2xx fails the source; 401 and 403 at once, without retries
 /// and without falling back on a cached copy (the login is wrong, not the network).
 extension HTTPFetcher: RemoteFetcher {
-    public func fetch(url: String, access: RemoteAccess, context: RunContext) throws -> RemoteBody {
+    package func fetch(url: String, access: RemoteAccess, context: RunContext) throws -> RemoteBody {
         let cancellation = context.cancellation
         let policy = CachePolicy(defaultTTL: 0, isCancelled: { cancellation.cancelledReason != nil }, maxStale: access.maxStale)
         let result: FetchResult

@@ -12,10 +12,10 @@ import FoundationNetworking
 /// one request at a time per host, a per-host rate limit, an identifying User-Agent; and the stale cached copy
 /// (within `CachePolicy.maxStale`) when the server cannot answer. Synchronous: the pipeline calls it from its
 /// own thread. Credentials never appear in its messages, errors or cache keys (`URLRedaction`).
-public final class HTTPFetcher: Sendable {
-    public let settings: HTTPSettings
+package final class HTTPFetcher: Sendable {
+    package let settings: HTTPSettings
     /// The cache file this client uses.
-    public let cachePath: String
+    package let cachePath: String
     private let transport: HTTPTransport
     private let gate: HostGate
     private let environment: [String: String]
@@ -38,7 +38,7 @@ public final class HTTPFetcher: Sendable {
     ///   - environment: where the default path's variables, `$NETRC` / `$HOME` (for `.netrc`) and
     ///     `CALPIPE_OFFLINE=1` (the same as `settings.offline`) are read.
     ///   - settings: timeouts, retry budget, rate limit, User-Agent.
-    public init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
                 settings: HTTPSettings = HTTPSettings()) {
         var settings = settings
         if environment["CALPIPE_OFFLINE"] == "1" { settings.offline = true }
@@ -55,13 +55,13 @@ public final class HTTPFetcher: Sendable {
 
     /// Why the cache could not be opened (the client then works without one), or that it was damaged and
     /// rebuilt, if either happened.
-    public var cacheProblem: String? {
+    package var cacheProblem: String? {
         state.withLock { $0.cacheOpenFailed ?? $0.cacheRepairNote }
     }
 
     /// Messages about the cache not yet shown (a damaged cache rebuilt, a damaged body downloaded again); each
     /// is returned once.
-    public func takeNotes() -> [String] {
+    package func takeNotes() -> [String] {
         state.withLock { state in
             defer { state.notes = [] }
             return state.notes
@@ -108,7 +108,7 @@ public final class HTTPFetcher: Sendable {
     /// Sends a request. GET and HEAD go through the cache (`policy`); other methods are sent on every call.
     /// Returns any final answer (2xx, or 4xx for the caller to read, 401/403 at once without retries); throws
     /// `FetchError` when no answer and no usable cached copy could be had.
-    public func send(_ request: HTTPRequest, policy: CachePolicy = CachePolicy(), into destination: BodyDestination = .memory) throws -> FetchResult {
+    package func send(_ request: HTTPRequest, policy: CachePolicy = CachePolicy(), into destination: BodyDestination = .memory) throws -> FetchResult {
         let prepared = try prepare(request)
         let toFile = destination == .file
         let resolved = try resolve(request, prepared, policy: policy, toFile: toFile)
@@ -132,13 +132,13 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// Fetches a URL through the cache, with the body in memory (forecasts, geocoding).
-    public func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
+    package func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
         try send(.get(url), policy: policy)
     }
 
     /// Fetches a URL through the cache with the body in a file this client owns (feeds): the body never
     /// passes through memory. The file stays until the client goes away.
-    public func download(_ url: String, policy: CachePolicy = CachePolicy()) throws -> (result: FetchResult, path: String) {
+    package func download(_ url: String, policy: CachePolicy = CachePolicy()) throws -> (result: FetchResult, path: String) {
         let result = try send(.get(url), policy: policy, into: .file)
         return (result, result.bodyPath ?? "")
     }
@@ -445,7 +445,7 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// Drops a URL's cached answer (e.g. one that turned out to be unreadable), so the next run asks again.
-    public func forget(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) {
+    package func forget(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) {
         guard let key = try? prepare(HTTPRequest(url: url, credentials: credentials)).key else { return }
         _ = withCache { try $0.remove(key: key) }
     }

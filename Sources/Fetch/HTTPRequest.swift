@@ -2,16 +2,16 @@ import Pipeline
 
 /// One request for the API client: method, URL, headers, body and credentials. GET and HEAD requests without
 /// a body go through the cache; others are sent as they are, once per attempt.
-public struct HTTPRequest: Sendable {
-    public var method: String
+package struct HTTPRequest: Sendable {
+    package var method: String
     /// The address; `user:password@` in it logs in with HTTP Basic (and is never shown).
-    public var url: String
+    package var url: String
     /// Extra headers (any case). Credentials belong in `credentials`, so they are kept out of messages and keys.
-    public var headers: [String: String]
-    public var body: [UInt8]?
-    public var credentials: RemoteCredentials
+    package var headers: [String: String]
+    package var body: [UInt8]?
+    package var credentials: RemoteCredentials
 
-    public init(method: String = "GET", url: String, headers: [String: String] = [:], body: [UInt8]? = nil,
+    package init(method: String = "GET", url: String, headers: [String: String] = [:], body: [UInt8]? = nil,
                 credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) {
         self.method = method.uppercased()
         self.url = url
@@ -20,12 +20,12 @@ public struct HTTPRequest: Sendable {
         self.credentials = credentials
     }
 
-    public static func get(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) -> HTTPRequest {
+    package static func get(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) -> HTTPRequest {
         HTTPRequest(url: url, credentials: credentials)
     }
 
     /// A JSON body (for APIs); sets Content-Type.
-    public static func json(_ method: String, _ url: String, body: [UInt8], credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) -> HTTPRequest {
+    package static func json(_ method: String, _ url: String, body: [UInt8], credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) -> HTTPRequest {
         HTTPRequest(method: method, url: url, headers: ["Content-Type": "application/json"], body: body, credentials: credentials)
     }
 
@@ -34,7 +34,7 @@ public struct HTTPRequest: Sendable {
 }
 
 /// Where a response body goes.
-public enum BodyDestination: Sendable {
+package enum BodyDestination: Sendable {
     /// Kept in `HTTPResponse.body`.
     case memory
     /// Streamed to a file the client owns (`FetchResult.bodyPath`): a body of any size never sits in memory.

@@ -2,21 +2,21 @@ import Foundation
 
 /// A `.netrc` file (the format of ftp, curl and git): `machine HOST login NAME password SECRET`, and a
 /// `default` entry for every other host. Tokens are separated by any white space; `macdef` blocks are skipped.
-public struct NetrcFile: Sendable {
-    public struct Entry: Sendable, Hashable {
-        public var login: String?
-        public var password: String?
+package struct NetrcFile: Sendable {
+    package struct Entry: Sendable, Hashable {
+        package var login: String?
+        package var password: String?
 
-        public init(login: String? = nil, password: String? = nil) {
+        package init(login: String? = nil, password: String? = nil) {
             self.login = login
             self.password = password
         }
     }
 
-    public private(set) var machines: [String: Entry] = [:]
-    public private(set) var fallback: Entry?
+    package private(set) var machines: [String: Entry] = [:]
+    package private(set) var fallback: Entry?
 
-    public init(text: String) {
+    package init(text: String) {
         var tokens: [Substring] = []
         var skippingMacro = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -64,12 +64,12 @@ public struct NetrcFile: Sendable {
     }
 
     /// The entry for a host (any case), else the default entry.
-    public func entry(for host: String) -> Entry? {
+    package func entry(for host: String) -> Entry? {
         machines[host.lowercased()] ?? fallback
     }
 
     /// `$NETRC`, else `~/.netrc`; nil when there is none or it cannot be read.
-    public static func load(environment: [String: String]) -> NetrcFile? {
+    package static func load(environment: [String: String]) -> NetrcFile? {
         let path: String
         if let explicit = environment["NETRC"], !explicit.isEmpty {
             path = explicit

@@ -3,14 +3,14 @@ import Foundation
 /// A URL in the form the cache keys on: scheme and host lower-cased, the default port and the fragment
 /// dropped, an empty path written "/", and query parameters in a stable order, so that two spellings of
 /// one request share one cache entry.
-public struct NormalizedURL: Sendable, Hashable {
-    public let text: String
-    public let scheme: String
-    public let host: String
+package struct NormalizedURL: Sendable, Hashable {
+    package let text: String
+    package let scheme: String
+    package let host: String
     /// "host" or "host:port": what requests are serialised and rate-limited by.
-    public let authority: String
+    package let authority: String
 
-    public init?(_ raw: String) {
+    package init?(_ raw: String) {
         guard var components = URLComponents(string: raw.trimmingCharacters(in: .whitespaces)),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host?.lowercased(), !host.isEmpty else { return nil }

@@ -1,8 +1,8 @@
 import Pipeline
 
 /// The sources this module provides, for the standard registry (CalpipeKit). Each format adds its descriptor here.
-public enum SourcePlugins {
-    public static var all: [SourceDescriptor] {
+package enum SourcePlugins {
+    package static var all: [SourceDescriptor] {
         [
             JSONImporter.descriptor,
             ICSSource.descriptor,

@@ -1,5 +1,5 @@
 /// Where a place's forecast came from, for the run summary.
-public enum ForecastOrigin: Hashable, Sendable {
+package enum ForecastOrigin: Hashable, Sendable {
     /// Downloaded during this run.
     case fetched
     /// Served from the HTTP cache (fresh, or revalidated with 304).

@@ -1,7 +1,7 @@
 import Pipeline
 
 /// A source of daily forecasts: one file per provider under Providers/, chosen by the stage's `"provider"`.
-public protocol ForecastProvider: AnyObject {
+package protocol ForecastProvider: AnyObject {
     /// The name shown in options, messages and `DailyForecast.provider` ("open-meteo").
     var name: String { get }
     /// How many places go into one request.

@@ -8,10 +8,10 @@ import Pipeline
 /// asked once for the whole range of its days; places are batched into one request per `batch_size` places.
 /// A day with no forecast gets `.missing(reason:)`: "past", "beyond-horizon", "no-location" or "unavailable".
 /// Missing forecasts are not rejected records: every entry goes on to the sinks.
-public final class ForecastStage: Stage {
-    public static let providers = ["open-meteo", "metno", "file"]
+package final class ForecastStage: Stage {
+    package static let providers = ["open-meteo", "metno", "file"]
 
-    public static let descriptor = StageDescriptor(
+    package static let descriptor = StageDescriptor(
         type: "forecast",
         kind: .stage,
         summary: "Attach the daily weather forecast for each day entry's place (Open-Meteo, MET Norway, or a saved file)",
@@ -42,8 +42,8 @@ public final class ForecastStage: Stage {
         make: { options in try ForecastStage(options: options) }
     )
 
-    public let providerName: String
-    public let units: ForecastUnits
+    package let providerName: String
+    package let units: ForecastUnits
     private let provider: ForecastProvider
     private let resolver: PlaceResolver
     private let bufferLimit: Int
@@ -58,9 +58,9 @@ public final class ForecastStage: Stage {
     private var warnedNotSplit = false
     private var warnedCache = false
     /// The HTTP client of the stage (nil for the file provider), for tests and reports.
-    public let fetcher: HTTPFetcher?
+    package let fetcher: HTTPFetcher?
 
-    public var produces: BatchContent { .days }
+    package var produces: BatchContent { .days }
 
     init(options: PluginOptions) throws {
         let provider = options.choice("provider", Self.providers, default: "open-meteo")
@@ -130,7 +130,7 @@ public final class ForecastStage: Stage {
         resolver = PlaceResolver(geocoder: geocoder, defaultPlace: try PlaceResolver.defaultPlace(environment.location, file: environment.pipelineFile))
     }
 
-    public func process(_ batch: Batch, context: RunContext) throws -> Batch {
+    package func process(_ batch: Batch, context: RunContext) throws -> Batch {
         if batch.days.isEmpty {
             if !batch.content.contains(.days), !batch.isEmpty, !warnedNotSplit {
                 warnedNotSplit = true
@@ -157,7 +157,7 @@ public final class ForecastStage: Stage {
         return out
     }
 
-    public func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
+    package func finish(context: RunContext, emit: (Batch) throws -> Void) throws {
         let result = try enrich(context: context, headers: true)
         var batch = Batch(days: result.entries, content: .days)
         batch.agendaDays = result.headers

@@ -1,4 +1,4 @@
 /// "metric" (°C, mm, km/h) or "imperial" (°F, inch, mph).
-public enum ForecastUnits: String, Sendable, CaseIterable {
+package enum ForecastUnits: String, Sendable, CaseIterable {
     case metric, imperial
 }

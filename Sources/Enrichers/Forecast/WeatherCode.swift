@@ -1,6 +1,6 @@
 /// WMO weather interpretation codes (WMO 4677, as Open-Meteo reports them) and their short English text.
-public enum WeatherCode {
-    public static func summary(_ code: Int) -> String? {
+package enum WeatherCode {
+    package static func summary(_ code: Int) -> String? {
         switch code {
         case 0: return "Clear sky"
         case 1: return "Mainly clear"
@@ -35,7 +35,7 @@ public enum WeatherCode {
     }
 
     /// MET Norway symbol codes ("lightrainshowers_day", "heavysnowandthunder") as the nearest WMO code.
-    public static func fromMetNoSymbol(_ symbol: String) -> Int? {
+    package static func fromMetNoSymbol(_ symbol: String) -> Int? {
         var base = Substring(symbol)
         if let underscore = base.firstIndex(of: "_") { base = base[..<underscore] }
         if base.hasSuffix("andthunder") || base.hasSuffix("thunder") { return 95 }

@@ -4,8 +4,8 @@ import Pipeline
 /// Weekday and month names and clock times in a locale ("en", "de", "fr-CH"), through Foundation's
 /// DateFormatter (ICU on Linux). Dates are formatted as civil dates: each is turned into the instant of its
 /// midnight in UTC and formatted in UTC, so no zone rule can shift it. One instance per render; not shared.
-public final class AgendaLocale {
-    public let identifier: String
+package final class AgendaLocale {
+    package let identifier: String
     private let calendar: Calendar
     private let headingFormatter: DateFormatter
     private let timeFormatter: DateFormatter
@@ -13,13 +13,13 @@ public final class AgendaLocale {
     private let longFormatter: DateFormatter
     private let fullDateFormatter: DateFormatter
     /// Monday first, as the strip shows them.
-    public let weekdayNames: [String]
-    public let weekdayShortNames: [String]
-    public let weekdayNarrowNames: [String]
-    public let monthNames: [String]
-    public let monthShortNames: [String]
+    package let weekdayNames: [String]
+    package let weekdayShortNames: [String]
+    package let weekdayNarrowNames: [String]
+    package let monthNames: [String]
+    package let monthShortNames: [String]
 
-    public init(identifier: String) {
+    package init(identifier: String) {
         self.identifier = identifier
         let locale = Locale(identifier: identifier)
         var calendar = Calendar(identifier: .gregorian)
@@ -55,27 +55,27 @@ public final class AgendaLocale {
 
     private func date(_ day: CivilDate) -> Date { Date(timeIntervalSince1970: Double(day.daysSinceEpoch) * 86_400) }
 
-    public func weekday(_ day: CivilDate) -> String { weekdayNames[day.isoWeekday - 1] }
-    public func weekdayShort(_ day: CivilDate) -> String { weekdayShortNames[day.isoWeekday - 1] }
-    public func month(_ day: CivilDate) -> String { monthNames.count == 12 ? monthNames[day.month - 1] : String(day.month) }
-    public func monthShort(_ day: CivilDate) -> String { monthShortNames.count == 12 ? monthShortNames[day.month - 1] : String(day.month) }
+    package func weekday(_ day: CivilDate) -> String { weekdayNames[day.isoWeekday - 1] }
+    package func weekdayShort(_ day: CivilDate) -> String { weekdayShortNames[day.isoWeekday - 1] }
+    package func month(_ day: CivilDate) -> String { monthNames.count == 12 ? monthNames[day.month - 1] : String(day.month) }
+    package func monthShort(_ day: CivilDate) -> String { monthShortNames.count == 12 ? monthShortNames[day.month - 1] : String(day.month) }
 
     /// The day and month in the locale's order: "12 October", "October 12", "12. Oktober".
-    public func dayAndMonth(_ day: CivilDate) -> String { headingFormatter.string(from: date(day)) }
+    package func dayAndMonth(_ day: CivilDate) -> String { headingFormatter.string(from: date(day)) }
 
     /// "Wednesday, 21 October 2026", "Mittwoch, 21. Oktober 2026".
-    public func fullDate(_ day: CivilDate) -> String { fullDateFormatter.string(from: date(day)) }
+    package func fullDate(_ day: CivilDate) -> String { fullDateFormatter.string(from: date(day)) }
 
     /// "October 2026", "Oktober 2026".
-    public func monthAndYear(_ day: CivilDate) -> String { monthYearFormatter.string(from: date(day)) }
+    package func monthAndYear(_ day: CivilDate) -> String { monthYearFormatter.string(from: date(day)) }
 
     /// A clock time in the locale's style ("16:00", "4:00 PM").
-    public func time(_ local: CivilDateTime) -> String {
+    package func time(_ local: CivilDateTime) -> String {
         timeFormatter.string(from: Date(timeIntervalSince1970: Double(local.secondsSinceEpoch)))
     }
 
     /// A date and time ("25 November 2026 at 14:00").
-    public func dateTime(_ local: CivilDateTime) -> String {
+    package func dateTime(_ local: CivilDateTime) -> String {
         longFormatter.string(from: Date(timeIntervalSince1970: Double(local.secondsSinceEpoch)))
     }
 }

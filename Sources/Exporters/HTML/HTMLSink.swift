@@ -9,8 +9,8 @@ import Pipeline
 /// Memory: the page covers a bounded set of days (the pipeline's window, else the strip's days around today),
 /// and each day keeps at most `max_entries_per_day` rendered entries (the first ones in agenda order; the page
 /// says "+N more" for the rest), so a huge feed costs at most days x cap entries, not the feed's size.
-public final class HTMLSink: Sink {
-    public static let descriptor = SinkDescriptor(
+package final class HTMLSink: Sink {
+    package static let descriptor = SinkDescriptor(
         type: "html",
         kind: .sink,
         summary: "Write the agenda as one self-contained web page (calendar strip, days with weather, light and dark)",
@@ -39,15 +39,15 @@ public final class HTMLSink: Sink {
         }
     )
 
-    public struct Settings: Sendable {
-        public var title: String
-        public var daysBefore: Int
-        public var daysAfter: Int
-        public var locale: String
-        public var maxEntriesPerDay: Int
-        public var theme: HTMLTheme
+    package struct Settings: Sendable {
+        package var title: String
+        package var daysBefore: Int
+        package var daysAfter: Int
+        package var locale: String
+        package var maxEntriesPerDay: Int
+        package var theme: HTMLTheme
 
-        public init(title: String, daysBefore: Int = 7, daysAfter: Int = 34, locale: String = "en", maxEntriesPerDay: Int = 100,
+        package init(title: String, daysBefore: Int = 7, daysAfter: Int = 34, locale: String = "en", maxEntriesPerDay: Int = 100,
                     theme: HTMLTheme = .standard) {
             self.title = title
             self.daysBefore = daysBefore
@@ -58,24 +58,24 @@ public final class HTMLSink: Sink {
         }
     }
 
-    public let path: String
-    public let settings: Settings
+    package let path: String
+    package let settings: Settings
     private let writtenPath: String
     private var file: AtomicFile?
     private var days = HTMLDayCollector(cap: 1)
     private var layout: HTMLLayout?
     private var renderer: HTMLEntryRenderer?
 
-    public init(path: String, settings: Settings, label: String? = nil) {
+    package init(path: String, settings: Settings, label: String? = nil) {
         self.path = path
         self.settings = settings
         writtenPath = label ?? path
     }
 
-    public var needs: BatchContent { .days }
-    public var label: String { "html \(writtenPath)" }
+    package var needs: BatchContent { .days }
+    package var label: String { "html \(writtenPath)" }
 
-    public func open(context: RunContext) throws {
+    package func open(context: RunContext) throws {
         file = try AtomicFile(path: path, label: writtenPath, cancellation: context.cancellation)
         let layout = HTMLLayout(environment: context.environment, daysBefore: settings.daysBefore, daysAfter: settings.daysAfter)
         self.layout = layout
@@ -86,7 +86,7 @@ public final class HTMLSink: Sink {
         }
     }
 
-    public func write(_ batch: Batch, context: RunContext) throws {
+    package func write(_ batch: Batch, context: RunContext) throws {
         guard let layout, let renderer else { return }
         days.addHeaders(batch.agendaDays)
         for entry in batch.days where layout.agendaDays.contains(entry.day.daysSinceEpoch) {
@@ -94,7 +94,7 @@ public final class HTMLSink: Sink {
         }
     }
 
-    public func commit(context: RunContext) throws -> Int {
+    package func commit(context: RunContext) throws -> Int {
         guard let file, let layout, let renderer else { return 0 }
         let page = HTMLPage(settings: settings, layout: layout, days: days, locale: renderer.locale,
                             zone: context.zone, generatedAt: Self.generatedAt(context.environment))
@@ -104,7 +104,7 @@ public final class HTMLSink: Sink {
         return days.totalEntries
     }
 
-    public func abort(context: RunContext) {
+    package func abort(context: RunContext) {
         file?.abort()
         file = nil
         days = HTMLDayCollector(cap: 1)

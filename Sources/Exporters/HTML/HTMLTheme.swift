@@ -4,23 +4,23 @@ import Pipeline
 /// The page's colours, light and dark, as "#rrggbb". The defaults meet WCAG 2.x AA (4.5:1 for text) for every
 /// pair in `textPairs` in both modes (tested); a pipeline may override any of them with the sink's `theme`
 /// option, and the sink warns when an override falls below AA.
-public struct HTMLTheme: Hashable, Sendable {
-    public struct Palette: Hashable, Sendable {
+package struct HTMLTheme: Hashable, Sendable {
+    package struct Palette: Hashable, Sendable {
         /// The page behind everything.
-        public var background: String
+        package var background: String
         /// Day cards and the strip.
-        public var surface: String
+        package var surface: String
         /// The shade of every other month in the strip, and of attendee initials.
-        public var shade: String
-        public var text: String
+        package var shade: String
+        package var text: String
         /// Secondary text: durations, locations, the footer.
-        public var muted: String
+        package var muted: String
         /// Links, today's ring, the "today" badge.
-        public var accent: String
+        package var accent: String
         /// Text on the accent colour (today's date in the strip).
-        public var onAccent: String
+        package var onAccent: String
 
-        public static let keys = ["background", "surface", "shade", "text", "muted", "accent", "on_accent"]
+        package static let keys = ["background", "surface", "shade", "text", "muted", "accent", "on_accent"]
 
         subscript(key: String) -> String {
             get {
@@ -48,7 +48,7 @@ public struct HTMLTheme: Hashable, Sendable {
         }
 
         /// The foreground/background pairs the page draws text with, named for messages.
-        public var textPairs: [(name: String, foreground: String, background: String)] {
+        package var textPairs: [(name: String, foreground: String, background: String)] {
             [
                 ("text on background", text, background), ("text on surface", text, surface), ("text on shade", text, shade),
                 ("muted on background", muted, background), ("muted on surface", muted, surface), ("muted on shade", muted, shade),
@@ -58,23 +58,23 @@ public struct HTMLTheme: Hashable, Sendable {
         }
     }
 
-    public var light: Palette
-    public var dark: Palette
+    package var light: Palette
+    package var dark: Palette
 
-    public static let standard = HTMLTheme(
+    package static let standard = HTMLTheme(
         light: Palette(background: "#eef1f5", surface: "#ffffff", shade: "#e1e7ef", text: "#16191d", muted: "#4f5965",
                        accent: "#0a58b0", onAccent: "#ffffff"),
         dark: Palette(background: "#0d1117", surface: "#161b22", shade: "#222b36", text: "#e8ecf1", muted: "#a5afbb",
                       accent: "#79b8ff", onAccent: "#0d1117"))
 
     /// WCAG 2.x contrast ratio of two "#rrggbb" colours (1...21), nil when either is not "#rrggbb".
-    public static func contrast(_ a: String, _ b: String) -> Double? {
+    package static func contrast(_ a: String, _ b: String) -> Double? {
         guard let la = luminance(a), let lb = luminance(b) else { return nil }
         return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
     }
 
     /// WCAG relative luminance of "#rrggbb".
-    public static func luminance(_ hex: String) -> Double? {
+    package static func luminance(_ hex: String) -> Double? {
         guard let rgb = rgb(hex) else { return nil }
         func channel(_ v: Int) -> Double {
             let c = Double(v) / 255
@@ -84,7 +84,7 @@ public struct HTMLTheme: Hashable, Sendable {
     }
 
     /// The channels of "#rrggbb" (also "#rgb").
-    public static func rgb(_ hex: String) -> (Int, Int, Int)? {
+    package static func rgb(_ hex: String) -> (Int, Int, Int)? {
         var digits = Array(hex.utf8)
         guard digits.first == UInt8(ascii: "#") else { return nil }
         digits.removeFirst()
@@ -124,7 +124,7 @@ public struct HTMLTheme: Hashable, Sendable {
     }
 
     /// Pairs below WCAG AA (4.5:1), as "dark: muted on surface 3.1:1".
-    public var contrastProblems: [String] {
+    package var contrastProblems: [String] {
         var out: [String] = []
         for (mode, palette) in [("light", light), ("dark", dark)] {
             for pair in palette.textPairs {

@@ -3,20 +3,20 @@ import Pipeline
 /// Writes iCalendar content lines the strict way (RFC 5545 3.1): CRLF line ends, lines folded at 75 octets
 /// without splitting a UTF-8 character, parameter values quoted when needed and RFC 6868-escaped, and no
 /// control characters in values (line breaks become `\n`, other C0 controls except tab are dropped).
-public struct ICSLineWriter {
+package struct ICSLineWriter {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     private var line: [UInt8] = []
 
-    public init() {
+    package init() {
         bytes.reserveCapacity(1 << 16)
         line.reserveCapacity(256)
     }
 
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    package mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     /// `NAME;P=v:value` with the value written as given (escape TEXT values with `ICSText.escape` first).
-    public mutating func property(_ name: String, _ parameters: [Parameter] = [], _ value: String) {
+    package mutating func property(_ name: String, _ parameters: [Parameter] = [], _ value: String) {
         line.removeAll(keepingCapacity: true)
         Self.appendName(name, to: &line)
         for p in parameters {
@@ -43,11 +43,11 @@ public struct ICSLineWriter {
         fold()
     }
 
-    public mutating func begin(_ name: String) { property("BEGIN", [], name) }
-    public mutating func end(_ name: String) { property("END", [], name) }
+    package mutating func begin(_ name: String) { property("BEGIN", [], name) }
+    package mutating func end(_ name: String) { property("END", [], name) }
 
     /// A raw component (VALARM, ...) with its properties and nested components as kept by an importer.
-    public mutating func component(_ c: RawComponent) {
+    package mutating func component(_ c: RawComponent) {
         begin(c.name)
         for p in c.properties { property(p.name, p.parameters, p.value) }
         for child in c.components { component(child) }

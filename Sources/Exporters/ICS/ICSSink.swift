@@ -5,8 +5,8 @@ import Pipeline
 /// One VTIMEZONE per zone used, generated for the years the events span; unknown properties and VALARMs kept;
 /// the calendar's name, refresh interval and colour (RFC 7986) from the options.
 /// Deterministic (same input and run time, same bytes) and atomic (temporary file, then rename); `"path": "-"` is stdout.
-public final class ICSSink: Sink {
-    public static let descriptor = SinkDescriptor(
+package final class ICSSink: Sink {
+    package static let descriptor = SinkDescriptor(
         type: "ics",
         kind: .sink,
         summary: "Write an RFC 5545 iCalendar file (source events or one VEVENT per occurrence), atomically",
@@ -26,10 +26,10 @@ public final class ICSSink: Sink {
     )
 
     /// PRODID: calpipe with its version.
-    public static var productID: String { ICalCalendarHead.productID }
+    package static var productID: String { ICalCalendarHead.productID }
 
-    public let path: String
-    public let expand: Bool
+    package let path: String
+    package let expand: Bool
     private let writtenPath: String
     private let output: ICalExportOutput
 
@@ -41,14 +41,14 @@ public final class ICSSink: Sink {
     }
 
     /// A sink with the calendar head a pipeline named `calendarName` gets (no NAME when nil).
-    public convenience init(path: String, expand: Bool = false, label: String? = nil, calendarName: String? = nil) {
+    package convenience init(path: String, expand: Bool = false, label: String? = nil, calendarName: String? = nil) {
         self.init(path: path, expand: expand, label: label, head: ICalCalendarHead(name: calendarName))
     }
 
-    public var needs: BatchContent { expand ? .occurrences : .events }
-    public var label: String { "ics \(writtenPath)" }
-    public func open(context: RunContext) throws { try output.open(context: context) }
-    public func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
-    public func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
-    public func abort(context: RunContext) { output.abort() }
+    package var needs: BatchContent { expand ? .occurrences : .events }
+    package var label: String { "ics \(writtenPath)" }
+    package func open(context: RunContext) throws { try output.open(context: context) }
+    package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
+    package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
+    package func abort(context: RunContext) { output.abort() }
 }

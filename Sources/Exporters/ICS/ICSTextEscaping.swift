@@ -1,7 +1,7 @@
 /// Writing iCalendar TEXT values (RFC 5545 3.3.11). (Reading: `ICSText` in Importers.)
-public enum ICSTextEscaping {
+package enum ICSTextEscaping {
     /// Escapes text for a TEXT value: backslash, semicolon, comma and newlines (CRLF and CR become `\n`).
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var needs = false
         for c in text.utf8 where c == 0x5C || c == 0x3B || c == 0x2C || c == 0x0A || c == 0x0D { needs = true; break }
         guard needs else { return text }

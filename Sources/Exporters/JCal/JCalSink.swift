@@ -3,8 +3,8 @@ import Pipeline
 /// `type: jcal`: writes a jCal (RFC 7265) document with the same content the `ics` sink writes (every event
 /// walked by `ICalEventWriter` into typed properties, rendered straight into JSON), VTIMEZONEs first.
 /// `expand: true` writes one VEVENT per occurrence. Deterministic and atomic; `"path": "-"` is stdout.
-public final class JCalSink: Sink {
-    public static let descriptor = SinkDescriptor(
+package final class JCalSink: Sink {
+    package static let descriptor = SinkDescriptor(
         type: "jcal",
         kind: .sink,
         summary: "Write a jCal (RFC 7265, iCalendar in JSON) file, atomically",
@@ -32,14 +32,14 @@ public final class JCalSink: Sink {
     }
 
     /// A sink with the calendar head a pipeline named `calendarName` gets (no NAME when nil).
-    public convenience init(path: String, expand: Bool = false, label: String? = nil, calendarName: String? = nil) {
+    package convenience init(path: String, expand: Bool = false, label: String? = nil, calendarName: String? = nil) {
         self.init(path: path, expand: expand, label: label, head: ICalCalendarHead(name: calendarName))
     }
 
-    public var needs: BatchContent { output.expand ? .occurrences : .events }
-    public var label: String { "jcal \(writtenPath)" }
-    public func open(context: RunContext) throws { try output.open(context: context) }
-    public func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
-    public func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
-    public func abort(context: RunContext) { output.abort() }
+    package var needs: BatchContent { output.expand ? .occurrences : .events }
+    package var label: String { "jcal \(writtenPath)" }
+    package func open(context: RunContext) throws { try output.open(context: context) }
+    package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
+    package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
+    package func abort(context: RunContext) { output.abort() }
 }

@@ -2,9 +2,9 @@ import Pipeline
 
 /// The days document (docs/json-format.md) of whole `AgendaDay`s held in memory, with the members and layout
 /// the json sink streams: `calpipe query --json` prints it, so its output has the sink's shape.
-public enum DaysDocument {
+package enum DaysDocument {
     /// The document's text. `sources` is empty when the days were not read by this run (a database).
-    public static func render(_ days: [AgendaDay], pipeline: String, zone: Zone, window: Window?, locale: String, generatedAt: Int64,
+    package static func render(_ days: [AgendaDay], pipeline: String, zone: Zone, window: Window?, locale: String, generatedAt: Int64,
                               today: CivilDate, pretty: Bool = true) -> String {
         var providers = Set<String>()
         for day in days {

@@ -2,9 +2,9 @@ import Pipeline
 
 /// calpipe's own JSON form of events, occurrences and day entries (docs/json-format.md). The `json` source
 /// reads the event form back unchanged, so json -> json round trips are lossless.
-public enum EventJSON {
+package enum EventJSON {
     /// The event in calpipe's format. Keys always in the same order; absent optional fields are left out.
-    public static func event(_ e: Event) -> JSONValue {
+    package static func event(_ e: Event) -> JSONValue {
         var o = JSONObject()
         o["uid"] = .string(e.uid)
         if let v = e.title { o["title"] = .string(v) }
@@ -32,7 +32,7 @@ public enum EventJSON {
     }
 
     /// One occurrence: the event's fields with this instance's start and end.
-    public static func occurrence(_ occ: Occurrence, zone: Zone) -> JSONValue {
+    package static func occurrence(_ occ: Occurrence, zone: Zone) -> JSONValue {
         guard case .object(var o) = event(occ.event) else { return .null }
         for key in ["start", "end", "duration", "timezone", "end_timezone", "all_day", "starts_at", "ends_at", "floating", "rrule", "exrule", "rdate", "exdate", "recurrence_range"] { o[key] = nil }
         var out = JSONObject()
@@ -50,7 +50,7 @@ public enum EventJSON {
     }
 
     /// One agenda row (a view model for an app's agenda list).
-    public static func dayEntry(_ d: DayEntry, zone: Zone) -> JSONValue {
+    package static func dayEntry(_ d: DayEntry, zone: Zone) -> JSONValue {
         let e = d.event
         var o = JSONObject()
         o["id"] = .string(d.stableID)
@@ -93,10 +93,10 @@ public enum EventJSON {
 
     /// The metadata key a source sets to the calendar's name (X-WR-CALNAME); the source's name stands in
     /// for it otherwise.
-    public static let calendarKey = "calendar"
+    package static let calendarKey = "calendar"
 
     /// The weather object of a day or an entry (docs/json-format.md); nil: no forecast stage ran.
-    public static func weather(_ w: DayWeather?) -> JSONValue {
+    package static func weather(_ w: DayWeather?) -> JSONValue {
         guard let w else { return .object(JSONObject([("available", .bool(false)), ("reason", .string("no-forecast"))])) }
         switch w.result {
         case .missing(let reason):
@@ -124,7 +124,7 @@ public enum EventJSON {
         }
     }
 
-    public static func forecast(_ result: ForecastResult) -> JSONValue {
+    package static func forecast(_ result: ForecastResult) -> JSONValue {
         switch result {
         case .missing(let reason):
             return .object(JSONObject([("available", .bool(false)), ("reason", .string(reason))]))

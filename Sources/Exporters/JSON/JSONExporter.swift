@@ -4,12 +4,12 @@ import Pipeline
 /// (`shape: events`) or the expanded occurrences (`shape: occurrences`), as one document or as
 /// newline-delimited JSON (`ndjson: true`). Deterministic and atomic (temporary file, then rename);
 /// `"path": "-"` writes to standard output.
-public final class JSONExporter: Sink {
-    public enum Shape: String, CaseIterable, Sendable {
+package final class JSONExporter: Sink {
+    package enum Shape: String, CaseIterable, Sendable {
         case days, events, occurrences
     }
 
-    public static let descriptor = SinkDescriptor(
+    package static let descriptor = SinkDescriptor(
         type: "json",
         kind: .sink,
         summary: "Write agenda days, events or occurrences as JSON or NDJSON, atomically",
@@ -33,12 +33,12 @@ public final class JSONExporter: Sink {
         }
     )
 
-    public let path: String
+    package let path: String
     let writtenPath: String
-    public let shape: Shape
-    public let ndjson: Bool
-    public let pretty: Bool
-    public let emptyDays: Bool
+    package let shape: Shape
+    package let ndjson: Bool
+    package let pretty: Bool
+    package let emptyDays: Bool
     private var file: AtomicFile?
     private var rows = 0
     /// Day entries rendered as soon as they arrive and put in agenda order with bounded memory: sorted runs
@@ -56,7 +56,7 @@ public final class JSONExporter: Sink {
     private static let outputChunk = 1 << 20
 
     /// `label`: the path as the user wrote it, for the summary.
-    public init(path: String, shape: Shape = .days, ndjson: Bool = false, pretty: Bool = true, emptyDays: Bool = true, label: String? = nil) {
+    package init(path: String, shape: Shape = .days, ndjson: Bool = false, pretty: Bool = true, emptyDays: Bool = true, label: String? = nil) {
         self.path = path
         self.writtenPath = label ?? path
         self.shape = shape
@@ -65,7 +65,7 @@ public final class JSONExporter: Sink {
         self.emptyDays = emptyDays
     }
 
-    public var needs: BatchContent {
+    package var needs: BatchContent {
         switch shape {
         case .days: return .days
         case .events: return .events
@@ -73,9 +73,9 @@ public final class JSONExporter: Sink {
         }
     }
 
-    public var label: String { "json \(writtenPath)" }
+    package var label: String { "json \(writtenPath)" }
 
-    public func open(context: RunContext) throws {
+    package func open(context: RunContext) throws {
         file = try AtomicFile(path: path, label: writtenPath, cancellation: context.cancellation)
         rows = 0
         forecastProviders = []
@@ -86,7 +86,7 @@ public final class JSONExporter: Sink {
         if shape != .days, !ndjson { output.raw("[") }
     }
 
-    public func write(_ batch: Batch, context: RunContext) throws {
+    package func write(_ batch: Batch, context: RunContext) throws {
         guard let file else { return }
         switch shape {
         case .days:
@@ -154,7 +154,7 @@ public final class JSONExporter: Sink {
         output.removeAll()
     }
 
-    public func commit(context: RunContext) throws -> Int {
+    package func commit(context: RunContext) throws -> Int {
         guard let file else { return 0 }
         switch shape {
         case .days:
@@ -168,7 +168,7 @@ public final class JSONExporter: Sink {
         return rows
     }
 
-    public func abort(context: RunContext) {
+    package func abort(context: RunContext) {
         file?.abort()
         file = nil
         spool = nil

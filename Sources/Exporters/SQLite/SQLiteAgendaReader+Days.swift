@@ -3,19 +3,19 @@ import Foundation
 import Pipeline
 
 /// What the `meta` table says about the pipeline that wrote a database (schema version 4).
-public struct AgendaMeta: Sendable, Hashable {
-    public var pipeline: String
-    public var timezone: String
-    public var window: Window?
-    public var locale: String
-    public var generatedAt: Int64
+package struct AgendaMeta: Sendable, Hashable {
+    package var pipeline: String
+    package var timezone: String
+    package var window: Window?
+    package var locale: String
+    package var generatedAt: Int64
 }
 
 /// The agenda as days (`calpipe query`): the `days` table with every day's weather, and the live day entries
 /// rebuilt as `DayEntry` values, so the JSON days renderer of the sink prints them (`DaysDocument`).
 extension SQLiteAgendaReader {
     /// The `meta` row; nil for a database no run of schema 4 has written yet.
-    public func meta() throws -> AgendaMeta? {
+    package func meta() throws -> AgendaMeta? {
         do {
             let rows = try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, generated_at FROM meta WHERE id = 1")
             guard let r = rows.first else { return nil }
@@ -31,7 +31,7 @@ extension SQLiteAgendaReader {
 
     /// Every day from `from` to `to` (exclusive): the days the `days` table lists and the days with entries,
     /// and with `everyDay` each day of the range (empty ones included). Entries in agenda order.
-    public func agendaDays(from: CivilDate, to: CivilDate, zone: Zone, everyDay: Bool) throws -> [AgendaDay] {
+    package func agendaDays(from: CivilDate, to: CivilDate, zone: Zone, everyDay: Bool) throws -> [AgendaDay] {
         do {
             var weather: [CivilDate: DayWeather?] = [:]
             let dayRows = try db.prepare("""

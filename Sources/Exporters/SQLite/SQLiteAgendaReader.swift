@@ -3,39 +3,39 @@ import Foundation
 import Pipeline
 
 /// One row of the `agenda` view, as `calpipe query` shows it.
-public struct AgendaRow: Hashable, Sendable {
-    public var day: String
-    public var allDay: Bool
+package struct AgendaRow: Hashable, Sendable {
+    package var day: String
+    package var allDay: Bool
     /// Local start and end ("2026-11-10T10:00:00"); the end may be the next day's 00:00.
-    public var startLocal: String
-    public var endLocal: String
-    public var durationSeconds: Int64
-    public var part: Int
-    public var parts: Int
-    public var title: String?
-    public var location: String?
-    public var color: String?
-    public var status: String?
-    public var attendees: [String]
-    public var source: String
-    public var uid: String
-    public var recurrenceID: String
+    package var startLocal: String
+    package var endLocal: String
+    package var durationSeconds: Int64
+    package var part: Int
+    package var parts: Int
+    package var title: String?
+    package var location: String?
+    package var color: String?
+    package var status: String?
+    package var attendees: [String]
+    package var source: String
+    package var uid: String
+    package var recurrenceID: String
     /// "forecast" or "missing", nil when no forecast stage ran.
-    public var forecastStatus: String?
-    public var forecastReason: String?
-    public var forecastSummary: String?
-    public var temperatureMin: Double?
-    public var temperatureMax: Double?
-    public var precipitationProbability: Double?
-    public var forecastUnits: String?
+    package var forecastStatus: String?
+    package var forecastReason: String?
+    package var forecastSummary: String?
+    package var temperatureMin: Double?
+    package var temperatureMax: Double?
+    package var precipitationProbability: Double?
+    package var forecastUnits: String?
 }
 
 /// Reads the agenda of a database the sqlite sink wrote, read-only.
-public final class SQLiteAgendaReader {
+package final class SQLiteAgendaReader {
     let db: Database
-    public let path: String
+    package let path: String
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else {
             throw SQLiteSinkError(path: path, message: "no such file")
@@ -59,7 +59,7 @@ public final class SQLiteAgendaReader {
     }
 
     /// Rows with `from <= day < to` (either bound may be nil), in display order.
-    public func rows(from: CivilDate? = nil, to: CivilDate? = nil) throws -> [AgendaRow] {
+    package func rows(from: CivilDate? = nil, to: CivilDate? = nil) throws -> [AgendaRow] {
         do {
             let statement = try db.prepare("""
                 SELECT day, all_day, start_local, end_local, duration_seconds, part, parts, title, location, color, status,

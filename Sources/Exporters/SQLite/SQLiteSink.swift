@@ -4,8 +4,8 @@ import Pipeline
 /// `type: sqlite`: writes events, attendees, occurrences, per-day agenda rows and forecasts into a SQLite
 /// database that later runs keep in sync (docs/sqlite-schema.md). Each run is one transaction: `open` begins
 /// it, `commit` commits it, `abort` (or a crash) leaves the database exactly as it was.
-public final class SQLiteSink: IncrementalSink {
-    public static let descriptor = SinkDescriptor(
+package final class SQLiteSink: IncrementalSink {
+    package static let descriptor = SinkDescriptor(
         type: "sqlite",
         kind: .sink,
         summary: "Keep a queryable SQLite agenda database in sync: events, occurrences, day entries, forecasts",
@@ -27,20 +27,20 @@ public final class SQLiteSink: IncrementalSink {
         }
     )
 
-    public let path: String
-    public let displayPath: String
-    public let keepRemoved: Bool
-    public let busyTimeoutMilliseconds: Int
+    package let path: String
+    package let displayPath: String
+    package let keepRemoved: Bool
+    package let busyTimeoutMilliseconds: Int
     /// Allows the bulk load of a run whose sources have no rows yet (docs/sqlite-schema.md, "Speed"). Not an
     /// option of the pipeline: false is for tests and measurements comparing it with the keyed writes.
-    public let bulkLoad: Bool
+    package let bulkLoad: Bool
     private var writer: SQLiteSyncWriter?
     /// The `days` and `meta` tables (SQLiteDaysWriter.swift).
     private var daysWriter = SQLiteDaysWriter()
     /// Whether the last committed run began as a bulk load (for tests and measurements).
     private(set) var lastRunBulkLoaded = false
 
-    public init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, busyTimeoutMilliseconds: Int = 30_000, bulkLoad: Bool = true) {
+    package init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, busyTimeoutMilliseconds: Int = 30_000, bulkLoad: Bool = true) {
         self.bulkLoad = bulkLoad
         self.path = path
         self.displayPath = displayPath ?? path
@@ -48,8 +48,8 @@ public final class SQLiteSink: IncrementalSink {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     }
 
-    public var needs: BatchContent { [.events, .occurrences, .days] }
-    public var label: String { "sqlite \(displayPath)" }
+    package var needs: BatchContent { [.events, .occurrences, .days] }
+    package var label: String { "sqlite \(displayPath)" }
 
     private func wrapping<T>(_ body: () throws -> T) throws -> T {
         do {
@@ -62,7 +62,7 @@ public final class SQLiteSink: IncrementalSink {
     /// The lock beside the database (`PATH.lock`): one calpipe run writes it at a time (issue 18).
     private var lock: RunLock?
 
-    public func open(context: RunContext) throws {
+    package func open(context: RunContext) throws {
         daysWriter = SQLiteDaysWriter()
         do {
             let env = context.environment
@@ -85,24 +85,24 @@ public final class SQLiteSink: IncrementalSink {
         }
     }
 
-    public func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? {
+    package func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? {
         guard let writer else { return nil }
         return try wrapping { try writer.memory(ofSource: source, current: current) }
     }
 
-    public func remembersEvents(ofSource source: String) throws -> Bool {
+    package func remembersEvents(ofSource source: String) throws -> Bool {
         guard let writer else { return false }
         return try wrapping { try writer.remembersEvents(ofSource: source) }
     }
 
-    public func write(_ batch: Batch, context: RunContext) throws {
+    package func write(_ batch: Batch, context: RunContext) throws {
         guard let writer else { throw SQLiteSinkError(path: displayPath, message: "write before open") }
         try wrapping { try writer.write(batch) }
         daysWriter.note(batch, window: context.window)
     }
 
     /// Commits the run; returns the number of day entries the database now holds for this run's window.
-    public func commit(context: RunContext) throws -> Int {
+    package func commit(context: RunContext) throws -> Int {
         guard let writer else { throw SQLiteSinkError(path: displayPath, message: "commit before open") }
         let bulk = writer.bulkLoadStarted
         try wrapping {
@@ -125,7 +125,7 @@ public final class SQLiteSink: IncrementalSink {
         return c.dayEntriesSeen
     }
 
-    public func abort(context: RunContext) {
+    package func abort(context: RunContext) {
         writer?.rollback()
         writer = nil
         lock?.release()

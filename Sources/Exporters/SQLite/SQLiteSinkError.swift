@@ -2,17 +2,17 @@ import CalSQLite
 
 /// A failure of the sqlite sink, naming the database file. Nothing was written when one is thrown: the run's
 /// transaction is rolled back.
-public struct SQLiteSinkError: Error, CustomStringConvertible, Equatable {
+package struct SQLiteSinkError: Error, CustomStringConvertible, Equatable {
     /// The database path as written in the pipeline.
-    public let path: String
-    public let message: String
+    package let path: String
+    package let message: String
 
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
-    public var description: String { "sqlite \(path): \(message)" }
+    package var description: String { "sqlite \(path): \(message)" }
 
     static func busy(path: String, waitedMilliseconds: Int) -> SQLiteSinkError {
         SQLiteSinkError(path: path, message: "another program is writing this database; gave up after waiting \(waitedText(waitedMilliseconds)) (option busy_timeout_ms); nothing was written")

@@ -3,8 +3,8 @@ import Pipeline
 /// `type: xcal`: writes an xCal (RFC 6321) document with the same content the `ics` sink writes (every event
 /// walked by `ICalEventWriter` into typed properties, rendered straight into XML), VTIMEZONEs first.
 /// `expand: true` writes one VEVENT per occurrence. Deterministic and atomic; `"path": "-"` is stdout.
-public final class XCalSink: Sink {
-    public static let descriptor = SinkDescriptor(
+package final class XCalSink: Sink {
+    package static let descriptor = SinkDescriptor(
         type: "xcal",
         kind: .sink,
         summary: "Write an xCal (RFC 6321, iCalendar in XML) file, atomically",
@@ -31,15 +31,15 @@ public final class XCalSink: Sink {
     }
 
     /// A sink with the calendar head a pipeline named `calendarName` gets (no NAME when nil).
-    public convenience init(path: String, expand: Bool = false, label: String? = nil, calendarName: String? = nil) {
+    package convenience init(path: String, expand: Bool = false, label: String? = nil, calendarName: String? = nil) {
         self.init(path: path, expand: expand, label: label, head: ICalCalendarHead(name: calendarName))
     }
 
     private let writtenPath: String
-    public var needs: BatchContent { output.expand ? .occurrences : .events }
-    public var label: String { "xcal \(writtenPath)" }
-    public func open(context: RunContext) throws { try output.open(context: context) }
-    public func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
-    public func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
-    public func abort(context: RunContext) { output.abort() }
+    package var needs: BatchContent { output.expand ? .occurrences : .events }
+    package var label: String { "xcal \(writtenPath)" }
+    package func open(context: RunContext) throws { try output.open(context: context) }
+    package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
+    package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
+    package func abort(context: RunContext) { output.abort() }
 }

@@ -6,8 +6,8 @@ import Pipeline
 /// and every event keeps its resource's href and ETag in `metadata["href"]` / `metadata["etag"]`.
 /// calendar-data sent as xCal (application/calendar+xml) is read the way the `xcal` source reads it.
 /// Responses with a non-2xx status are counted, not read. Streams one `response` at a time.
-public final class CalDAVSource: EventSource {
-    public static let descriptor = SourceDescriptor(
+package final class CalDAVSource: EventSource {
+    package static let descriptor = SourceDescriptor(
         type: "caldav-xml",
         kind: .source,
         summary: "A saved CalDAV multistatus response: the iCalendar data of each resource, with href and ETag",
@@ -22,15 +22,15 @@ public final class CalDAVSource: EventSource {
 
     static let dav = "DAV:"
     static let caldav = "urn:ietf:params:xml:ns:caldav"
-    public static let batchSize = 1000
+    package static let batchSize = 1000
 
-    public let input: InputSpec
+    package let input: InputSpec
 
-    public init(input: InputSpec) {
+    package init(input: InputSpec) {
         self.input = input
     }
 
-    public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+    package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             let reader = try XMLStreamReader(file: file, progress: context.report)
             guard try reader.nextElement() else {

@@ -4,14 +4,14 @@ import Pipeline
 ///
 /// The name and parameter names are upper-cased; parameter values have their quotes removed and RFC 6868
 /// escapes (`^n`, `^'`, `^^`) decoded; the value is kept exactly as written (text escapes are not decoded here).
-public struct ICSContentLine: Sendable, Hashable {
-    public var name: String
-    public var parameters: [Parameter]
-    public var value: String
+package struct ICSContentLine: Sendable, Hashable {
+    package var name: String
+    package var parameters: [Parameter]
+    package var value: String
     /// The physical line the content line started on.
-    public var line: Int
+    package var line: Int
 
-    public init(name: String, parameters: [Parameter] = [], value: String, line: Int) {
+    package init(name: String, parameters: [Parameter] = [], value: String, line: Int) {
         self.name = name
         self.parameters = parameters
         self.value = value
@@ -19,11 +19,11 @@ public struct ICSContentLine: Sendable, Hashable {
     }
 
     /// The first value of a parameter (names compare upper-cased).
-    public func parameter(_ name: String) -> String? {
+    package func parameter(_ name: String) -> String? {
         parameters.first { $0.name == name }?.values.first
     }
 
-    public var rawProperty: RawProperty { RawProperty(name: name, parameters: parameters, value: value) }
+    package var rawProperty: RawProperty { RawProperty(name: name, parameters: parameters, value: value) }
 
     /// Why a line could not be split.
     enum SyntaxError: Error {

@@ -24,20 +24,20 @@ import Pipeline
 /// `Limits.maxLineBytes` and nesting deeper than `Limits.maxDepth` are rejected the same way. The only error
 /// thrown by the reader itself is `ICSError` for input that is not iCalendar at all; errors thrown by the
 /// handlers propagate.
-public final class ICSReader {
+package final class ICSReader {
     /// Callbacks. `event` and `reject` may throw; the error stops reading and comes out of `feed`/`finish`.
-    public struct Handlers {
+    package struct Handlers {
         /// Takes the event (consuming: a handler that stores it needs no copy).
-        public var event: (consuming Event) throws -> Void
-        public var reject: (SourceLocation, String) throws -> Void
-        public var warn: (String) -> Void
+        package var event: (consuming Event) throws -> Void
+        package var reject: (SourceLocation, String) throws -> Void
+        package var warn: (String) -> Void
         /// Called once per skipped top-level component (VTODO, VJOURNAL, VFREEBUSY, ...) with its name.
-        public var skip: (String) -> Void
+        package var skip: (String) -> Void
         /// A record kept with a part dropped or fixed (never called under `strict`: the record is rejected
         /// instead). Nil: repairs are given to `warn` as text.
-        public var repair: ((Repair) -> Void)?
+        package var repair: ((Repair) -> Void)?
 
-        public init(event: @escaping (consuming Event) throws -> Void, reject: @escaping (SourceLocation, String) throws -> Void,
+        package init(event: @escaping (consuming Event) throws -> Void, reject: @escaping (SourceLocation, String) throws -> Void,
                     warn: @escaping (String) -> Void = { _ in }, skip: @escaping (String) -> Void = { _ in },
                     repair: ((Repair) -> Void)? = nil) {
             self.event = event
@@ -53,17 +53,17 @@ public final class ICSReader {
     }
 
     /// Caps that keep hostile input from exhausting memory.
-    public struct Limits: Sendable {
-        public var maxLineBytes: Int
-        public var maxDepth: Int
-        public init(maxLineBytes: Int = 4 << 20, maxDepth: Int = 16) {
+    package struct Limits: Sendable {
+        package var maxLineBytes: Int
+        package var maxDepth: Int
+        package init(maxLineBytes: Int = 4 << 20, maxDepth: Int = 16) {
             self.maxLineBytes = maxLineBytes
             self.maxDepth = maxDepth
         }
     }
 
     /// The file label used in every location and message.
-    public let label: String
+    package let label: String
     private let scanner: ICSScanner
     /// Set when events are made on worker threads.
     private let parallel: ICSParallelBuilder?
@@ -78,7 +78,7 @@ public final class ICSReader {
     ///     order.
     ///   - strict: every repair (a dropped or fixed part of an event, see docs/formats.md) rejects the event
     ///     instead, as calpipe did before it repaired.
-    public init(label: String, zones: ZoneDatabase, fallbackZone: Zone, firstLine: Int = 1, limits: Limits = Limits(),
+    package init(label: String, zones: ZoneDatabase, fallbackZone: Zone, firstLine: Int = 1, limits: Limits = Limits(),
                 workers: Int = 0, strict: Bool = false, handlers: Handlers) {
         self.label = label
         let builder = ICSEventBuilder(label: label, zones: zones, fallbackZone: fallbackZone, handlers: handlers, strict: strict)
@@ -96,27 +96,27 @@ public final class ICSReader {
 
     /// Hands over events the caller is done with: with workers, one of them frees them (the memory is theirs),
     /// so this thread keeps reading. Without workers they are simply released here.
-    public func dispose(_ events: consuming [Event]) {
+    package func dispose(_ events: consuming [Event]) {
         if let parallel { parallel.dispose(events) }
     }
 
     /// Reads a whole buffer (feed + finish).
-    public func parse(_ bytes: [UInt8]) throws {
+    package func parse(_ bytes: [UInt8]) throws {
         try feed(bytes)
         try finish()
     }
 
     /// Reads a whole string (feed + finish).
-    public func parse(_ text: String) throws {
+    package func parse(_ text: String) throws {
         try parse(Array(text.utf8))
     }
 
-    public func feed(_ bytes: [UInt8]) throws {
+    package func feed(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBufferPointer { try feed($0) }
     }
 
     /// Feeds the next bytes of the input. Lines may be split anywhere, even inside a UTF-8 character.
-    public func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    package func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         do {
             try scanner.feed(bytes)
         } catch {
@@ -126,7 +126,7 @@ public final class ICSReader {
     }
 
     /// Ends the input: processes the last line and reports components that were never closed.
-    public func finish() throws {
+    package func finish() throws {
         do {
             try scanner.finish()
             try parallel?.finish()
@@ -138,14 +138,14 @@ public final class ICSReader {
 }
 
 /// Input that is not iCalendar at all (an HTML error page, a binary file): one error for the whole input.
-public struct ICSError: Error, CustomStringConvertible, Sendable {
-    public var label: String
-    public var message: String
+package struct ICSError: Error, CustomStringConvertible, Sendable {
+    package var label: String
+    package var message: String
 
-    public init(label: String, message: String) {
+    package init(label: String, message: String) {
         self.label = label
         self.message = message
     }
 
-    public var description: String { "\(label): \(message)" }
+    package var description: String { "\(label): \(message)" }
 }

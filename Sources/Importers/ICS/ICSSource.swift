@@ -4,8 +4,8 @@ import Pipeline
 /// `type: ics`: reads iCalendar (RFC 5545) files, globs, stdin or URLs with the streaming `ICSReader`.
 /// VEVENTs become events (VALARMs kept with them); VTODO, VJOURNAL and VFREEBUSY are skipped and counted;
 /// broken components are rejected one by one with file and line.
-public final class ICSSource: EventSource {
-    public static let descriptor = SourceDescriptor(
+package final class ICSSource: EventSource {
+    package static let descriptor = SourceDescriptor(
         type: "ics",
         kind: .source,
         summary: "iCalendar (RFC 5545) files: Outlook, Google, Apple and other feeds, streamed",
@@ -21,7 +21,7 @@ public final class ICSSource: EventSource {
         }
     )
 
-    public static let optionDocs = InputSpec.optionDocs + [
+    package static let optionDocs = InputSpec.optionDocs + [
         OptionDoc("workers", "integer",
                   "threads that parse the events' lines and make the events while the file is read (0: all on one thread); the events, rejections and warnings are the same",
                   default: "the cores the run leaves idle: one per core (at most 4) when no sink writes (a dry run), else 0"),
@@ -31,23 +31,23 @@ public final class ICSSource: EventSource {
     ]
 
 
-    public let input: InputSpec
+    package let input: InputSpec
     /// Threads that make the events (`ICSReader`'s `workers`; nil: `RunContext.idleCores`). The results are the same.
-    public let workers: Int?
+    package let workers: Int?
     /// Events handed on per batch. Small enough that a batch's strings and arrays are still in the CPU cache
     /// when a dry run or a sink releases them (1,000 cost about 20% more CPU time on the benchmark feed).
-    public static let batchSize = 128
+    package static let batchSize = 128
 
     /// Every repair rejects its event instead (the source's `"strict": true`; `--strict` does it for every source).
-    public let strict: Bool
+    package let strict: Bool
 
-    public init(input: InputSpec, workers: Int? = nil, strict: Bool = false) {
+    package init(input: InputSpec, workers: Int? = nil, strict: Bool = false) {
         self.input = input
         self.workers = workers
         self.strict = strict
     }
 
-    public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+    package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
             var events: [Event] = []

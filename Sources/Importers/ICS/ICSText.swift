@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// Reading iCalendar TEXT values (RFC 5545 3.3.11): escapes and lists. (Writing: `ICSTextEscaping` in Exporters.)
-public enum ICSText {
+package enum ICSText {
     /// Decodes `\\ \; \, \n \N`; any other backslash pair is kept as written.
-    public static func unescape(_ value: String) -> String {
+    package static func unescape(_ value: String) -> String {
         var value = value
         let unescaped = value.withUTF8 { b -> String? in
             guard let base = b.baseAddress, let hit = memchr(base, 0x5C, b.count) else { return nil }
@@ -39,7 +39,7 @@ public enum ICSText {
     }
 
     /// Splits a list value (CATEGORIES, RESOURCES) on commas that are not escaped, then unescapes each item.
-    public static func unescapeList(_ value: String) -> [String] {
+    package static func unescapeList(_ value: String) -> [String] {
         var value = value
         // Byte offsets of the separating commas (escape pairs such as "\\," stay inside their item).
         var cuts: [Int] = []
@@ -114,7 +114,7 @@ public enum ICSText {
     ]
 
     /// The text without leading and trailing spaces and tabs; the same string when there are none (no copy).
-    public static func trimmed(_ text: String) -> String {
+    package static func trimmed(_ text: String) -> String {
         let u = text.utf8
         guard let first = u.first, let last = u.last else { return text }
         if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return text }

@@ -3,8 +3,8 @@ import Pipeline
 /// `type: jcal`: reads jCal (RFC 7265, iCalendar in JSON) files: one calendar `["vcalendar", [...], [...]]`
 /// or an array of them. Components stream one at a time; events come out exactly as the iCalendar importer
 /// would make them from the same data. VTODO, VJOURNAL and VFREEBUSY are counted and skipped.
-public final class JCalSource: EventSource {
-    public static let descriptor = SourceDescriptor(
+package final class JCalSource: EventSource {
+    package static let descriptor = SourceDescriptor(
         type: "jcal",
         kind: .source,
         summary: "jCal (RFC 7265, iCalendar in JSON) files, streamed one component at a time",
@@ -18,14 +18,14 @@ public final class JCalSource: EventSource {
         }
     )
 
-    public static let batchSize = 1000
+    package static let batchSize = 1000
     let input: InputSpec
 
-    public init(input: InputSpec) {
+    package init(input: InputSpec) {
         self.input = input
     }
 
-    public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+    package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             let stream = JCalStream(reader: try ChunkReader(path: file.path, label: file.label, progress: context.report), label: file.label)
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in

@@ -1,12 +1,12 @@
 import Pipeline
 
 /// A syntax or shape error in a jCal document, with the file, line and column it was found at.
-public struct JCalSyntaxError: Error, CustomStringConvertible, Equatable {
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
-    public var description: String { "\(file):\(line):\(column): \(message)" }
+package struct JCalSyntaxError: Error, CustomStringConvertible, Equatable {
+    package var file: String
+    package var line: Int
+    package var column: Int
+    package var message: String
+    package var description: String { "\(file):\(line):\(column): \(message)" }
 }
 
 /// Reads a jCal document in chunks and hands out one JSON value at a time (the calendar's name, its

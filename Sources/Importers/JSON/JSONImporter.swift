@@ -5,8 +5,8 @@ import Pipeline
 /// through a `fields` mapping. A top-level array, an array inside an object (`"items": "data.events"`), or
 /// newline-delimited JSON (one event a line). Records that cannot become events are rejected with their JSON
 /// path and the reason; the others go on.
-public final class JSONImporter: EventSource {
-    public static let descriptor = SourceDescriptor(
+package final class JSONImporter: EventSource {
+    package static let descriptor = SourceDescriptor(
         type: "json",
         kind: .source,
         summary: "Events from JSON: calpipe's format or mapped fields; arrays, nested arrays or NDJSON",
@@ -26,21 +26,21 @@ public final class JSONImporter: EventSource {
         }
     )
 
-    public static let batchSize = 1000
+    package static let batchSize = 1000
 
     let input: InputSpec
     let items: String?
     let ndjson: Bool
     let mapping: EventMapping
 
-    public init(input: InputSpec, items: String? = nil, ndjson: Bool = false, mapping: EventMapping = EventMapping()) {
+    package init(input: InputSpec, items: String? = nil, ndjson: Bool = false, mapping: EventMapping = EventMapping()) {
         self.input = input
         self.items = items
         self.ndjson = ndjson
         self.mapping = mapping
     }
 
-    public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+    package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             try read(file: file, context: context, emit: emit)
         }

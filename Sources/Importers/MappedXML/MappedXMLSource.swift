@@ -8,8 +8,8 @@ import Pipeline
 ///
 ///     {"type": "xml", "path": "feed.xml", "item": "//event",
 ///      "fields": {"title": "name", "start": "@begins", "location": "venue/name"}}
-public final class MappedXMLSource: EventSource {
-    public static let descriptor = SourceDescriptor(
+package final class MappedXMLSource: EventSource {
+    package static let descriptor = SourceDescriptor(
         type: "xml",
         kind: .source,
         summary: "Events from any XML feed: items chosen by a path, fields by XPath (same fields as json)",
@@ -42,7 +42,7 @@ public final class MappedXMLSource: EventSource {
         }
     )
 
-    public static let batchSize = 1000
+    package static let batchSize = 1000
 
     let input: InputSpec
     let item: XMLStreamPattern
@@ -60,7 +60,7 @@ public final class MappedXMLSource: EventSource {
     }
 
     /// Builds the source from code: compiles the item path and every field's XPath.
-    public convenience init(input: InputSpec, item: String, namespaces: [(prefix: String, uri: String)] = [], mapping: EventMapping = EventMapping()) throws {
+    package convenience init(input: InputSpec, item: String, namespaces: [(prefix: String, uri: String)] = [], mapping: EventMapping = EventMapping()) throws {
         var expressions: [String: XPathExpression] = [:]
         for field in EventMapping.fieldNames {
             let path = mapping.path(for: field)
@@ -69,7 +69,7 @@ public final class MappedXMLSource: EventSource {
         self.init(input: input, item: try XMLStreamPattern(item, namespaces: namespaces), namespaces: namespaces, mapping: mapping, expressions: expressions)
     }
 
-    public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+    package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             let reader = try XMLStreamReader(file: file, progress: context.report)
             var batch: [Event] = []

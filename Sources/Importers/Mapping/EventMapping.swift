@@ -6,15 +6,15 @@ import Pipeline
 /// value there. `fields` maps calpipe's field names to such paths; a field that is not mapped is looked up
 /// under its own name, so calpipe's own JSON format needs no mapping at all. Shared by the `json` and `xml`
 /// sources so both read dates and fields the same way.
-public struct EventMapping: Sendable {
+package struct EventMapping: Sendable {
     /// calpipe's field names, in the order they are documented.
-    public static let fieldNames = [
+    package static let fieldNames = [
         "uid", "title", "description", "location", "latitude", "longitude", "geo", "organizer", "attendees",
         "categories", "color", "url", "status", "start", "end", "duration", "all_day", "timezone", "end_timezone",
         "rrule", "exrule", "rdate", "exdate", "recurrence_id", "recurrence_range", "properties",
     ]
 
-    public enum DateFormat: String, Sendable, CaseIterable {
+    package enum DateFormat: String, Sendable, CaseIterable {
         /// Strings are ISO-8601, numbers are epoch seconds (or milliseconds when 10^11 or more).
         case auto
         case iso8601
@@ -23,26 +23,26 @@ public struct EventMapping: Sendable {
     }
 
     /// Path for each field that is mapped somewhere else than its own name.
-    public var paths: [String: String]
-    public var dateFormat: DateFormat
+    package var paths: [String: String]
+    package var dateFormat: DateFormat
     /// Zone for local times written without an offset; nil keeps them floating.
-    public var zone: Zone?
+    package var zone: Zone?
 
-    public init(paths: [String: String] = [:], dateFormat: DateFormat = .auto, zone: Zone? = nil) {
+    package init(paths: [String: String] = [:], dateFormat: DateFormat = .auto, zone: Zone? = nil) {
         self.paths = paths
         self.dateFormat = dateFormat
         self.zone = zone
     }
 
     /// The options the mapping reads, for plugin docs.
-    public static let optionDocs: [OptionDoc] = [
+    package static let optionDocs: [OptionDoc] = [
         OptionDoc("fields", "object", "map calpipe field names to paths in each record, e.g. {\"title\": \"name\", \"start\": \"when.begin\"}"),
         OptionDoc("date_format", "string", "how dates are written", values: DateFormat.allCases.map(\.rawValue), default: "auto"),
         OptionDoc("timezone", "string", "IANA zone for local times without an offset (default: floating)"),
     ]
 
     /// Decodes `fields`, `date_format` and `timezone` from a plugin's options.
-    public static func decode(_ options: PluginOptions) -> EventMapping {
+    package static func decode(_ options: PluginOptions) -> EventMapping {
         var mapping = EventMapping()
         if let fields = options.stringMap("fields") {
             for (name, path) in fields {
@@ -63,12 +63,12 @@ public struct EventMapping: Sendable {
         return mapping
     }
 
-    public func path(for field: String) -> String { paths[field] ?? field }
+    package func path(for field: String) -> String { paths[field] ?? field }
 
     /// Builds the event. `lookup` answers a path with the value there (nil when absent). Parts that can be
     /// repaired (an unparsable rule, one bad RDATE/EXDATE value, an unknown zone with its offsets in
     /// "starts_at"/"ends_at") are repaired and told to `warn` with the field's path; under `strict` they reject.
-    public func event(lookup: (String) -> JSONValue?, zones: ZoneDatabase, strict: Bool = false,
+    package func event(lookup: (String) -> JSONValue?, zones: ZoneDatabase, strict: Bool = false,
                       warn: (String) -> Void = { _ in }) throws(MappingError) -> Event {
         try withoutActuallyEscaping(lookup) { lookup throws(MappingError) in
             try withoutActuallyEscaping(warn) { warn throws(MappingError) in
@@ -78,7 +78,7 @@ public struct EventMapping: Sendable {
     }
 
     /// Reads a time value: ISO-8601 text or epoch numbers, by `dateFormat`; local times get `zone` or stay floating.
-    public func time(_ value: JSONValue, field: String, zone: Zone?) throws(MappingError) -> EventTime {
+    package func time(_ value: JSONValue, field: String, zone: Zone?) throws(MappingError) -> EventTime {
         switch value {
         case .number(let n):
             guard dateFormat != .iso8601 else { throw MappingError(field: field, message: "expected an ISO-8601 string, got a number") }

@@ -5,8 +5,8 @@ import Pipeline
 /// feed of any size needs memory for one event plus one batch. Each component goes through the iCalendar
 /// reader, so events come out exactly as the `ics` source makes them from the same data (VTIMEZONE
 /// definitions, unknown zones, missing UIDs, raw properties). VTODO, VJOURNAL and VFREEBUSY are counted and skipped.
-public final class XCalSource: EventSource {
-    public static let descriptor = SourceDescriptor(
+package final class XCalSource: EventSource {
+    package static let descriptor = SourceDescriptor(
         type: "xcal",
         kind: .source,
         summary: "xCal (RFC 6321, iCalendar in XML) files, streamed one component at a time",
@@ -21,15 +21,15 @@ public final class XCalSource: EventSource {
     )
 
     /// Events handed on per batch.
-    public static let batchSize = 1000
+    package static let batchSize = 1000
 
-    public let input: InputSpec
+    package let input: InputSpec
 
-    public init(input: InputSpec) {
+    package init(input: InputSpec) {
         self.input = input
     }
 
-    public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+    package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             let reader = try XMLStreamReader(file: file, progress: context.report)
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
@@ -124,7 +124,7 @@ public final class XCalSource: EventSource {
     }
 
     /// True when the file's root element is xCal's <icalendar> (for choosing a reader by content).
-    public static func isXCal(path: String) -> Bool {
+    package static func isXCal(path: String) -> Bool {
         guard let reader = try? XMLStreamReader(input: ChunkReader(path: path), label: path), (try? reader.nextElement()) == true else { return false }
         return reader.localName == "icalendar" && reader.namespaceURI == XCalDecoder.namespace
     }
