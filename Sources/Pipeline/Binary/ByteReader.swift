@@ -1,32 +1,32 @@
 /// Reads what `ByteWriter` wrote, from bytes it does not own (use it inside `withUnsafeBytes`). Every read
 /// checks the bounds and throws `ByteReader.Malformed` past the end or on a value out of range, so damaged
 /// bytes give an error, never a crash.
-public struct ByteReader {
-    public struct Malformed: Error, CustomStringConvertible, Sendable {
-        public var message: String
-        public init(_ message: String) { self.message = message }
-        public var description: String { message }
+package struct ByteReader {
+    package struct Malformed: Error, CustomStringConvertible, Sendable {
+        package var message: String
+        package init(_ message: String) { self.message = message }
+        package var description: String { message }
     }
 
     private let base: UnsafeRawBufferPointer
-    public private(set) var position: Int
+    package private(set) var position: Int
 
-    public init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
+    package init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
         base = bytes
         self.position = position
     }
 
-    public var isAtEnd: Bool { position >= base.count }
+    package var isAtEnd: Bool { position >= base.count }
 
     @inline(__always)
-    public mutating func byte() throws -> UInt8 {
+    package mutating func byte() throws -> UInt8 {
         guard position < base.count else { throw Malformed("unexpected end of record at byte \(position)") }
         let b = base[position]
         position += 1
         return b
     }
 
-    public mutating func bool() throws -> Bool {
+    package mutating func bool() throws -> Bool {
         switch try byte() {
         case 0: return false
         case 1: return true
@@ -35,7 +35,7 @@ public struct ByteReader {
     }
 
     @inline(__always)
-    public mutating func unsigned() throws -> UInt64 {
+    package mutating func unsigned() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -48,31 +48,31 @@ public struct ByteReader {
     }
 
     @inline(__always)
-    public mutating func signed() throws -> Int64 {
+    package mutating func signed() throws -> Int64 {
         let u = try unsigned()
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
 
-    public mutating func int() throws -> Int {
+    package mutating func int() throws -> Int {
         let v = try signed()
         guard let i = Int(exactly: v) else { throw Malformed("integer \(v) out of range at byte \(position)") }
         return i
     }
 
-    public mutating func int32() throws -> Int32 {
+    package mutating func int32() throws -> Int32 {
         let v = try signed()
         guard let i = Int32(exactly: v) else { throw Malformed("integer \(v) out of range at byte \(position)") }
         return i
     }
 
     /// A count or length; at most the bytes left, since every counted item takes at least one byte.
-    public mutating func count() throws -> Int {
+    package mutating func count() throws -> Int {
         let v = try unsigned()
         guard v <= UInt64(base.count - position) else { throw Malformed("count \(v) at byte \(position) runs past the end") }
         return Int(v)
     }
 
-    public mutating func double() throws -> Double {
+    package mutating func double() throws -> Double {
         guard base.count - position >= 8 else { throw Malformed("unexpected end of record at byte \(position)") }
         var bits: UInt64 = 0
         for i in 0..<8 { bits |= UInt64(base[position + i]) << UInt64(i * 8) }
@@ -88,7 +88,7 @@ public struct ByteReader {
         return String(decoding: slice, as: UTF8.self)
     }
 
-    public mutating func string() throws -> String {
+    package mutating func string() throws -> String {
         try text(length: try unsigned())
     }
 
@@ -102,13 +102,13 @@ public struct ByteReader {
         return Array(UnsafeRawBufferPointer(rebasing: base[position..<(position + length)]))
     }
 
-    public mutating func optionalString() throws -> String? {
+    package mutating func optionalString() throws -> String? {
         let n = try unsigned()
         if n == 0 { return nil }
         return try text(length: n - 1)
     }
 
-    public mutating func strings() throws -> [String] {
+    package mutating func strings() throws -> [String] {
         let n = try count()
         var out: [String] = []
         out.reserveCapacity(n)
@@ -116,7 +116,7 @@ public struct ByteReader {
         return out
     }
 
-    public mutating func ints() throws -> [Int] {
+    package mutating func ints() throws -> [Int] {
         let n = try count()
         var out: [Int] = []
         out.reserveCapacity(n)

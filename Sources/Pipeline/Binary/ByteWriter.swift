@@ -3,32 +3,32 @@
 /// an optional string as length + 1 with 0 for nil, doubles as their 64-bit pattern.
 ///
 /// The form is private to one run (it holds events on a scratch file): no version, no portability promise.
-public struct ByteWriter {
-    public private(set) var bytes: [UInt8] = []
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    public init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// Empties the buffer, keeping its storage for the next record.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)
-    public mutating func byte(_ value: UInt8) {
+    package mutating func byte(_ value: UInt8) {
         bytes.append(value)
     }
 
     @inline(__always)
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         bytes.append(value ? 1 : 0)
     }
 
     @inline(__always)
-    public mutating func unsigned(_ value: UInt64) {
+    package mutating func unsigned(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -38,27 +38,27 @@ public struct ByteWriter {
     }
 
     @inline(__always)
-    public mutating func signed(_ value: Int64) {
+    package mutating func signed(_ value: Int64) {
         unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
     @inline(__always)
-    public mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         signed(Int64(value))
     }
 
     /// A count or length (never negative).
     @inline(__always)
-    public mutating func count(_ value: Int) {
+    package mutating func count(_ value: Int) {
         unsigned(UInt64(value))
     }
 
-    public mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         let bits = value.bitPattern
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
     }
 
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         var text = value
         text.withUTF8 { utf8 in
             unsigned(UInt64(utf8.count))
@@ -66,7 +66,7 @@ public struct ByteWriter {
         }
     }
 
-    public mutating func optionalString(_ value: String?) {
+    package mutating func optionalString(_ value: String?) {
         guard let value else { return bytes.append(0) }
         var text = value
         text.withUTF8 { utf8 in
@@ -81,12 +81,12 @@ public struct ByteWriter {
         bytes.append(contentsOf: value)
     }
 
-    public mutating func strings(_ values: [String]) {
+    package mutating func strings(_ values: [String]) {
         count(values.count)
         for v in values { string(v) }
     }
 
-    public mutating func ints(_ values: [Int]) {
+    package mutating func ints(_ values: [Int]) {
         count(values.count)
         for v in values { int(v) }
     }

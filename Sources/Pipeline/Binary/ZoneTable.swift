@@ -3,19 +3,19 @@
 /// went in, a VTIMEZONE-defined one (known only to the file that defined it) as much as an IANA one.
 ///
 /// One table serves the records it numbered (one run's scratch file); it keeps its zones alive meanwhile.
-public final class ZoneTable {
+package final class ZoneTable {
     private var zones: [Zone] = []
     private var indexByIdentity: [ObjectIdentifier: Int] = [:]
     /// The zone numbered last: feeds use one or two zones, so most lookups stop here.
     private var lastZone: Zone?
     private var lastIndex = 0
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { zones.count }
+    package var count: Int { zones.count }
 
     /// The zone's number, adding it when new.
-    public func index(of zone: Zone) -> Int {
+    package func index(of zone: Zone) -> Int {
         if let last = lastZone, last === zone { return lastIndex }
         let id = ObjectIdentifier(zone)
         let index: Int
@@ -32,7 +32,7 @@ public final class ZoneTable {
     }
 
     /// The zone numbered `index`; nil when the table has no such number.
-    public func zone(at index: Int) -> Zone? {
+    package func zone(at index: Int) -> Zone? {
         zones.indices.contains(index) ? zones[index] : nil
     }
 }

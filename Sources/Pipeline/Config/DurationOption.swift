@@ -2,9 +2,9 @@ import Foundation
 
 /// Durations as pipeline files write them ("30s", "15m", "6h", "2d", or a number of seconds) and as messages
 /// show them ("45 s", "15 min", "6 h", "2 d").
-public enum DurationOption {
+package enum DurationOption {
     /// Seconds, or nil when the text is not a duration.
-    public static func seconds(_ text: String) -> Double? {
+    package static func seconds(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let unit = trimmed.last else { return nil }
         let factors: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
@@ -17,7 +17,7 @@ public enum DurationOption {
     }
 
     /// A duration for people: the largest unit that fits, rounded down ("59 s", "1 min", "2 h 5 min", "3 d 4 h").
-    public static func describe(_ seconds: Double) -> String {
+    package static func describe(_ seconds: Double) -> String {
         let total = Int(max(0, seconds).rounded(.down))
         if total < 60 { return "\(total) s" }
         let minutes = total / 60

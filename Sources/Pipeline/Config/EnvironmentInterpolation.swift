@@ -1,11 +1,11 @@
 /// `${NAME}` and `${NAME:-default}` in pipeline strings. `$$` writes a literal `$`.
-public enum EnvironmentInterpolation {
-    public enum Failure: Error, Equatable {
+package enum EnvironmentInterpolation {
+    package enum Failure: Error, Equatable {
         case unset(String)
         case malformed(String)
     }
 
-    public static func expand(_ text: String, environment: [String: String]) throws(Failure) -> String {
+    package static func expand(_ text: String, environment: [String: String]) throws(Failure) -> String {
         guard text.contains("$") else { return text }
         var out = ""
         var i = text.startIndex

@@ -1,7 +1,7 @@
 /// The resolved plan of a pipeline, as `calpipe validate` and `calpipe run --dry-run` print it: what will
 /// run, in order, after the loader's own changes (an `expand` it added), with the window in dates and the zone.
 extension PipelineDefinition {
-    public var planLines: [String] {
+    package var planLines: [String] {
         let env = environment
         var lines = ["plan of \"\(env.name)\":"]
         lines.append("  time zone: \(env.zone.identifier)")

@@ -5,13 +5,13 @@ import Foundation
 /// nothing is only a warning: the files may come later); output paths (of sinks) must be writable: no file
 /// where a folder should be, no folder where the file should be, and the nearest existing folder writable
 /// (missing folders are created by the run). `${VARS}` without defaults are checked by the loader already.
-public struct PipelineFileCheck {
-    public var errors: [ConfigIssue] = []
-    public var warnings: [ConfigIssue] = []
+package struct PipelineFileCheck {
+    package var errors: [ConfigIssue] = []
+    package var warnings: [ConfigIssue] = []
 
     /// Checks the pipeline file `file` (already loaded without errors) against the file system.
     /// `overrides`: the `--set` values the loader applied.
-    public static func check(file: String, registry: PluginRegistry, environment: [String: String],
+    package static func check(file: String, registry: PluginRegistry, environment: [String: String],
                              overrides: [PipelineOverride] = []) -> PipelineFileCheck {
         var result = PipelineFileCheck()
         guard let bytes = try? ChunkReader(path: file).readAll(), var raw = try? JSONParser.parse(bytes: bytes) else { return result }

@@ -8,9 +8,9 @@ public struct PipelineLoader {
     public var zones: ZoneDatabase
     public var now: Date
     /// Installed in the pipeline environment for URL inputs.
-    public var fetcher: (any RemoteFetcher)?
+    package var fetcher: (any RemoteFetcher)?
     /// `--set KEY=VALUE` overrides, put into the file's document (in order) before it is read.
-    public var overrides: [PipelineOverride] = []
+    package var overrides: [PipelineOverride] = []
 
     /// The keys a pipeline file may have at its top level, declared once (for the checks and `calpipe schema`).
     public static let topLevelOptions: [OptionDoc] = [

@@ -1,19 +1,19 @@
 /// One `--set KEY=VALUE` of the command line: a value put into the pipeline file before it is read, at a dotted
 /// JSON path (`window.from=today-1d`, `sinks[0].path=out/today.json`, `stages[1].provider=file`). The value is
 /// read as JSON when it is JSON (`true`, `3`, `{"name": "Berlin"}`, `"quoted"`), else taken as a string.
-public struct PipelineOverride: Sendable, Hashable {
-    public enum Step: Sendable, Hashable {
+package struct PipelineOverride: Sendable, Hashable {
+    package enum Step: Sendable, Hashable {
         case key(String)
         case index(Int)
     }
 
     /// The text as given, for messages.
-    public let text: String
-    public let steps: [Step]
-    public let value: JSONValue
+    package let text: String
+    package let steps: [Step]
+    package let value: JSONValue
 
     /// Reads `KEY=VALUE`; the message says what is wrong.
-    public init(parsing text: String) throws(ConfigIssue) {
+    package init(parsing text: String) throws(ConfigIssue) {
         self.text = text
         guard let equals = text.firstIndex(of: "=") else {
             throw Self.issue(text, "expected KEY=VALUE, such as window.from=today-1d")
@@ -41,7 +41,7 @@ public struct PipelineOverride: Sendable, Hashable {
     }
 
     /// The document with the value put in place; missing object keys are made, array items must exist.
-    public func apply(to document: JSONValue) throws(ConfigIssue) -> JSONValue {
+    package func apply(to document: JSONValue) throws(ConfigIssue) -> JSONValue {
         try put(value, at: steps[...], in: document, walked: "")
     }
 

@@ -1,6 +1,6 @@
 /// "Did you mean" help: the closest known name by edit distance, when it is close enough to be a likely typo.
-public enum Suggestion {
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+package enum Suggestion {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let lower = word.lowercased()
         var best: (name: String, distance: Int)?
         for candidate in candidates {
@@ -13,7 +13,7 @@ public enum Suggestion {
     }
 
     /// " (did you mean "x"?)" or "".
-    public static func hint(for word: String, in candidates: [String]) -> String {
+    package static func hint(for word: String, in candidates: [String]) -> String {
         closest(to: word, in: candidates).map { "; did you mean \"\($0)\"?" } ?? ""
     }
 

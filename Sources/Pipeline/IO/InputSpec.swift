@@ -12,9 +12,13 @@ public struct InputSpec: Sendable, Hashable {
 
     public var location: Location
     /// Credentials and staleness limit for a `url` input.
-    public var access: RemoteAccess
+    package var access: RemoteAccess
 
-    public init(location: Location, access: RemoteAccess = RemoteAccess()) {
+    public init(location: Location) {
+        self.init(location: location, access: RemoteAccess())
+    }
+
+    package init(location: Location, access: RemoteAccess) {
         self.location = location
         self.access = access
     }

@@ -2,15 +2,15 @@
 /// With none of these and no `user:password@` in the URL, the fetcher looks the host up in `.netrc`
 /// (`$NETRC`, else `~/.netrc`) unless `useNetrc` is false. Values are secrets: they never reach rows, logs,
 /// errors, cache keys or the summary.
-public struct RemoteCredentials: Sendable, Hashable {
+package struct RemoteCredentials: Sendable, Hashable {
     /// Header name to value, sent with every request to the feed (`${ENV}` already expanded).
-    public var headers: [String: String]
-    public var bearerToken: String?
-    public var username: String?
-    public var password: String?
-    public var useNetrc: Bool
+    package var headers: [String: String]
+    package var bearerToken: String?
+    package var username: String?
+    package var password: String?
+    package var useNetrc: Bool
 
-    public init(headers: [String: String] = [:], bearerToken: String? = nil, username: String? = nil, password: String? = nil, useNetrc: Bool = true) {
+    package init(headers: [String: String] = [:], bearerToken: String? = nil, username: String? = nil, password: String? = nil, useNetrc: Bool = true) {
         self.headers = headers
         self.bearerToken = bearerToken
         self.username = username
@@ -19,7 +19,7 @@ public struct RemoteCredentials: Sendable, Hashable {
     }
 
     /// The secret texts, for scrubbing messages that might quote them.
-    public var secrets: [String] {
+    package var secrets: [String] {
         var out = Array(headers.values)
         if let bearerToken { out.append(bearerToken) }
         if let password { out.append(password) }
@@ -28,12 +28,12 @@ public struct RemoteCredentials: Sendable, Hashable {
 }
 
 /// What a source asks of the fetcher besides the URL.
-public struct RemoteAccess: Sendable, Hashable {
-    public var credentials: RemoteCredentials
+package struct RemoteAccess: Sendable, Hashable {
+    package var credentials: RemoteCredentials
     /// Seconds a cached copy may be old and still be used when the server cannot be reached (nil: any age).
-    public var maxStale: Double?
+    package var maxStale: Double?
 
-    public init(credentials: RemoteCredentials = RemoteCredentials(), maxStale: Double? = nil) {
+    package init(credentials: RemoteCredentials = RemoteCredentials(), maxStale: Double? = nil) {
         self.credentials = credentials
         self.maxStale = maxStale
     }

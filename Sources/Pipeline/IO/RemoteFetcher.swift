@@ -1,21 +1,21 @@
 /// Fetches `http(s)://` (and `webcal://`) inputs for sources. The executable installs the real client
 /// (with its cache) in the pipeline environment; the Pipeline module itself never opens a connection.
-public protocol RemoteFetcher: Sendable {
+package protocol RemoteFetcher: Sendable {
     /// Downloads (or revalidates) the URL and returns a local file with the body. Errors and every text the
     /// fetcher produces name the URL redacted (`URLRedaction`), never with its credentials.
     func fetch(url: String, access: RemoteAccess, context: RunContext) throws -> RemoteBody
 }
 
 extension RemoteFetcher {
-    public func fetch(url: String, context: RunContext) throws -> RemoteBody {
+    package func fetch(url: String, context: RunContext) throws -> RemoteBody {
         try fetch(url: url, access: RemoteAccess(), context: context)
     }
 }
 
 /// A fetched body, stored in a local file the fetcher owns, with what is known about where it came from
 /// (for messages, the summary and fingerprints of incremental runs).
-public struct RemoteBody: Sendable {
-    public enum Origin: String, Sendable, Hashable {
+package struct RemoteBody: Sendable {
+    package enum Origin: String, Sendable, Hashable {
         /// Downloaded now.
         case downloaded
         /// Served from the cache while fresh: no request was made.
@@ -26,25 +26,25 @@ public struct RemoteBody: Sendable {
         case stale
     }
 
-    public var path: String
-    public var origin: Origin
+    package var path: String
+    package var origin: Origin
     /// Seconds since the cached copy was downloaded or last confirmed by the server (0 when downloaded now).
-    public var age: Double
+    package var age: Double
     /// Why the server could not be reached, for `.stale`.
-    public var staleReason: String?
+    package var staleReason: String?
     /// The validators of the body, when the server sent them.
-    public var etag: String?
-    public var lastModified: String?
+    package var etag: String?
+    package var lastModified: String?
     /// Length and SHA-256 (hex) of the body, when known.
-    public var length: Int64?
-    public var sha256: String?
+    package var length: Int64?
+    package var sha256: String?
 
     /// True when the body came from the cache (fresh, revalidated with 304, or stale).
-    public var fromCache: Bool { origin != .downloaded }
+    package var fromCache: Bool { origin != .downloaded }
     /// True when the server could not be reached and a cached copy was used.
-    public var stale: Bool { origin == .stale }
+    package var stale: Bool { origin == .stale }
 
-    public init(path: String, origin: Origin, age: Double = 0, staleReason: String? = nil, etag: String? = nil, lastModified: String? = nil,
+    package init(path: String, origin: Origin, age: Double = 0, staleReason: String? = nil, etag: String? = nil, lastModified: String? = nil,
                 length: Int64? = nil, sha256: String? = nil) {
         self.path = path
         self.origin = origin

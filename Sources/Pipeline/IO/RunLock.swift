@@ -4,22 +4,22 @@ import Foundation
 /// database), held until `release()` or the process ends (also by a crash or SIGKILL: the kernel drops it).
 /// The holder writes "pid started-at pipeline" into the file, so a run that finds it taken can say whose it is.
 /// The file itself stays (removing it would race with the next run).
-public final class RunLock {
-    public let path: String
+package final class RunLock {
+    package let path: String
     private var descriptor: Int32
 
     /// The other run, as its lock file tells it.
-    public struct Holder: Sendable, CustomStringConvertible {
-        public var pid: String
-        public var startedAt: String
-        public var pipeline: String
+    package struct Holder: Sendable, CustomStringConvertible {
+        package var pid: String
+        package var startedAt: String
+        package var pipeline: String
 
-        public var description: String {
+        package var description: String {
             "pid \(pid), started \(startedAt)" + (pipeline.isEmpty ? "" : " (pipeline \(pipeline))")
         }
     }
 
-    public enum Failure: Error {
+    package enum Failure: Error {
         /// Another run holds the lock and did not let go within the wait.
         case held(by: Holder, waited: Double)
     }
@@ -27,7 +27,7 @@ public final class RunLock {
     /// Takes the lock, waiting up to `wait` seconds for another run to let go (polling every 50 ms; `cancelled`
     /// stops the wait). nil when the lock file cannot be made (a read-only folder): the run goes on unlocked
     /// and meets the folder's own error where it writes.
-    public static func acquire(path: String, pipeline: String, wait: Double, cancelled: () -> Bool = { false }) throws -> RunLock? {
+    package static func acquire(path: String, pipeline: String, wait: Double, cancelled: () -> Bool = { false }) throws -> RunLock? {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
         let deadline = Date().addingTimeInterval(max(0, wait))
@@ -64,7 +64,7 @@ public final class RunLock {
     }
 
     /// Lets go (the next run may start).
-    public func release() {
+    package func release() {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1

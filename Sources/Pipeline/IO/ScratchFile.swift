@@ -5,16 +5,16 @@ import Foundation
 /// sink. They wait on disk instead of in memory. Its name is removed as soon as it is created, so nothing is
 /// left behind whatever happens to the run (finished, failed, interrupted, crashed); the space is freed when
 /// the descriptor closes (`close()`, or deinit). The one owner of its descriptor; appends are buffered.
-public final class ScratchFile {
+package final class ScratchFile {
     private var descriptor: Int32
     private var pending: [UInt8] = []
     /// Bytes appended so far (written or pending).
-    public private(set) var size: Int64 = 0
+    package private(set) var size: Int64 = 0
     private static let flushThreshold = 1 << 16
 
     /// Creates the file in `directory` (the system's temporary directory when nil) and removes its name.
     /// `prefix` names it while it is open (as `/proc/self/fd` shows it), e.g. "calpipe-spill".
-    public init(directory: String? = nil, prefix: String = "calpipe-scratch") throws {
+    package init(directory: String? = nil, prefix: String = "calpipe-scratch") throws {
         let folder = directory ?? NSTemporaryDirectory()
         var template = Array((folder + "/" + prefix + "-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -26,7 +26,7 @@ public final class ScratchFile {
     deinit { close() }
 
     /// Frees the file. Later calls do nothing; reads and appends after it throw.
-    public func close() {
+    package func close() {
         guard descriptor >= 0 else { return }
         Foundation.close(descriptor)
         descriptor = -1
@@ -35,7 +35,7 @@ public final class ScratchFile {
 
     /// Appends the bytes and returns the offset they start at.
     @discardableResult
-    public func append(_ bytes: [UInt8]) throws -> Int64 {
+    package func append(_ bytes: [UInt8]) throws -> Int64 {
         let offset = size
         pending.append(contentsOf: bytes)
         size += Int64(bytes.count)
@@ -45,7 +45,7 @@ public final class ScratchFile {
 
     /// Appends the text's UTF-8 bytes and returns the offset they start at.
     @discardableResult
-    public func append(_ text: String) throws -> Int64 {
+    package func append(_ text: String) throws -> Int64 {
         let offset = size
         pending.append(contentsOf: text.utf8)
         size += Int64(text.utf8.count)
@@ -60,7 +60,7 @@ public final class ScratchFile {
     }
 
     /// Reads `count` bytes from `offset` into `buffer` (replacing its content).
-    public func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws {
+    package func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws {
         if !pending.isEmpty { try flush() }
         guard descriptor >= 0 else { throw RunFailure.failed("cannot read a temporary file (it is closed)") }
         guard offset >= 0, count >= 0, offset + Int64(count) <= size else {
@@ -80,14 +80,14 @@ public final class ScratchFile {
     }
 
     /// `count` bytes from `offset`.
-    public func read(at offset: Int64, count: Int) throws -> [UInt8] {
+    package func read(at offset: Int64, count: Int) throws -> [UInt8] {
         var out: [UInt8] = []
         try read(at: offset, count: count, into: &out)
         return out
     }
 
     /// Hands the content to `body` in chunks of up to 1 MiB, from the start.
-    public func copy(_ body: ([UInt8]) throws -> Void) throws {
+    package func copy(_ body: ([UInt8]) throws -> Void) throws {
         var chunk: [UInt8] = []
         var offset: Int64 = 0
         while offset < size {

@@ -3,18 +3,18 @@ import Foundation
 /// URLs as they may be shown: in rows (`events.source`), logs, errors, cache keys and the summary. A password
 /// written into the URL (`https://user:secret@host/`) and the values of token-like query parameters
 /// (`?token=...`) become `***`; the rest stays as written, so the user recognises the address.
-public enum URLRedaction {
+package enum URLRedaction {
     /// Query parameter names (any case) whose values are secrets.
-    public static let secretParameters: Set<String> = [
+    package static let secretParameters: Set<String> = [
         "token", "access_token", "auth", "auth_token", "key", "apikey", "api_key", "sig", "signature", "password", "passwd",
         "secret", "client_secret", "private_token", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
     ]
 
-    public static let mask = "***"
+    package static let mask = "***"
 
     /// The URL with its user information's password and secret query values replaced by `***`.
     /// A URL without secrets comes back unchanged (the same characters).
-    public static func redact(_ url: String) -> String {
+    package static func redact(_ url: String) -> String {
         guard url.contains("@") || url.contains("?") else { return url }
         var text = url
         // user:password@ (only in the authority: between "//" and the first "/", "?" or "#").
@@ -43,13 +43,13 @@ public enum URLRedaction {
     }
 
     /// True for a query parameter name that carries a secret.
-    public static func isSecret(_ name: String) -> Bool {
+    package static func isSecret(_ name: String) -> Bool {
         secretParameters.contains(name.lowercased())
     }
 
     /// Replaces every occurrence of the given secrets (credentials the user configured) in a text: a last
     /// line of defence for messages that quote a server's answer.
-    public static func scrub(_ text: String, secrets: [String]) -> String {
+    package static func scrub(_ text: String, secrets: [String]) -> String {
         var out = text
         for secret in secrets where secret.count >= 4 { out = out.replacingOccurrences(of: secret, with: mask) }
         return out

@@ -1,19 +1,19 @@
 /// Writes JSON deterministically: keys in the order given, numbers in a stable shortest form,
 /// pretty (two-space indent) or compact.
-public struct JSONWriter {
-    public var pretty: Bool
+package struct JSONWriter {
+    package var pretty: Bool
 
-    public init(pretty: Bool = true) {
+    package init(pretty: Bool = true) {
         self.pretty = pretty
     }
 
-    public func string(_ value: JSONValue) -> String {
+    package func string(_ value: JSONValue) -> String {
         var out = ""
         write(value, into: &out, indent: 0)
         return out
     }
 
-    public func write(_ value: JSONValue, into out: inout String, indent: Int) {
+    package func write(_ value: JSONValue, into out: inout String, indent: Int) {
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -51,14 +51,14 @@ public struct JSONWriter {
     }
 
     /// Integers without a fraction ("3", not "3.0"); other numbers in Swift's shortest round-trip form.
-    public static func numberText(_ n: Double) -> String {
+    package static func numberText(_ n: Double) -> String {
         if n.isNaN || n.isInfinite { return "null" }
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
         return String(n)
     }
 
     /// `s` as a quoted JSON string (`JSONEscaping`).
-    public static func appendQuoted(_ s: String, to out: inout String) {
+    package static func appendQuoted(_ s: String, to out: inout String) {
         out += "\""
         var text = s
         text.withUTF8 { utf8 in

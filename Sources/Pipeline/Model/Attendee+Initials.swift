@@ -5,7 +5,7 @@
 /// Read byte by byte (the JSON days sink asks for it for every attendee of every entry): ASCII letters are
 /// taken and upper-cased directly; a word starting with a non-ASCII letter gives that letter upper-cased.
 extension Attendee {
-    public var initials: String? {
+    package var initials: String? {
         if let name, let found = Self.initials(of: name, emailLocalPart: false) { return found }
         if let email { return Self.initials(of: email, emailLocalPart: true) }
         return nil

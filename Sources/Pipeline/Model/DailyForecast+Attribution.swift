@@ -2,7 +2,7 @@
 extension DailyForecast {
     /// The attribution text for a provider name ("open-meteo", "metno", "file"), or nil for an unknown one.
     /// Both services license their data under CC BY 4.0, which requires the credit wherever the data is shown.
-    public static func attribution(forProvider provider: String) -> String? {
+    package static func attribution(forProvider provider: String) -> String? {
         switch provider {
         case "open-meteo", "file":
             return "Weather data by Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)"
@@ -14,7 +14,7 @@ extension DailyForecast {
     }
 
     /// The attributions for the providers of some day entries, sorted and without repeats.
-    public static func attributions(for days: [DayEntry]) -> [String] {
+    package static func attributions(for days: [DayEntry]) -> [String] {
         var providers = Set<String>()
         for day in days {
             if case .forecast(let forecast, _)? = day.forecast { providers.insert(forecast.provider) }
@@ -25,7 +25,7 @@ extension DailyForecast {
 
 extension DailyForecast {
     /// The attributions for the providers of some days' weather, sorted and without repeats.
-    public static func attributions(for days: [AgendaDay]) -> [String] {
+    package static func attributions(for days: [AgendaDay]) -> [String] {
         let providers = Set(days.compactMap { $0.weather?.forecast?.provider })
         return Set(providers.compactMap(attribution(forProvider:))).sorted()
     }

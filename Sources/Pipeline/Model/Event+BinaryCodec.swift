@@ -4,7 +4,7 @@
 /// back as the same objects. The form lives only as long as one run: no version, no compatibility.
 extension Event {
     /// `includeOrigin: false` leaves the origin out (as if nil): the content hash of incremental runs.
-    public func encode(to w: inout ByteWriter, zones: ZoneTable, includeOrigin: Bool = true) {
+    package func encode(to w: inout ByteWriter, zones: ZoneTable, includeOrigin: Bool = true) {
         w.string(uid)
         w.optionalString(title)
         w.optionalString(description)
@@ -81,7 +81,7 @@ extension Event {
     }
 
     /// Reads an event `encode(to:zones:)` wrote, with the zones of the same table.
-    public init(decoding r: inout ByteReader, zones: ZoneTable) throws {
+    package init(decoding r: inout ByteReader, zones: ZoneTable) throws {
         let uid = try r.string()
         let title = try r.optionalString()
         let description = try r.optionalString()

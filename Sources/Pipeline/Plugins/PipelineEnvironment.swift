@@ -22,7 +22,7 @@ public struct PipelineEnvironment: Sendable {
     /// The pipeline's `"locale"` (default "en"): weekday names in exported days.
     public var locale: String = "en"
     /// Fetches URL inputs; installed by the executable. Nil: URL inputs fail with a clear error.
-    public var fetcher: (any RemoteFetcher)?
+    package var fetcher: (any RemoteFetcher)?
 
     public init(pipelineFile: String, baseDirectory: URL, name: String, zone: Zone, window: Window?, location: JSONValue? = nil,
                 environment: [String: String], zones: ZoneDatabase, today: CivilDate, now: Int64? = nil) {

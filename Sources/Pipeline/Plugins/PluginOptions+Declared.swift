@@ -3,7 +3,7 @@ extension PluginOptions {
     /// (else `unknown option (expected one of: ...); did you mean "..."?`), every required option is there, every
     /// value has its declared kind, and a value from a fixed set is one of them. Each problem is reported once
     /// with its JSON path; the plugin's own reads then see only well-typed values or report what they mean.
-    public func checkDeclared() {
+    package func checkDeclared() {
         guard let declared else { return }
         let names = declared.map(\.name)
         for key in object.keys where key != "type" && !names.contains(key) {

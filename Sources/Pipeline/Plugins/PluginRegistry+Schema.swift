@@ -2,7 +2,7 @@ extension PluginRegistry {
     /// A JSON Schema (draft 2020-12) of pipeline files, made from the plugins' declared options: what
     /// `calpipe schema` prints, for editors and for checking pipeline files in other tools. It checks the
     /// shape (keys, kinds, allowed values); `calpipe validate` also checks what the values mean.
-    public func pipelineSchema() -> JSONValue {
+    package func pipelineSchema() -> JSONValue {
         func object(_ members: [(String, JSONValue)]) -> JSONValue { .object(JSONObject(members.map { (key: $0.0, value: $0.1) })) }
         func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
 

@@ -1,12 +1,12 @@
 /// The result of expanding one rule: occurrence starts in local wall-clock time, ascending, and whether a
 /// limit cut the expansion short.
-public struct RuleExpansion: Hashable, Sendable {
+package struct RuleExpansion: Hashable, Sendable {
     /// Occurrence starts, wall-clock time of the series (the same clock as the `start` passed in), ascending.
-    public var starts: [CivilDateTime]
+    package var starts: [CivilDateTime]
     /// True when `limit` occurrences were reached, or the engine's work budget ran out, before `to`.
-    public var truncated: Bool
+    package var truncated: Bool
 
-    public init(starts: [CivilDateTime], truncated: Bool) {
+    package init(starts: [CivilDateTime], truncated: Bool) {
         self.starts = starts
         self.truncated = truncated
     }
@@ -16,7 +16,7 @@ extension RecurrenceRule {
     /// The engine's work budget: periods and candidate days it examines for one rule before it gives up and
     /// reports `truncated`. Large enough for any real rule (a secondly rule over a year is 31.5 million
     /// seconds but is cut by `limit` long before).
-    public static let workBudget = 50_000_000
+    package static let workBudget = 50_000_000
 
     /// Expands the rule for a series whose first instance is `start` (DTSTART as wall-clock time), returning
     /// the occurrence starts `s` with `from <= s < to` (wall-clock time), ascending.
@@ -34,7 +34,7 @@ extension RecurrenceRule {
     ///
     /// Used by the expand stage and by importers that build zones from VTIMEZONE STANDARD/DAYLIGHT blocks
     /// (there, `start` is the block's DTSTART, `zone` a fixed zone at TZOFFSETFROM so a UTC UNTIL compares right).
-    public func expand(start: CivilDateTime, from: CivilDateTime, to: CivilDateTime, zone: Zone? = nil,
+    package func expand(start: CivilDateTime, from: CivilDateTime, to: CivilDateTime, zone: Zone? = nil,
                        includeStart: Bool = false, limit: Int = 100_000) -> RuleExpansion {
         var starts: [CivilDateTime] = []
         let truncated = forEachOccurrence(start: start, from: from, to: to, zone: zone, includeStart: includeStart, limit: limit) {
@@ -46,7 +46,7 @@ extension RecurrenceRule {
     /// Streaming form of `expand`: calls `body` with each occurrence start in order, without building an
     /// array. Returns true when the expansion was truncated by `limit` or the work budget.
     @discardableResult
-    public func forEachOccurrence(start: CivilDateTime, from: CivilDateTime, to: CivilDateTime, zone: Zone? = nil,
+    package func forEachOccurrence(start: CivilDateTime, from: CivilDateTime, to: CivilDateTime, zone: Zone? = nil,
                                   includeStart: Bool = false, limit: Int = 100_000,
                                   _ body: (CivilDateTime) -> Void) -> Bool {
         var engine = RuleEngine(rule: self, start: start.secondsSinceEpoch, zone: zone)

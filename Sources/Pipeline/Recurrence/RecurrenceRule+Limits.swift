@@ -3,54 +3,54 @@
 /// and jCal through the iCalendar reader, the JSON source's `rrule` strings). The engine (`RuleEngine`) may
 /// then rely on them, and still ignores out-of-range values of rules built in code.
 extension RecurrenceRule {
-    public enum Limits {
+    package enum Limits {
         /// One part's range. A signed part ("-1" = the last) takes `-upper ... -1` and `lower ... upper`; zero
         /// never. Checked without `abs`, so even `Int.min` is only a value out of range.
-        public struct Range: Sendable {
-            public let lower: Int
-            public let upper: Int
-            public let signed: Bool
+        package struct Range: Sendable {
+            package let lower: Int
+            package let upper: Int
+            package let signed: Bool
 
-            public init(_ lower: Int, _ upper: Int, signed: Bool = false) {
+            package init(_ lower: Int, _ upper: Int, signed: Bool = false) {
                 self.lower = lower
                 self.upper = upper
                 self.signed = signed
             }
 
-            public func contains(_ n: Int) -> Bool {
+            package func contains(_ n: Int) -> Bool {
                 if signed && n < 0 { return n >= -upper }
                 return n >= lower && n <= upper
             }
 
             /// "1 to 12", "1 to 31 or -31 to -1".
-            public var text: String {
+            package var text: String {
                 signed ? "\(lower) to \(upper) or -\(upper) to -1" : "\(lower) to \(upper)"
             }
         }
 
-        public static let bySecond = Range(0, 60)
-        public static let byMinute = Range(0, 59)
-        public static let byHour = Range(0, 23)
-        public static let byMonthDay = Range(1, 31, signed: true)
-        public static let byYearDay = Range(1, 366, signed: true)
-        public static let byWeekNo = Range(1, 53, signed: true)
-        public static let byMonth = Range(1, 12)
+        package static let bySecond = Range(0, 60)
+        package static let byMinute = Range(0, 59)
+        package static let byHour = Range(0, 23)
+        package static let byMonthDay = Range(1, 31, signed: true)
+        package static let byYearDay = Range(1, 366, signed: true)
+        package static let byWeekNo = Range(1, 53, signed: true)
+        package static let byMonth = Range(1, 12)
         /// Under RSCALE a year may have 13 months (Ethiopic, Coptic; RFC 7529 3.1).
-        public static let byMonthRScale = Range(1, 13)
-        public static let bySetPos = Range(1, 366, signed: true)
+        package static let byMonthRScale = Range(1, 13)
+        package static let bySetPos = Range(1, 366, signed: true)
         /// The "2" of "2MO", "-1" of "-1FR".
-        public static let weekdayOrdinal = Range(1, 53, signed: true)
+        package static let weekdayOrdinal = Range(1, 53, signed: true)
         /// INTERVAL has no upper bound in the RFC; larger values than `Int.max` are read as `Int.max`. The
         /// engine caps it per frequency (`maxEffectiveInterval`) where a second period is out of reach anyway.
-        public static let interval = Range(1, Int.max)
+        package static let interval = Range(1, Int.max)
         /// COUNT; larger values than `Int.max` are read as `Int.max`.
-        public static let count = Range(0, Int.max)
+        package static let count = Range(0, Int.max)
 
         /// The largest INTERVAL that still changes a rule's instances: beyond it, the second period starts more
         /// than 20,000 years after the first, past any date a calendar can name (years 0000-9999), so the rule
         /// gives DTSTART alone either way. The engine caps INTERVAL there, which keeps all its arithmetic far
         /// from overflow.
-        public static func maxEffectiveInterval(_ frequency: Frequency) -> Int {
+        package static func maxEffectiveInterval(_ frequency: Frequency) -> Int {
             switch frequency {
             case .yearly: return 20_000
             case .monthly: return 240_000

@@ -12,43 +12,43 @@
 /// them its properties. An override whose instance the rule never produces still shows up, at its own time.
 /// A cancelled instance (STATUS:CANCELLED on the override or the master) is left out unless
 /// `includeCancelled`.
-public struct SeriesExpander: Sendable {
+package struct SeriesExpander: Sendable {
     /// The span occurrences must touch, as UTC instants: [from, to); nil `from` means from DTSTART on.
-    public struct Span: Hashable, Sendable {
-        public var from: Int64?
-        public var to: Int64
+    package struct Span: Hashable, Sendable {
+        package var from: Int64?
+        package var to: Int64
 
-        public init(from: Int64?, to: Int64) {
+        package init(from: Int64?, to: Int64) {
             self.from = from
             self.to = to
         }
 
         /// The window rule: an occurrence [start, end) is in when start < to and end > from; a zero-length one
         /// when from <= start < to.
-        public func contains(start: Int64, end: Int64) -> Bool {
+        package func contains(start: Int64, end: Int64) -> Bool {
             let lower = from ?? Int64.min
             if end <= start { return start >= lower && start < to }
             return start < to && end > lower
         }
     }
 
-    public struct Result {
+    package struct Result {
         /// Occurrences of the series touching the span, sorted by start, then by original start.
-        public var occurrences: [Occurrence]
+        package var occurrences: [Occurrence]
         /// True when the series had more than `maxOccurrences` instances in the span (only the first were kept).
-        public var truncated: Bool
+        package var truncated: Bool
         /// True when a rule needed more than `RecurrenceRule.workBudget` steps and was cut short (a rule that
         /// matches almost never, such as FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29 over centuries).
-        public var workBudgetExhausted: Bool = false
+        package var workBudgetExhausted: Bool = false
     }
 
     /// The pipeline's zone: dates and floating times are read in it.
-    public var zone: Zone
-    public var span: Span
-    public var maxOccurrences: Int
-    public var includeCancelled: Bool
+    package var zone: Zone
+    package var span: Span
+    package var maxOccurrences: Int
+    package var includeCancelled: Bool
 
-    public init(zone: Zone, span: Span, maxOccurrences: Int = 100_000, includeCancelled: Bool = false) {
+    package init(zone: Zone, span: Span, maxOccurrences: Int = 100_000, includeCancelled: Bool = false) {
         self.zone = zone
         self.span = span
         self.maxOccurrences = maxOccurrences
@@ -84,7 +84,7 @@ public struct SeriesExpander: Sendable {
     }
 
     /// Expands `master` with its `overrides` (events with the same UID and a RECURRENCE-ID).
-    public func expand(_ master: Event, overrides: [Event] = []) -> Result {
+    package func expand(_ master: Event, overrides: [Event] = []) -> Result {
         let batch = OccurrenceBatch()
         let (truncated, exhausted) = expand(master, overrides: overrides, into: batch)
         // Usually already in order (strictly increasing starts); otherwise sort with the full key.
@@ -329,7 +329,7 @@ public struct SeriesExpander: Sendable {
 
     /// `start` plus `duration` as RFC 5545 3.3.6 says (days on the wall clock, then exact seconds), with the
     /// result written so that it names the right instant (see `time(atUTC:in:)`).
-    public static func end(of start: EventTime, after duration: CalDuration) -> EventTime {
+    package static func end(of start: EventTime, after duration: CalDuration) -> EventTime {
         guard case .zoned(let local, let z) = start else { return start.adding(duration) }
         let shifted = local.adding(seconds: Int64(duration.days) * 86_400)
         return time(atUTC: z.utc(fromLocal: shifted) + duration.seconds, in: z)
@@ -338,7 +338,7 @@ public struct SeriesExpander: Sendable {
     /// The instant as wall-clock time in `zone`, or as UTC when the wall clock cannot name it: in the repeated
     /// hour after a fall-back change, a TZID time always means the first of the two instants (RFC 5545
     /// 3.3.5), so the second one (01:30 EST on the night New York leaves EDT) is written in UTC.
-    public static func time(atUTC instant: Int64, in zone: Zone) -> EventTime {
+    package static func time(atUTC instant: Int64, in zone: Zone) -> EventTime {
         let local = zone.local(fromUTC: instant)
         return zone.utc(fromLocal: local) == instant ? .zoned(local, zone) : .utc(instant)
     }
@@ -381,7 +381,7 @@ public struct SeriesExpander: Sendable {
 
     /// Occurrences in the deterministic output order: start instant, then UID, then original start (dates and
     /// floating times read in `zone`). Each instant is computed once.
-    public static func sorted(_ occurrences: [Occurrence], zone: Zone) -> [Occurrence] {
+    package static func sorted(_ occurrences: [Occurrence], zone: Zone) -> [Occurrence] {
         var instants = ZoneCursor.Instants(pipelineZone: zone)
         var keyed = occurrences.indices.map { i -> (start: Int64, original: Int64, index: Int) in
             let s = instants.utcSeconds(occurrences[i].start)

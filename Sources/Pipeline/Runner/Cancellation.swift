@@ -64,7 +64,7 @@ public final class Cancellation: @unchecked Sendable {
     }
 
     /// True when the run was asked to stop after it had made its outputs visible: it finished anyway.
-    public var cancelledAfterCommit: Bool {
+    package var cancelledAfterCommit: Bool {
         lock.lock()
         defer { lock.unlock() }
         return reason != nil && phase == .irreversible
@@ -85,7 +85,7 @@ public final class Cancellation: @unchecked Sendable {
     }
 
     /// How many temporary files are registered (open `AtomicFile`s and renames waiting for `publish()`).
-    public var temporaryFileCount: Int {
+    package var temporaryFileCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return temporaryFiles.count
@@ -94,7 +94,7 @@ public final class Cancellation: @unchecked Sendable {
     // MARK: Commit phase
 
     /// A run starts (a context may serve more than one run in tests): its commit phase is still ahead.
-    public func beginRun() {
+    package func beginRun() {
         lock.lock()
         phase = .running
         pendingRenames = []
@@ -102,14 +102,14 @@ public final class Cancellation: @unchecked Sendable {
     }
 
     /// Starts the commit phase: from now on, `AtomicFile.commit()` leaves its rename to `publish()`.
-    public func beginCommit() {
+    package func beginCommit() {
         lock.lock()
         if phase == .running { phase = .committing }
         lock.unlock()
     }
 
     /// A sink made something visible that cannot be taken back: the run goes on to its end.
-    public func markIrreversible() {
+    package func markIrreversible() {
         lock.lock()
         phase = .irreversible
         lock.unlock()
@@ -128,7 +128,7 @@ public final class Cancellation: @unchecked Sendable {
     /// Renames every file committed during the commit phase over its target, unless the run was cancelled
     /// before its point of no return (then nothing is renamed, the temporary files are removed and
     /// `RunFailure.interrupted` is thrown). Holds the lock throughout, so `stopNow()` waits for the renames.
-    public func publish() throws {
+    package func publish() throws {
         lock.lock()
         defer { lock.unlock() }
         if let reason, phase != .irreversible {
@@ -155,7 +155,7 @@ public final class Cancellation: @unchecked Sendable {
     }
 
     /// Removes the temporary files of renames that will not happen (the run failed in its commit phase).
-    public func discardPending() {
+    package func discardPending() {
         lock.lock()
         discardLocked()
         lock.unlock()
@@ -174,7 +174,7 @@ public final class Cancellation: @unchecked Sendable {
     /// by an exit that skips the usual clean-up) and tells whether the outputs had already been made visible.
     /// Waits while `publish()` renames. Afterwards no rename happens any more.
     @discardableResult
-    public func stopNow() -> (removed: Int, published: Bool) {
+    package func stopNow() -> (removed: Int, published: Bool) {
         lock.lock()
         defer { lock.unlock() }
         let published = phase == .irreversible

@@ -9,7 +9,7 @@ import Foundation
 /// `cancel()` drops what is queued and waits for the thread to end. After either returns, whatever
 /// `consume` used belongs to the caller again. A consumed element can be kept for reuse (`keepsSpares`):
 /// `spare()` hands it back, emptied by `consume`.
-public final class HandoffThread<Element>: @unchecked Sendable {
+package final class HandoffThread<Element>: @unchecked Sendable {
     // @unchecked: `consume` and the elements are used by the thread from start() until finish()/cancel()
     // joined it; every shared field below is guarded by `condition`.
     private let condition = NSCondition()
@@ -23,14 +23,14 @@ public final class HandoffThread<Element>: @unchecked Sendable {
     private var running = false
     private var failure: (any Error)?
 
-    public init(name: String, depth: Int, keepsSpares: Bool = false, consume: @escaping (inout Element) throws -> Void) {
+    package init(name: String, depth: Int, keepsSpares: Bool = false, consume: @escaping (inout Element) throws -> Void) {
         self.name = name
         self.depth = max(1, depth)
         self.keepsSpares = keepsSpares
         self.consume = consume
     }
 
-    public func start() {
+    package func start() {
         condition.lock()
         running = true
         condition.unlock()
@@ -41,7 +41,7 @@ public final class HandoffThread<Element>: @unchecked Sendable {
     }
 
     /// Queues an element; waits while `depth` elements wait. Throws the first error of `consume`.
-    public func send(_ element: consuming Element) throws {
+    package func send(_ element: consuming Element) throws {
         condition.lock()
         defer { condition.unlock() }
         while failure == nil && queue.count >= depth { condition.wait() }
@@ -51,14 +51,14 @@ public final class HandoffThread<Element>: @unchecked Sendable {
     }
 
     /// An element consumed earlier, for reuse (with `keepsSpares`), or nil.
-    public func spare() -> Element? {
+    package func spare() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         return spares.popLast()
     }
 
     /// No more elements: waits until everything sent was consumed, then rethrows an error of `consume`.
-    public func finish() throws {
+    package func finish() throws {
         close()
         condition.lock()
         defer { condition.unlock() }
@@ -66,7 +66,7 @@ public final class HandoffThread<Element>: @unchecked Sendable {
     }
 
     /// Drops what is queued and waits for the thread to end (after the element it is consuming).
-    public func cancel() {
+    package func cancel() {
         condition.lock()
         queue.removeAll()
         condition.unlock()

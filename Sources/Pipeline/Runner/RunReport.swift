@@ -65,10 +65,10 @@ public final class RunReport: @unchecked Sendable {
 
     public init() {}
 
-    public func expectInput(bytes: Int64) { locked { inputBytesExpected += bytes } }
-    public func readInput(bytes: Int) { locked { inputBytesRead += Int64(bytes) } }
+    package func expectInput(bytes: Int64) { locked { inputBytesExpected += bytes } }
+    package func readInput(bytes: Int) { locked { inputBytesRead += Int64(bytes) } }
 
-    public func addTime(_ step: String, nanoseconds: UInt64) {
+    package func addTime(_ step: String, nanoseconds: UInt64) {
         let seconds = Double(nanoseconds) / 1e9
         locked {
             if let i = timings.firstIndex(where: { $0.step == step }) { timings[i].seconds += seconds } else { timings.append((step, seconds)) }
@@ -81,8 +81,8 @@ public final class RunReport: @unchecked Sendable {
     /// Inputs that were not empty but gave no events: each a warning, and the run exits 3.
     public private(set) var emptyResults: [String] = []
 
-    public func keepSource(_ message: String) { locked { keptSources.append(message) } }
-    public func noEvents(_ message: String) { locked { emptyResults.append(message) } }
+    package func keepSource(_ message: String) { locked { keptSources.append(message) } }
+    package func noEvents(_ message: String) { locked { emptyResults.append(message) } }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -112,7 +112,7 @@ public final class RunReport: @unchecked Sendable {
         locked { counters.first { $0.name == name }?.value ?? 0 }
     }
 
-    public func cachedCopy(_ label: String, age: Double, origin: String) {
+    package func cachedCopy(_ label: String, age: Double, origin: String) {
         locked { cachedCopies.append((label, age, origin)) }
     }
 

@@ -4,24 +4,24 @@ import Foundation
 /// where its data came from (a local file, stdin, a download, the HTTP cache, a stale cached copy), how old
 /// a cached copy was, and how many events it read. Filled by the runner and `InputSpec`; read by sinks at
 /// commit. Locked: the runner's thread writes while the sinks' thread may read.
-public final class SourceLedger: @unchecked Sendable {
-    public struct Entry: Sendable, Hashable {
-        public var name: String
-        public var type: String
+package final class SourceLedger: @unchecked Sendable {
+    package struct Entry: Sendable, Hashable {
+        package var name: String
+        package var type: String
         /// "file", "stdin", "fetched", "cached" or "stale".
-        public var origin: String
+        package var origin: String
         /// Seconds since a cached copy was downloaded (nil when not from the cache or unknown).
-        public var ageSeconds: Int64?
-        public var events: Int
+        package var ageSeconds: Int64?
+        package var events: Int
     }
 
     private let lock = NSLock()
     private var items: [Entry] = []
 
-    public init() {}
+    package init() {}
 
     /// The sources in pipeline order.
-    public var entries: [Entry] {
+    package var entries: [Entry] {
         lock.lock()
         defer { lock.unlock() }
         return items
@@ -41,7 +41,7 @@ public final class SourceLedger: @unchecked Sendable {
 
     /// Notes where the running source's input came from ("stdin", "fetched", "cached", "stale"). With several
     /// inputs (a glob), a download or a cached copy is what a reader wants to know about, so it wins over "file".
-    public func noteOrigin(_ origin: String, ageSeconds: Int64? = nil) {
+    package func noteOrigin(_ origin: String, ageSeconds: Int64? = nil) {
         lock.lock()
         if !items.isEmpty {
             items[items.count - 1].origin = origin

@@ -4,17 +4,17 @@
 ///   does not touch that day; a zero-length occurrence gives one entry on its day;
 /// - each entry is clipped to its day; a day covered from 00:00 to the next 00:00 is all-day on that day;
 /// - durations come from UTC instants, so DST days are 23 or 25 hours long.
-public struct DaySplitter {
-    public let zone: Zone
+package struct DaySplitter {
+    package let zone: Zone
     /// Only days in [from, to) are returned when set.
-    public let window: Window?
+    package let window: Window?
 
-    public init(zone: Zone, window: Window?) {
+    package init(zone: Zone, window: Window?) {
         self.zone = zone
         self.window = window
     }
 
-    public func split(_ occurrence: Occurrence, into out: inout [DayEntry]) {
+    package func split(_ occurrence: Occurrence, into out: inout [DayEntry]) {
         if case .date(let startDate) = occurrence.start {
             var endDate = startDate.adding(days: 1)
             if case .date(let e) = occurrence.end, e > startDate { endDate = e }

@@ -11,7 +11,7 @@
 ///
 /// Without a pipeline window, occurrences are expanded from each event's DTSTART up to today + 365 days.
 public final class ExpandStage: Stage {
-    public static let defaultHorizonDays = 365
+    package static let defaultHorizonDays = 365
 
     public static let descriptor = StageDescriptor(
         type: "expand",
@@ -110,10 +110,10 @@ public final class ExpandStage: Stage {
 
     /// Occurrences handed on per batch from `finish`: series are expanded and emitted a few at a time, so
     /// memory holds one chunk of occurrences, not all of them.
-    public static let finishBatchSize = 4096
+    package static let finishBatchSize = 4096
     /// The day entries a batch from `finish` may lead to (each occurrence counts the days it can touch): a
     /// batch of occurrences that each last weeks is cut smaller, so the split stage's batch stays bounded too.
-    public static let finishBatchDays = 16_384
+    package static let finishBatchDays = 16_384
 
     /// The days an occurrence of `master` can touch in the window (at least 1), to weigh batches by.
     static func dayWeight(_ master: Event, expander: SeriesExpander) -> Int {

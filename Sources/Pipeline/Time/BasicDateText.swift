@@ -1,7 +1,7 @@
 /// iCalendar's basic date forms: "20260329", "20260329T020000", "20260329T010000Z".
-public enum BasicDateText {
+package enum BasicDateText {
     /// Parses a date, a UTC date-time or a floating date-time. Zoned times are made by the caller.
-    public static func parse(_ text: String) -> EventTime? {
+    package static func parse(_ text: String) -> EventTime? {
         let b = Array(text.utf8)
         func num(_ from: Int, _ count: Int) -> Int? {
             var n = 0
@@ -24,7 +24,7 @@ public enum BasicDateText {
     }
 
     /// Writes "20260329", "20260329T010000Z" (UTC) or "20260329T020000" (local wall clock of zoned/floating).
-    public static func format(_ time: EventTime) -> String {
+    package static func format(_ time: EventTime) -> String {
         switch time {
         case .date(let d): return d.basicFormat
         case .utc(let s): return CivilDateTime(secondsSinceEpoch: s).basicFormat + "Z"

@@ -5,10 +5,10 @@
 /// RRULE, expanded by the recurrence engine (`RecurrenceRule.forEachOccurrence`) up to 2200, the range
 /// `Zone.system` covers. Onsets are sorted; each one whose TZOFFSETTO differs from the offset in force becomes a
 /// transition, and the zone starts at the TZOFFSETFROM of its earliest onset.
-public enum VTimeZone {
-    public struct Problem: Error, CustomStringConvertible, Sendable {
-        public var message: String
-        public var description: String { message }
+package enum VTimeZone {
+    package struct Problem: Error, CustomStringConvertible, Sendable {
+        package var message: String
+        package var description: String { message }
     }
 
     /// The last year onsets are generated for.
@@ -16,7 +16,7 @@ public enum VTimeZone {
     /// One onset a year from 1601 (Outlook's favourite DTSTART) to 2200, with room to spare.
     static let maxOnsetsPerRule = 1000
 
-    public static func zone(from component: RawComponent) throws -> Zone {
+    package static func zone(from component: RawComponent) throws -> Zone {
         guard let tzid = component.properties.first(where: { $0.name == "TZID" })?.value else {
             throw Problem(message: "VTIMEZONE has no TZID")
         }

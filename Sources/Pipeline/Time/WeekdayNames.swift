@@ -2,13 +2,13 @@ import Foundation
 
 /// Weekday names in a locale (the pipeline's `"locale"`, default "en"), from Foundation's CLDR data:
 /// "de" gives "Donnerstag" and "Do.". Made once per run; looking a name up costs an array index.
-public struct WeekdayNames: Sendable, Hashable {
-    public let locale: String
+package struct WeekdayNames: Sendable, Hashable {
+    package let locale: String
     /// Monday first (ISO 8601), as `CivilDate.weekday` counts.
     private let long: [String]
     private let short: [String]
 
-    public init(locale: String) {
+    package init(locale: String) {
         self.locale = locale
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: locale)
@@ -23,15 +23,15 @@ public struct WeekdayNames: Sendable, Hashable {
     }
 
     /// Whether Foundation knows the locale ("de", "en_GB", "pt-BR"); an unknown one would silently be English.
-    public static func isKnown(_ locale: String) -> Bool {
+    package static func isKnown(_ locale: String) -> Bool {
         let underscored = locale.replacingOccurrences(of: "-", with: "_")
         let known = Locale.availableIdentifiers
         return known.contains(underscored) || known.contains(locale)
     }
 
     /// "Thursday" ("Donnerstag").
-    public func name(of date: CivilDate) -> String { long[date.isoWeekday - 1] }
+    package func name(of date: CivilDate) -> String { long[date.isoWeekday - 1] }
 
     /// "Thu" ("Do.").
-    public func shortName(of date: CivilDate) -> String { short[date.isoWeekday - 1] }
+    package func shortName(of date: CivilDate) -> String { short[date.isoWeekday - 1] }
 }

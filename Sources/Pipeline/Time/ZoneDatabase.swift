@@ -9,7 +9,12 @@ public final class ZoneDatabase: @unchecked Sendable {
     /// Extra name mappings consulted before the system database (e.g. Windows zone names -> IANA).
     private let aliases: [String: String]
 
-    public init(aliases: [String: String] = WindowsZones.ianaByWindowsName) {
+    /// Windows zone names are known beside the system's IANA names.
+    public convenience init() {
+        self.init(aliases: WindowsZones.ianaByWindowsName)
+    }
+
+    package init(aliases: [String: String]) {
         self.aliases = aliases
     }
 

@@ -3,9 +3,9 @@ import Foundation
 
 /// Fingerprints for incremental runs (docs/incremental.md): of an input file (size, modification time and
 /// SHA-256 of its bytes) and of an event (a content hash of everything a sink stores of it).
-public enum Fingerprint {
+package enum Fingerprint {
     /// "size:mtime:sha256" of a file, read in 1 MiB chunks (memory does not grow with the file).
-    public static func file(atPath path: String) throws -> String {
+    package static func file(atPath path: String) throws -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { throw InputError(label: path, message: "cannot read (\(String(cString: strerror(errno))))") }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -29,7 +29,7 @@ public enum Fingerprint {
     }
 
     /// SHA-256 of a text, in hex (config fingerprints).
-    public static func text(_ text: String) -> String {
+    package static func text(_ text: String) -> String {
         SHA256.hex(of: Array(text.utf8))
     }
 
@@ -48,13 +48,13 @@ public enum Fingerprint {
 /// origin (file and line: not part of change detection, so an event moved within its file is unchanged),
 /// with each zone's name and rules, truncated to 64 bits. Equal events give equal hashes in every run and
 /// process. One per thread (it reuses its buffers).
-public final class EventHasher {
+package final class EventHasher {
     private var writer = ByteWriter(capacity: 4096)
     private var zoneDigests: [ObjectIdentifier: [UInt8]] = [:]
 
-    public init() {}
+    package init() {}
 
-    public func hash(_ event: Event) -> Int64 {
+    package func hash(_ event: Event) -> Int64 {
         writer.removeAll()
         let zones = ZoneTable()
         event.encode(to: &writer, zones: zones, includeOrigin: false)

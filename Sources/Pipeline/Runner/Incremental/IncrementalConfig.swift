@@ -2,11 +2,11 @@ import Foundation
 
 /// The config part of a source's fingerprint (`SourceFingerprint.config`): everything besides the input and
 /// the window that shapes its rows. A change of any of it makes the next run read and write the source in full.
-public enum IncrementalConfig {
+package enum IncrementalConfig {
     /// Bumped when calpipe changes what it makes of the same input (rows of unchanged events would differ).
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
-    public static func fingerprint(zone: Zone, source: JSONObject, stages: [JSONObject]) -> String {
+    package static func fingerprint(zone: Zone, source: JSONObject, stages: [JSONObject]) -> String {
         let writer = JSONWriter(pretty: false)
         var text = "calpipe-incremental \(formatVersion)\nzone \(zone.identifier) \(zone.transitions.count) "
         text += zone.transitions.map(String.init).joined(separator: ",") + " " + zone.offsets.map(String.init).joined(separator: ",")
@@ -16,14 +16,14 @@ public enum IncrementalConfig {
     }
 
     /// The window as stored with a fingerprint: "FROM/TO", "" without one.
-    public static func windowText(_ window: Window?) -> String {
+    package static func windowText(_ window: Window?) -> String {
         guard let window else { return "" }
         return window.from.iso8601 + "/" + window.to.iso8601
     }
 
     /// The UTC ranges of `current` that `previous` did not cover (what a moved window gained), or nil when they
     /// cannot be compared (one of them is missing or unreadable).
-    public static func gained(current: String, previous: String, zone: Zone) -> [Range<Int64>]? {
+    package static func gained(current: String, previous: String, zone: Zone) -> [Range<Int64>]? {
         if current == previous { return [] }
         guard let c = parse(current), let p = parse(previous) else { return nil }
         let (cs, ce) = c.utcRange(in: zone)

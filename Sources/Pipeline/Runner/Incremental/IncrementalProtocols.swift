@@ -1,7 +1,7 @@
 /// A source that can say whether its input changed since the last run: a fingerprint of what it would read
 /// (file sizes, modification times and SHA-256 of the bytes; for URLs the cached body after revalidation).
 /// nil: it cannot tell (standard input), so it is always read.
-public protocol FingerprintableSource: EventSource {
+package protocol FingerprintableSource: EventSource {
     func inputFingerprint(context: RunContext) throws -> String?
     /// The size of what it read in this run (nil: unknown, such as standard input).
     func inputBytes(context: RunContext) -> Int?
@@ -10,19 +10,19 @@ public protocol FingerprintableSource: EventSource {
 /// A stage whose output depends only on its input events, the pipeline's zone and window and its options:
 /// rerunning it on an unchanged event gives the same rows, so incremental runs may skip such events. A
 /// stage that brings in outside data (the forecast) is not one, and turns incremental runs off.
-public protocol DeterministicStage: Stage {}
+package protocol DeterministicStage: Stage {}
 
 /// What a source's last run left in a sink, as the runner compares it with this run.
-public struct SourceFingerprint: Sendable, Hashable {
+package struct SourceFingerprint: Sendable, Hashable {
     /// The input's fingerprint (`FingerprintableSource`); nil: unknown, never equal.
-    public var input: String?
+    package var input: String?
     /// SHA-256 of everything but the input and the window that shapes the rows: calpipe's format version,
     /// the zone, the source's and the stages' options.
-    public var config: String
+    package var config: String
     /// The window as "FROM/TO" ("" without one).
-    public var window: String
+    package var window: String
 
-    public init(input: String?, config: String, window: String) {
+    package init(input: String?, config: String, window: String) {
         self.input = input
         self.config = config
         self.window = window
@@ -30,13 +30,13 @@ public struct SourceFingerprint: Sendable, Hashable {
 }
 
 /// An event as a sink stored it in an earlier run.
-public struct StoredEvent: Sendable, Hashable {
+package struct StoredEvent: Sendable, Hashable {
     /// The sink's row id.
-    public var id: Int64
+    package var id: Int64
     /// `EventHasher.hash` of the event as written.
-    public var contentHash: Int64
+    package var contentHash: Int64
 
-    public init(id: Int64, contentHash: Int64) {
+    package init(id: Int64, contentHash: Int64) {
         self.id = id
         self.contentHash = contentHash
     }
@@ -44,7 +44,7 @@ public struct StoredEvent: Sendable, Hashable {
 
 /// What a sink remembers of one source from its last run: its fingerprint and its events' content hashes.
 /// Read-only once made; used from several threads.
-public protocol SourceMemory: AnyObject, Sendable {
+package protocol SourceMemory: AnyObject, Sendable {
     var fingerprint: SourceFingerprint { get }
     /// The stored event with this key (in this source): uid and RECURRENCE-ID (nil for none).
     func stored(uid: String, recurrenceID: EventTime?) -> StoredEvent?
@@ -57,7 +57,7 @@ public protocol SourceMemory: AnyObject, Sendable {
 /// A sink that can keep the rows of unchanged sources and events (docs/incremental.md). The runner asks it,
 /// after `open`, what it remembers of each source, and lets it know through `RunContext.incremental` which
 /// sources and events it left out.
-public protocol IncrementalSink: Sink {
+package protocol IncrementalSink: Sink {
     /// What the sink remembers of `source` (its label), nil when nothing (or nothing it can vouch for).
     /// `current` is this run's fingerprint: a sink loads its events' hashes only when they can be used (same
     /// config). Called after `open`, on the runner's thread, before any `write`.

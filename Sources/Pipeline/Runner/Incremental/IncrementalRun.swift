@@ -3,9 +3,9 @@ import Foundation
 /// One run's incremental decisions (docs/incremental.md), shared by the runner (which fills them as sources
 /// are read), the expand stage (which skips unchanged series) and incremental sinks (which keep the rows of
 /// what was left out). Thread-safe: the sinks write on a thread of their own, series expand on another.
-public final class IncrementalRun: @unchecked Sendable {
+package final class IncrementalRun: @unchecked Sendable {
     /// What happens to one source in this run.
-    public enum Plan: Sendable {
+    package enum Plan: Sendable {
         /// Read and written as in any run (no memory, another config, or incremental runs are off).
         case full
         /// Input, config and window as in the last run: not read at all; its rows stay as they are.
@@ -21,7 +21,7 @@ public final class IncrementalRun: @unchecked Sendable {
 
     private let lock = NSLock()
     /// This run's fingerprint per source label.
-    public let current: [String: SourceFingerprint]
+    package let current: [String: SourceFingerprint]
     private var plans: [String: Plan] = [:]
     private var memories: [String: any SourceMemory] = [:]
     /// Per source: ids of stored events seen unchanged (their rows are kept as they are).
@@ -40,16 +40,16 @@ public final class IncrementalRun: @unchecked Sendable {
     private var remembered: Set<String> = []
     /// False when the run may not skip anything (a stage that is not deterministic, a pipeline built in code,
     /// `--full`): only `.full` and `.kept` plans then.
-    public let enabled: Bool
+    package let enabled: Bool
 
-    public init(current: [String: SourceFingerprint], zone: Zone, enabled: Bool = true) {
+    package init(current: [String: SourceFingerprint], zone: Zone, enabled: Bool = true) {
         self.current = current
         self.zone = zone
         self.enabled = enabled
     }
 
     func setRemembered(_ source: String) { locked { _ = remembered.insert(source) } }
-    public func isRemembered(_ source: String) -> Bool { locked { remembered.contains(source) } }
+    package func isRemembered(_ source: String) -> Bool { locked { remembered.contains(source) } }
 
     /// Keeps the rows of `source` as they are: its sync is skipped and its fingerprint not stored.
     func keep(_ source: String) {
@@ -73,12 +73,12 @@ public final class IncrementalRun: @unchecked Sendable {
         }
     }
 
-    public func plan(for source: String) -> Plan {
+    package func plan(for source: String) -> Plan {
         locked { plans[source] ?? .full }
     }
 
     /// The memory the plan of `source` was made with (nil for full runs of it).
-    public func memory(for source: String) -> (any SourceMemory)? {
+    package func memory(for source: String) -> (any SourceMemory)? {
         locked { memories[source] }
     }
 
@@ -94,17 +94,17 @@ public final class IncrementalRun: @unchecked Sendable {
         }
     }
 
-    public var skippedSources: [String] {
+    package var skippedSources: [String] {
         locked { plans.filter { if case .skipped = $0.value { return true } else { return false } }.map(\.key).sorted() }
     }
 
     /// Whether the row `id` of `source` is kept as it is (the event was seen unchanged): sinks do not write it.
-    public func isKept(_ id: Int64, source: String) -> Bool {
+    package func isKept(_ id: Int64, source: String) -> Bool {
         locked { kept[source]?.contains(id) ?? false }
     }
 
     /// Stored ids of `source` the sink must treat as possibly gone: every stored id but the kept ones.
-    public func notKept(source: String) -> [Int64] {
+    package func notKept(source: String) -> [Int64] {
         locked {
             guard let memory = memories[source] else { return [] }
             let k = kept[source] ?? []
@@ -113,11 +113,11 @@ public final class IncrementalRun: @unchecked Sendable {
     }
 
     /// Kept ids whose series was expanded again in full: sinks sync their children like those of written events.
-    public func reexpandedIDs(source: String) -> Set<Int64> {
+    package func reexpandedIDs(source: String) -> Set<Int64> {
         locked { reexpanded[source] ?? [] }
     }
 
-    public func keptCount(source: String) -> Int {
+    package func keptCount(source: String) -> Int {
         locked { kept[source]?.count ?? 0 }
     }
 
@@ -185,7 +185,7 @@ public final class IncrementalRun: @unchecked Sendable {
     }
 
     /// What the expand stage does with a series (master and overrides) of `source` at the end of the input.
-    public enum SeriesPlan: Sendable {
+    package enum SeriesPlan: Sendable {
         /// Expanded in the window as in any run.
         case full
         /// Unchanged and the window gained nothing: no occurrence is made; its rows stay.
@@ -195,7 +195,7 @@ public final class IncrementalRun: @unchecked Sendable {
     }
 
     /// Called once per series by the expand stage, after every source was read.
-    public func seriesPlan(source: String, uid: String) -> SeriesPlan {
+    package func seriesPlan(source: String, uid: String) -> SeriesPlan {
         locked {
             guard case .events(let delta) = plans[source] ?? .full, let memory = memories[source] else { return .full }
             guard let seen = seriesSeen[source]?[uid] else { return .full }
