@@ -194,7 +194,6 @@ package final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes64(handle)) }
     /// Rows changed since the connection opened.
-    package var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     /// True between BEGIN and COMMIT/ROLLBACK.
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

@@ -56,7 +56,6 @@ package final class AgendaLocale {
     private func date(_ day: CivilDate) -> Date { Date(timeIntervalSince1970: Double(day.daysSinceEpoch) * 86_400) }
 
     package func weekday(_ day: CivilDate) -> String { weekdayNames[day.isoWeekday - 1] }
-    package func weekdayShort(_ day: CivilDate) -> String { weekdayShortNames[day.isoWeekday - 1] }
     package func month(_ day: CivilDate) -> String { monthNames.count == 12 ? monthNames[day.month - 1] : String(day.month) }
     package func monthShort(_ day: CivilDate) -> String { monthShortNames.count == 12 ? monthShortNames[day.month - 1] : String(day.month) }
 

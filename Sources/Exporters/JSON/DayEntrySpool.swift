@@ -10,32 +10,20 @@ final class DayEntrySpool {
     /// An entry's place in agenda order.
     typealias Key = AgendaKey<String>
 
-    /// One entry as `drain` hands it out: its key and rendered bytes, valid during the call only.
+    /// One entry as `drain` hands it out: its key (titles and UIDs as bytes) and rendered bytes, valid during
+    /// the call only.
     struct Entry {
-        var day: Int
-        var allDay: Bool
-        var startUTC: Int64
-        var endUTC: Int64
-        var title: UnsafeBufferPointer<UInt8>
-        var uid: UnsafeBufferPointer<UInt8>
+        var key: AgendaKey<Text>
         var text: UnsafeBufferPointer<UInt8>
-        /// Whether title and UID compare as Swift Strings do when compared byte by byte (`isByteOrdered`);
-        /// texts that are not are compared as Strings.
-        var titleByteOrdered: Bool
-        var uidByteOrdered: Bool
+        var day: Int { key.day }
 
-        /// Agenda order (`AgendaKey`, on the rendered texts; equal keys are neither before the other).
+        /// Agenda order (`AgendaKey`, on the bytes; equal keys are neither before the other).
         static func < (a: Entry, b: Entry) -> Bool {
             a.key.precedes(b.key) { x, y in compareText(x.bytes, x.byteOrdered, y.bytes, y.byteOrdered) }
         }
 
-        @inline(__always)
-        private var key: AgendaKey<Text> {
-            AgendaKey(day: day, allDay: allDay, startUTC: startUTC, title: Text(bytes: title, byteOrdered: titleByteOrdered),
-                      uid: Text(bytes: uid, byteOrdered: uidByteOrdered), endUTC: endUTC)
-        }
-
-        /// A title or UID as UTF-8 bytes, and whether they order as the String does.
+        /// A title or UID as UTF-8 bytes, and whether they order as the String does (`isByteOrdered`); texts
+        /// that do not are compared as Strings.
         struct Text {
             var bytes: UnsafeBufferPointer<UInt8>
             var byteOrdered: Bool
@@ -62,11 +50,11 @@ final class DayEntrySpool {
 
         func entry(in arena: UnsafePointer<UInt8>) -> Entry {
             let title = arena + offset, uid = title + Int(titleLength), text = uid + Int(uidLength)
-            return Entry(day: day, allDay: flags & 1 != 0, startUTC: startUTC, endUTC: endUTC,
-                         title: UnsafeBufferPointer(start: title, count: Int(titleLength)),
-                         uid: UnsafeBufferPointer(start: uid, count: Int(uidLength)),
-                         text: UnsafeBufferPointer(start: text, count: Int(textLength)),
-                         titleByteOrdered: flags & 2 != 0, uidByteOrdered: flags & 4 != 0)
+            return Entry(key: AgendaKey(day: day, allDay: flags & 1 != 0, startUTC: startUTC,
+                                        title: Entry.Text(bytes: UnsafeBufferPointer(start: title, count: Int(titleLength)), byteOrdered: flags & 2 != 0),
+                                        uid: Entry.Text(bytes: UnsafeBufferPointer(start: uid, count: Int(uidLength)), byteOrdered: flags & 4 != 0),
+                                        endUTC: endUTC),
+                         text: UnsafeBufferPointer(start: text, count: Int(textLength)))
         }
     }
 
@@ -338,11 +326,11 @@ final class DayEntrySpool {
             let textLength = Int(Int32(littleEndian: h.loadUnaligned(fromByteOffset: 33, as: Int32.self)))
             try need(DayEntrySpool.headerSize + titleLength + uidLength + textLength)
             let title = UnsafePointer(storage + low + DayEntrySpool.headerSize)
-            let entry = Entry(day: day, allDay: flags & 1 != 0, startUTC: start, endUTC: endUTC,
-                              title: UnsafeBufferPointer(start: title, count: titleLength),
-                              uid: UnsafeBufferPointer(start: title + titleLength, count: uidLength),
-                              text: UnsafeBufferPointer(start: title + titleLength + uidLength, count: textLength),
-                              titleByteOrdered: flags & 2 != 0, uidByteOrdered: flags & 4 != 0)
+            let entry = Entry(key: AgendaKey(day: day, allDay: flags & 1 != 0, startUTC: start,
+                                             title: Entry.Text(bytes: UnsafeBufferPointer(start: title, count: titleLength), byteOrdered: flags & 2 != 0),
+                                             uid: Entry.Text(bytes: UnsafeBufferPointer(start: title + titleLength, count: uidLength), byteOrdered: flags & 4 != 0),
+                                             endUTC: endUTC),
+                              text: UnsafeBufferPointer(start: title + titleLength + uidLength, count: textLength))
             headSize = DayEntrySpool.headerSize + titleLength + uidLength + textLength
             return entry
         }

@@ -93,9 +93,6 @@ package struct JSONParser {
         return value
     }
 
-    /// The 1-based line of the current position.
-    package var currentLine: Int { lineAndColumn(of: position).line }
-
     /// The 1-based line where the next value starts (after blank space), counted incrementally so walking
     /// a large newline-delimited file stays linear.
     package var currentLineOfNextValue: Int {

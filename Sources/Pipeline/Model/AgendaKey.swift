@@ -48,12 +48,6 @@ extension AgendaKey: Equatable, Comparable where Text == String {
     public static func < (a: AgendaKey, b: AgendaKey) -> Bool {
         a.precedes(b) { x, y in x == y ? 0 : (x < y ? -1 : 1) }
     }
-
-    /// Equal in agenda order (neither comes before the other).
-    @inlinable
-    public static func == (a: AgendaKey, b: AgendaKey) -> Bool {
-        !(a < b) && !(b < a)
-    }
 }
 
 extension DayEntry {

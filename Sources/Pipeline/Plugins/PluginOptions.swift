@@ -30,9 +30,6 @@ public struct PluginOptions {
                "option \"\(key)\" is read but not declared in the plugin's options list")
     }
 
-    /// True when any problem was reported for this pipeline file so far.
-    public var hasIssues: Bool { !diagnostics.issues.isEmpty }
-
     public func keyPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     /// Reports a problem with one option.

@@ -26,13 +26,7 @@ public struct Batch: Sendable {
         self.events = events
         self.occurrences = occurrences
         self.days = days
-        self.content = content ?? {
-            var c: BatchContent = []
-            if !events.isEmpty { c.insert(.events) }
-            if !occurrences.isEmpty { c.insert(.occurrences) }
-            if !days.isEmpty { c.insert(.days) }
-            return c.isEmpty ? .events : c
-        }()
+        self.content = content ?? [events.isEmpty ? [] : .events, occurrences.isEmpty ? [] : .occurrences, days.isEmpty ? [] : .days]
     }
 
     public var isEmpty: Bool { events.isEmpty && occurrences.isEmpty && days.isEmpty && agendaDays.isEmpty }

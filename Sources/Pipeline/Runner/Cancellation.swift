@@ -13,15 +13,27 @@ import Foundation
 /// take microseconds and are not interrupted. A sink that commits in place (a database transaction) makes the
 /// run irreversible (`markIrreversible()`): a signal after that point no longer stops the run, which then ends
 /// with every output written (`cancelledAfterCommit`).
-public final class Cancellation: @unchecked Sendable {
-    // @unchecked: every field is guarded by `lock`.
-    private let lock = NSLock()
-    private var reason: String?
-    private var phase = Phase.running
-    /// Temporary files of open `AtomicFile`s, by path.
-    private var temporaryFiles = Set<String>()
-    /// Renames `AtomicFile.commit()` left for `publish()`, in commit order.
-    private var pendingRenames: [PendingRename] = []
+public final class Cancellation: Sendable {
+    private let state = Locked(State())
+
+    private struct State {
+        var reason: String?
+        var phase = Phase.running
+        /// Temporary files of open `AtomicFile`s, by path.
+        var temporaryFiles = Set<String>()
+        /// Renames `AtomicFile.commit()` left for `publish()`, in commit order.
+        var pendingRenames: [PendingRename] = []
+
+        /// Removes the temporary files of renames that will not happen.
+        mutating func discardPending() {
+            for rename in pendingRenames {
+                unlink(rename.temporary)
+                close(rename.descriptor)
+                temporaryFiles.remove(rename.temporary)
+            }
+            pendingRenames = []
+        }
+    }
 
     /// A complete, synced temporary file waiting to be renamed over its target; its descriptor stays open (and
     /// locked) until then, so no other run takes it for a stale file.
@@ -44,130 +56,93 @@ public final class Cancellation: @unchecked Sendable {
     public init() {}
 
     public func cancel(reason: String) {
-        lock.lock()
-        if self.reason == nil { self.reason = reason }
-        lock.unlock()
+        state.withLock { if $0.reason == nil { $0.reason = reason } }
     }
 
     /// The signal (or other cause) that asked the run to stop, if any.
-    public var cancelledReason: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return reason
-    }
+    public var cancelledReason: String? { state.withLock { $0.reason } }
 
     /// Why the run must stop now; nil when it goes on (not cancelled, or past the point of no return).
-    public var stopReason: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return phase == .irreversible ? nil : reason
-    }
+    public var stopReason: String? { state.withLock { $0.phase == .irreversible ? nil : $0.reason } }
 
     /// True when the run was asked to stop after it had made its outputs visible: it finished anyway.
-    package var cancelledAfterCommit: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return reason != nil && phase == .irreversible
-    }
+    package var cancelledAfterCommit: Bool { state.withLock { $0.reason != nil && $0.phase == .irreversible } }
 
     // MARK: Temporary files
 
     func register(temporaryFile path: String) {
-        lock.lock()
-        temporaryFiles.insert(path)
-        lock.unlock()
+        state.withLock { _ = $0.temporaryFiles.insert(path) }
     }
 
     func unregister(temporaryFile path: String) {
-        lock.lock()
-        temporaryFiles.remove(path)
-        lock.unlock()
+        state.withLock { _ = $0.temporaryFiles.remove(path) }
     }
 
     /// How many temporary files are registered (open `AtomicFile`s and renames waiting for `publish()`).
-    package var temporaryFileCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return temporaryFiles.count
-    }
+    package var temporaryFileCount: Int { state.withLock { $0.temporaryFiles.count } }
 
     // MARK: Commit phase
 
     /// A run starts (a context may serve more than one run in tests): its commit phase is still ahead.
     package func beginRun() {
-        lock.lock()
-        phase = .running
-        pendingRenames = []
-        lock.unlock()
+        state.withLock {
+            $0.phase = .running
+            $0.pendingRenames = []
+        }
     }
 
     /// Starts the commit phase: from now on, `AtomicFile.commit()` leaves its rename to `publish()`.
     package func beginCommit() {
-        lock.lock()
-        if phase == .running { phase = .committing }
-        lock.unlock()
+        state.withLock { if $0.phase == .running { $0.phase = .committing } }
     }
 
     /// A sink made something visible that cannot be taken back: the run goes on to its end.
     package func markIrreversible() {
-        lock.lock()
-        phase = .irreversible
-        lock.unlock()
+        state.withLock { $0.phase = .irreversible }
     }
 
     /// Called by `AtomicFile.commit()` with its synced temporary file. Returns false when the rename must
     /// happen now (not in the commit phase).
     func deferRename(temporary: String, target: String, label: String, descriptor: Int32) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard phase == .committing else { return false }
-        pendingRenames.append(PendingRename(temporary: temporary, target: target, label: label, descriptor: descriptor))
-        return true
+        state.withLock {
+            guard $0.phase == .committing else { return false }
+            $0.pendingRenames.append(PendingRename(temporary: temporary, target: target, label: label, descriptor: descriptor))
+            return true
+        }
     }
 
     /// Renames every file committed during the commit phase over its target, unless the run was cancelled
     /// before its point of no return (then nothing is renamed, the temporary files are removed and
     /// `RunFailure.interrupted` is thrown). Holds the lock throughout, so `stopNow()` waits for the renames.
     package func publish() throws {
-        lock.lock()
-        defer { lock.unlock() }
-        if let reason, phase != .irreversible {
-            discardLocked()
-            throw RunFailure.interrupted(reason)
-        }
-        phase = .irreversible
-        let renames = pendingRenames
-        pendingRenames = []
-        for (index, rename) in renames.enumerated() {
-            temporaryFiles.remove(rename.temporary)
-            if Foundation.rename(rename.temporary, rename.target) != 0 {
-                let problem = FileProblem.writeProblem(path: rename.target, label: rename.label, errorNumber: errno)
-                for rest in renames[index...] {
-                    unlink(rest.temporary)
-                    close(rest.descriptor)
-                    temporaryFiles.remove(rest.temporary)
-                }
-                throw RunFailure.failed("\(rename.label): cannot write: \(problem)")
+        try state.withLock { state in
+            if let reason = state.reason, state.phase != .irreversible {
+                state.discardPending()
+                throw RunFailure.interrupted(reason)
             }
-            close(rename.descriptor)
-            FileProblem.syncFolder(of: rename.target)
+            state.phase = .irreversible
+            let renames = state.pendingRenames
+            state.pendingRenames = []
+            for (index, rename) in renames.enumerated() {
+                state.temporaryFiles.remove(rename.temporary)
+                if Foundation.rename(rename.temporary, rename.target) != 0 {
+                    let problem = FileProblem.writeProblem(path: rename.target, label: rename.label, errorNumber: errno)
+                    for rest in renames[index...] {
+                        unlink(rest.temporary)
+                        close(rest.descriptor)
+                        state.temporaryFiles.remove(rest.temporary)
+                    }
+                    throw RunFailure.failed("\(rename.label): cannot write: \(problem)")
+                }
+                close(rename.descriptor)
+                FileProblem.syncFolder(of: rename.target)
+            }
         }
     }
 
     /// Removes the temporary files of renames that will not happen (the run failed in its commit phase).
     package func discardPending() {
-        lock.lock()
-        discardLocked()
-        lock.unlock()
-    }
-
-    private func discardLocked() {
-        for rename in pendingRenames {
-            unlink(rename.temporary)
-            close(rename.descriptor)
-            temporaryFiles.remove(rename.temporary)
-        }
-        pendingRenames = []
+        state.withLock { $0.discardPending() }
     }
 
     /// For a run that must end at once: removes every registered temporary file (so nothing is left behind
@@ -175,14 +150,14 @@ public final class Cancellation: @unchecked Sendable {
     /// Waits while `publish()` renames. Afterwards no rename happens any more.
     @discardableResult
     package func stopNow() -> (removed: Int, published: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        let published = phase == .irreversible
-        var removed = 0
-        for path in temporaryFiles where unlink(path) == 0 { removed += 1 }
-        temporaryFiles = []
-        pendingRenames = []
-        if reason == nil { reason = "a forced stop" }
-        return (removed, published)
+        state.withLock {
+            let published = $0.phase == .irreversible
+            var removed = 0
+            for path in $0.temporaryFiles where unlink(path) == 0 { removed += 1 }
+            $0.temporaryFiles = []
+            $0.pendingRenames = []
+            if $0.reason == nil { $0.reason = "a forced stop" }
+            return (removed, published)
+        }
     }
 }
