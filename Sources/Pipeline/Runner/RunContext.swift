@@ -42,33 +42,29 @@ public final class RunContext {
     public var window: Window? { environment.window }
 
     /// Informational message on stderr, silenced by --quiet.
-    public func info(_ message: String) {
-        if !quiet { logger(LogRecord(level: .info, message: message, source: runState.currentSourceLabel)) }
-    }
+    public func info(_ message: String) { log(.info, message) }
 
     /// Detail for `--log-level debug`.
-    public func debug(_ message: String) {
-        if !quiet { logger(LogRecord(level: .debug, message: message, source: runState.currentSourceLabel)) }
-    }
+    public func debug(_ message: String) { log(.debug, message) }
 
     /// A record kept with a part dropped or fixed: counted as `repaired` in the summary (apart from rejections)
     /// and shown on stderr unless --quiet.
     public func repair(_ repair: Repair) {
         report.repair(repair)
-        if !quiet {
-            logger(LogRecord(level: .warning, message: "repaired: \(repair)", source: runState.currentSourceLabel, file: repair.location.file,
-                             line: repair.location.line))
-        }
+        log(.warning, "repaired: \(repair)", file: repair.location.file, line: repair.location.line)
     }
 
     /// A warning: counted in the summary and shown on stderr unless --quiet.
     public func warn(_ message: String) {
         report.warn(message)
-        if !quiet { logger(LogRecord(level: .warning, message: message, source: runState.currentSourceLabel)) }
+        log(.warning, message)
     }
 
     /// An error-level record (rejections, failures), shown even under --quiet.
-    public func logError(_ message: String) {
-        logger(LogRecord(level: .error, message: message, source: runState.currentSourceLabel))
+    public func logError(_ message: String) { log(.error, message) }
+
+    private func log(_ level: LogRecord.Level, _ message: String, file: String? = nil, line: Int? = nil) {
+        if quiet && level != .error { return }
+        logger(LogRecord(level: level, message: message, source: runState.currentSourceLabel, file: file, line: line))
     }
 }
