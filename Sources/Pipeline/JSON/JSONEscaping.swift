@@ -2,22 +2,22 @@
 /// everything else, non-ASCII included, as is (byte by byte is the same as scalar by scalar: no byte of a
 /// multi-byte UTF-8 sequence is below 0x80). `JSONWriter` (strings) and the exporters' byte writer
 /// (`JSONBytes`) both write through it. Inlinable, so the byte writer's hot loop stays as fast as its own was.
-package enum JSONEscaping {
+public enum JSONEscaping {
     /// True when no byte needs an escape.
     @inlinable
-    package static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         for u in utf8 where u < 0x20 || u == 0x22 || u == 0x5C { return false }
         return true
     }
 
     /// The most bytes the escaped form of `count` bytes takes (every byte a `\u00xx`).
     @inlinable
-    package static func worstCase(_ count: Int) -> Int { count * 6 }
+    public static func worstCase(_ count: Int) -> Int { count * 6 }
 
     /// Writes the escaped form of `utf8` (without quotes) at `out`, which has room for `worstCase(utf8.count)`
     /// bytes; returns the position after it.
     @inlinable
-    package static func escape(_ utf8: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    public static func escape(_ utf8: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         var out = start
         for u in utf8 {
             guard u < 0x20 || u == 0x22 || u == 0x5C else {
