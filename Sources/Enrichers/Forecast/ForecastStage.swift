@@ -106,12 +106,11 @@ public final class ForecastStage: Stage {
             do {
                 self.provider = try FileProvider(path: path, label: options.string("path") ?? path, units: units, maximumDistanceKm: maxDistance)
             } catch {
-                throw ConfigIssue(file: environment.pipelineFile, path: options.keyPath("path"), message: "\(error)")
+                throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("path"), "\(error)")
             }
         case "metno":
             guard MetNoProvider.hasContact(settings.userAgent), options.contains("user_agent") else {
-                throw ConfigIssue(file: environment.pipelineFile, path: options.keyPath("user_agent"),
-                                  message: "MET Norway requires an identifying User-Agent with contact information (an e-mail address or a URL), e.g. \"myagenda/1.0 you@example.com\"")
+                throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("user_agent"), "MET Norway requires an identifying User-Agent with contact information (an e-mail address or a URL), e.g. \"myagenda/1.0 you@example.com\"")
             }
             self.provider = MetNoProvider(baseURL: options.string("base_url") ?? "https://api.met.no", ttl: ttl, fetcher: fetcher!)
         default:
