@@ -229,7 +229,7 @@ final class ExpandSpillTests: XCTestCase {
         stage.spillDirectory = spillFolder.path + "/missing"
         let ctx = context(window: Window(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2027, month: 1, day: 1)))
         XCTAssertThrowsError(try stage.process(Batch(events: [e]), context: ctx)) { error in
-            XCTAssertEqual("\(error)", "cannot create a temporary file in \(self.spillFolder.path)/missing (No such file or directory)")
+            XCTAssertEqual("\(error)", "cannot create a temporary file in \(self.spillFolder.path)/missing (the folder does not exist)")
         }
     }
 }

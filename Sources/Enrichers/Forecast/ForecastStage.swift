@@ -106,7 +106,7 @@ public final class ForecastStage: Stage {
             do {
                 self.provider = try FileProvider(path: path, label: options.string("path") ?? path, units: units, maximumDistanceKm: maxDistance)
             } catch {
-                throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("path"), "\(error)")
+                throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("path"), "\(CalpipeError(error))")
             }
         case "metno":
             guard MetNoProvider.hasContact(settings.userAgent), options.contains("user_agent") else {
@@ -256,7 +256,7 @@ public final class ForecastStage: Stage {
             for (place, answer) in zip(chunk, answers) {
                 if let error = answer.error {
                     let ownDays = wanted[place]!.map(dayOf)
-                    context.warn("forecast for \(Self.text(place)) (\(ownDays.min()!.iso8601) to \(ownDays.max()!.iso8601)): \(error)")
+                    context.warn("forecast for \(Self.text(place)) (\(ownDays.min()!.iso8601) to \(ownDays.max()!.iso8601)): \(CalpipeError(error))")
                 }
                 if case .stale(let why) = answer.origin, answer.error == nil {
                     context.warn("forecast for \(Self.text(place)): \(why); using the cached forecast")

@@ -84,7 +84,7 @@ public final class JSONImporter: EventSource {
                     context.warn((location.line == nil ? place + message : place + ": " + message) + " (event \"\(event.uid)\")")
                 }
             } catch {
-                let field = location.path.map { $0 + "." + error.field } ?? error.field
+                let field = location.path.map { $0 + "." + (error.path ?? "") } ?? (error.path ?? "")
                 context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")
                 return
             }

@@ -19,7 +19,8 @@ public final class ScratchFile {
         var template = Array((folder + "/" + prefix + "-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            let reason = FileProblem.writeProblem(path: folder + "/" + prefix, errorNumber: errno)
+            let failure = errno
+            let reason = failure == ENOENT ? "the folder does not exist" : FileProblem.reason(errorNumber: failure)
             throw CalpipeError("cannot create a temporary file in \(folder) (\(reason))")
         }
         descriptor = fd

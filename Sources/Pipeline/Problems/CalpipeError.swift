@@ -13,6 +13,9 @@ public struct CalpipeError: Error, CustomStringConvertible, Hashable, Sendable {
         case usage
         /// The run (or a part of it) failed; every sink rolled back (exit 1).
         case failure
+        /// One record cannot be read: the source rejects it and goes on (`report.reject`); a run with
+        /// rejections exits 3. Sources catch this kind only, so a failure or an interruption passes through.
+        case rejected
         /// A signal ("SIGINT", "SIGTERM") stopped the run; every sink rolled back (exit 128 + its number).
         case interrupted(signal: String)
     }
@@ -42,6 +45,11 @@ public struct CalpipeError: Error, CustomStringConvertible, Hashable, Sendable {
     /// A problem in a pipeline file (exit 2): `path` is the JSON path in it, "" for the whole file.
     public static func config(file: String, path: String, _ message: String) -> CalpipeError {
         CalpipeError(message, kind: .usage, file: file, path: path.isEmpty ? nil : path)
+    }
+
+    /// A record that cannot be read (a source catches it, rejects the record and goes on).
+    public static func rejected(_ message: String, file: String? = nil, line: Int? = nil, path: String? = nil) -> CalpipeError {
+        CalpipeError(message, kind: .rejected, file: file, line: line, path: path)
     }
 
     /// A signal stopped the run: nothing was written.
@@ -74,6 +82,7 @@ public struct CalpipeError: Error, CustomStringConvertible, Hashable, Sendable {
         switch kind {
         case .usage: return ExitStatus.usage
         case .failure: return ExitStatus.failed
+        case .rejected: return ExitStatus.rejected
         case .interrupted(let signal): return ExitStatus.interrupted(by: signal)
         }
     }
@@ -82,6 +91,9 @@ public struct CalpipeError: Error, CustomStringConvertible, Hashable, Sendable {
         if case .interrupted = kind { return true }
         return false
     }
+
+    /// A record problem (`.rejected`), the only kind a source turns into a rejection.
+    public var isRejection: Bool { kind == .rejected }
 
     public static func == (a: CalpipeError, b: CalpipeError) -> Bool {
         a.kind == b.kind && a.message == b.message && a.file == b.file && a.line == b.line && a.column == b.column && a.path == b.path

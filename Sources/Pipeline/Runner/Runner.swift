@@ -132,7 +132,7 @@ public struct Runner {
                 } catch let error where sent == 0 && incremental != nil && (error as? CalpipeError)?.isInterruption != true {
                     // Failed before sending anything: the sinks keep its rows, the others are written, exit 1.
                     incremental?.keep(label)
-                    context.report.keepSource("\(error); the rows of \(label) are kept")
+                    context.report.keepSource("\(CalpipeError(error)); the rows of \(label) are kept")
                     continue
                 }
                 if sent == 0 {
