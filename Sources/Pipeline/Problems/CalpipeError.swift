@@ -7,7 +7,7 @@ import Foundation
 ///
 /// `"feed.ics:12: malformed line"`, `"pipelines/team.json: sinks[0].shape: unknown shape \"day\""`,
 /// `"line 3, column 7: expected a value"` (a document from memory), `"start: expected a date"` (a record's field).
-public struct CalpipeError: Error, CustomStringConvertible, Hashable, Sendable {
+public struct CalpipeError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: Hashable, Sendable {
         /// A pipeline file or command line that cannot be used: nothing ran (exit 2).
         case usage
@@ -95,15 +95,9 @@ public struct CalpipeError: Error, CustomStringConvertible, Hashable, Sendable {
     /// A record problem (`.rejected`), the only kind a source turns into a rejection.
     public var isRejection: Bool { kind == .rejected }
 
+    /// Equal when they say the same (whatever their causes).
     public static func == (a: CalpipeError, b: CalpipeError) -> Bool {
         a.kind == b.kind && a.message == b.message && a.file == b.file && a.line == b.line && a.column == b.column && a.path == b.path
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(message)
-        hasher.combine(file)
-        hasher.combine(path)
-        hasher.combine(line)
     }
 }
 
