@@ -161,7 +161,7 @@ final class ICSEventBuilder {
             return zone
         } catch {
             fileZoneDefinitions[tzid] = nil
-            handlers.warn("\(label):\(line): VTIMEZONE \"\(tzid)\" cannot be used: \(error)")
+            handlers.warn("\(label):\(line): VTIMEZONE \"\(tzid)\" cannot be used: \(CalpipeError(error))")
             return nil
         }
     }
