@@ -113,12 +113,12 @@ public final class Cancellation: Sendable {
 
     /// Renames every file committed during the commit phase over its target, unless the run was cancelled
     /// before its point of no return (then nothing is renamed, the temporary files are removed and
-    /// `RunFailure.interrupted` is thrown). Holds the lock throughout, so `stopNow()` waits for the renames.
+    /// `CalpipeError.interrupted` is thrown). Holds the lock throughout, so `stopNow()` waits for the renames.
     package func publish() throws {
         try state.withLock { state in
             if let reason = state.reason, state.phase != .irreversible {
                 state.discardPending()
-                throw RunFailure.interrupted(reason)
+                throw CalpipeError.interrupted(reason)
             }
             state.phase = .irreversible
             let renames = state.pendingRenames
@@ -132,7 +132,7 @@ public final class Cancellation: Sendable {
                         close(rest.descriptor)
                         state.temporaryFiles.remove(rest.temporary)
                     }
-                    throw RunFailure.failed("\(rename.label): cannot write: \(problem)")
+                    throw CalpipeError("\(rename.label): cannot write: \(problem)")
                 }
                 close(rename.descriptor)
                 FileProblem.syncFolder(of: rename.target)
