@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Pipeline
 
-/// The runner hands batches to the sinks on a thread of their own (`SinkPump`): same batches, same order,
+/// The runner hands batches to the sinks on a thread of their own (`HandoffThread.sinkPump`): same batches, same order,
 /// errors and aborts as when they are written on the caller's thread.
 final class SinkPumpTests: XCTestCase {
     /// Emits `count` batches of one event each (UIDs "e0000", "e0001", ...).

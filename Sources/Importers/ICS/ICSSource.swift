@@ -54,7 +54,7 @@ package final class ICSSource: EventSource {
             events.reserveCapacity(Self.batchSize)
             // Stamped here with the runner's stamp (events of a calendar share one dictionary), so the runner need
             // not copy each batch to stamp it.
-            var stamp = context.runState.sourceStamp
+            var stamp = context.runState.currentSourceLabel.map(SourceStamp.init(label:))
             var reader: ICSReader?
             try withoutActuallyEscaping(emit) { emit in
                 let handlers = ICSReader.Handlers(

@@ -28,13 +28,8 @@ extension Stage {
     public func finish(context: RunContext) throws -> Batch {
         var all = Batch(content: [])
         try finish(context: context) { batch in
-            // The days' links stay valid: the batches' occurrences (or events) follow one another.
-            let offset = batch.content.contains(.occurrences) ? all.occurrences.count : all.events.count
-            all.days += batch.days.map { day in
-                var day = day
-                day.occurrenceIndex = day.occurrenceIndex.map { $0 + offset }
-                return day
-            }
+            // Days lose their links: the batches come together (`Batch`).
+            all.days += batch.days.map { var day = $0; day.occurrenceIndex = nil; return day }
             all.events += batch.events
             all.occurrences += batch.occurrences
             all.agendaDays += batch.agendaDays
@@ -48,7 +43,7 @@ extension Stage {
 ///
 /// The runner's contract with a sink, call by call:
 /// - `open` runs on the runner's (calling) thread, before any source is read. Make the temporary output here.
-/// - `write` runs on the sinks' thread (`SinkPump`), batch after batch, in the order the batches were made; a
+/// - `write` runs on the sinks' thread (`HandoffThread.sinkPump`), batch after batch, in the order the batches were made; a
 ///   sink is never called from two threads at once. A batch holds what `Batch.content` says: events as read,
 ///   occurrences once expanded, day entries once split, each entry linked to its occurrence in the same batch
 ///   (`DayEntry.occurrenceIndex`) or, when a stage handed it on later, to none. Read what `needs` names; a

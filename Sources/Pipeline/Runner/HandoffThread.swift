@@ -2,7 +2,7 @@ import Foundation
 
 /// A thread of its own that consumes the elements a producer sends it, in order, through a queue of at most
 /// `depth` elements (the producer waits while it is full, so memory stays bounded). Used for the sinks
-/// (`SinkPump`) and for writing the JSON days document (`BackgroundFileWriter`).
+/// (`HandoffThread.sinkPump`) and for writing the JSON days document (`BackgroundFileWriter`).
 ///
 /// The first error `consume` throws stops the consuming: the elements still queued are dropped, and `send`
 /// and `finish` rethrow it. `finish()` waits until everything sent was consumed and the thread ended;

@@ -41,13 +41,7 @@ public struct LogRecord: Sendable, Hashable {
     }
 
     /// `calpipe: warning: feeds/team.ics:12: ...`, as calpipe has always printed it.
-    public var text: String {
-        switch level {
-        case .warning: return "calpipe: warning: " + message
-        case .error: return "calpipe: " + message
-        case .info, .debug: return "calpipe: " + message
-        }
-    }
+    public var text: String { (level == .warning ? "calpipe: warning: " : "calpipe: ") + message }
 
     /// One JSON object: `{"time": "...", "level": "warning", "message": "...", "source": ..., "file": ..., "line": ...}`.
     public var json: String {

@@ -24,14 +24,11 @@ package final class RunState {
     var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
 
     init() {}
-
-    /// The stamp of the source being read (`SourceStamp`), for a source that stamps its events as it makes them.
-    package var sourceStamp: SourceStamp? { currentSourceLabel.map(SourceStamp.init(label:)) }
 }
 
 /// The one writer of `metadata["source"]`: the label of the source an event came from. The runner stamps every
-/// event a source emits; a source that makes many events may apply the same stamp as it makes them
-/// (`RunState.sourceStamp`), which spares the runner a copy of each batch, and the runner then finds them
+/// event a source emits; a source that makes many events may apply the same stamp as it makes them (made from
+/// `RunState.currentSourceLabel`), which spares the runner a copy of each batch, and the runner then finds them
 /// stamped. Events that share one metadata dictionary (a calendar's name) share one stamped dictionary: the
 /// last dictionary stamped is remembered, so stamping allocates per distinct dictionary, not per event.
 package struct SourceStamp {
@@ -44,9 +41,7 @@ package struct SourceStamp {
         lastOut = ["source": label]
     }
 
-    package func isStamped(_ metadata: [String: String]) -> Bool {
-        metadata["source"] == label
-    }
+    package func isStamped(_ metadata: [String: String]) -> Bool { metadata["source"] == label }
 
     package mutating func stamp(_ metadata: inout [String: String]) {
         // Dictionaries that share storage compare equal at once.

@@ -5,7 +5,7 @@ public struct Runner {
     public var dryRun: Bool
     /// Called after each source batch, for progress display.
     public var progress: ((RunReport) -> Void)?
-    /// Sinks write on a thread of their own (`SinkPump`) while sources and stages go on; false writes them
+    /// Sinks write on a thread of their own (`HandoffThread.sinkPump`) while sources and stages go on; false writes them
     /// on the calling thread. The output is the same either way.
     public var concurrentSinks: Bool
     /// Skip unchanged sources and events where the sinks allow it (docs/incremental.md); false reads and
@@ -22,7 +22,7 @@ public struct Runner {
     public func run(_ pipeline: PipelineDefinition, context: RunContext) throws {
         let sinks = dryRun ? [] : pipeline.sinks
         var opened: [any Sink] = []
-        var pump: SinkPump?
+        var pump: HandoffThread<Batch>?
         context.runState.sourceLabels = pipeline.sourceLabels
         let cores = ProcessInfo.processInfo.activeProcessorCount
         context.runState.idleCores = sinks.isEmpty && cores > 1 ? min(cores, 4) : 0
@@ -50,7 +50,7 @@ public struct Runner {
                 if cores > 1 && run.writesLittle(pipeline.sourceLabels) { context.runState.idleCores = min(cores, 4) }
             }
             if concurrentSinks && !opened.isEmpty {
-                pump = SinkPump(sinks: opened, context: context)
+                pump = .sinkPump(sinks: opened, context: context)
                 pump?.start()
             }
             let stages = pipeline.stages
