@@ -95,7 +95,7 @@ extension SQLiteAgendaReader {
                 let instance = s.text(at: 23) ?? ""
                 let occurrenceAllDay = s.bool(at: 24)
                 let start: EventTime = occurrenceAllDay ? .date(startLocal.date) : .floating(startLocal)
-                let occurrence = Occurrence(event: event, start: start, end: start, recurrenceID: instance.isEmpty ? nil : EventTime.instance(fromISO: instance))
+                let occurrence = Occurrence(event: event, start: start, end: start, recurrenceID: instance.isEmpty ? nil : StableHash.instance(fromISO: instance))
                 var entry = DayEntry(occurrence: occurrence, day: day, part: s.int(at: 1), parts: s.int(at: 2), allDay: s.bool(at: 3),
                                      start: startLocal, end: endLocal, startUTC: s.int64(at: 6), endUTC: s.int64(at: 7))
                 entry.forecast = Self.weather(s, status: 25)?.result

@@ -40,15 +40,8 @@ extension DayEntry {
     }
 }
 
-extension EventTime {
-    /// Reads an instance key back (`EventTime.iso8601`'s text, as the SQLite sink stores it): a date, a UTC
-    /// time, a local time with its offset (as a fixed-offset zone: the same instant, offset and local text),
-    /// or a floating local time.
-    public static func instance(fromISO text: String) -> EventTime? { StableHash.instance(fromISO: text) }
-}
-
 /// FNV-1a, 64 bits, over a sequence of fields (each followed by a separator byte, so "ab"+"c" and "a"+"bc" differ).
-struct StableHash {
+package struct StableHash {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
     @inline(__always)
@@ -99,9 +92,10 @@ struct StableHash {
         byte(0xFF)
     }
 
-    /// Reads the `EventTime.iso8601` text back: "2026-11-10", "...T10:00:00Z", "...T10:00:00+01:00" (as a
-    /// fixed-offset zone: the same instant and offset), "...T10:00:00" (floating).
-    static func instance(fromISO text: String) -> EventTime? {
+    /// Reads an instance key back (the `EventTime.iso8601` text the SQLite sink stores): "2026-11-10",
+    /// "...T10:00:00Z", "...T10:00:00+01:00" (as a fixed-offset zone: the same instant and offset), "...T10:00:00"
+    /// (floating).
+    package static func instance(fromISO text: String) -> EventTime? {
         if text.count == 10 { return ISODate.parseDate(text).map(EventTime.date) }
         guard text.count >= 19, let local = ISODate.parseDate(String(text.prefix(10))).flatMap({ date -> CivilDateTime? in
             let clock = Array(text.utf8)[11..<19]

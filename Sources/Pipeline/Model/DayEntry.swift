@@ -41,10 +41,7 @@ public struct DayEntry: Hashable, Sendable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(occurrence)
-        hasher.combine(day)
-        hasher.combine(part)
         hasher.combine(startUTC)
-        hasher.combine(endUTC)
     }
 
     public var event: Event { occurrence.event }

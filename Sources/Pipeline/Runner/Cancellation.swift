@@ -85,10 +85,7 @@ public final class Cancellation: Sendable {
 
     /// A run starts (a context may serve more than one run in tests): its commit phase is still ahead.
     package func beginRun() {
-        state.withLock {
-            $0.phase = .running
-            $0.pendingRenames = []
-        }
+        state.withLock { ($0.phase, $0.pendingRenames) = (.running, []) }
     }
 
     /// Starts the commit phase: from now on, `AtomicFile.commit()` leaves its rename to `publish()`.

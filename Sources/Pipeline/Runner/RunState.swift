@@ -22,8 +22,6 @@ package final class RunState {
     package internal(set) var incremental: IncrementalRun?
     /// Inputs already resolved in this run (a URL is fetched once, also when its fingerprint was taken first).
     var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
-
-    init() {}
 }
 
 /// The one writer of `metadata["source"]`: the label of the source an event came from. The runner stamps every

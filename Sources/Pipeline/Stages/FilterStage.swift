@@ -47,26 +47,27 @@ public final class FilterStage: Stage {
 
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         var out = batch
-        // Where each kept event and occurrence moves to, to re-link the days (`Batch`'s contract).
-        var eventIndex = [Int?](repeating: nil, count: batch.events.count)
-        var occurrenceIndex = [Int?](repeating: nil, count: batch.occurrences.count)
-        out.events = []
-        for i in batch.events.indices where matches(batch.events[i]) {
-            eventIndex[i] = out.events.count
-            out.events.append(batch.events[i])
-        }
-        out.occurrences = []
-        for i in batch.occurrences.indices where matches(batch.occurrences[i].event) {
-            occurrenceIndex[i] = out.occurrences.count
-            out.occurrences.append(batch.occurrences[i])
-        }
-        let moved = batch.content.contains(.occurrences) ? occurrenceIndex : eventIndex
-        out.days = []
-        for var day in batch.days where matches(day.event) {
+        let (events, eventMoves) = kept(batch.events) { $0 }
+        let (occurrences, occurrenceMoves) = kept(batch.occurrences) { $0.event }
+        (out.events, out.occurrences) = (events, occurrences)
+        // The days kept are linked to where their occurrence (or event) moved (`Batch`'s contract).
+        let moved = batch.content.contains(.occurrences) ? occurrenceMoves : eventMoves
+        out.days = batch.days.filter { matches($0.event) }.map { day in
+            var day = day
             day.occurrenceIndex = day.occurrenceIndex.flatMap { moved.indices.contains($0) ? moved[$0] : nil }
-            out.days.append(day)
+            return day
         }
         context.report.count("filtered out", by: batch.events.count - out.events.count)
         return out
+    }
+
+    /// The items whose event matches, and where each item moved to (nil: dropped).
+    private func kept<Item>(_ items: [Item], _ event: (Item) -> Event) -> ([Item], [Int?]) {
+        var out: [Item] = [], moved = [Int?](repeating: nil, count: items.count)
+        for i in items.indices where matches(event(items[i])) {
+            moved[i] = out.count
+            out.append(items[i])
+        }
+        return (out, moved)
     }
 }
