@@ -1,10 +1,10 @@
 /// A JSON syntax error with its line and column (1-based).
-package struct JSONSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
-    package let message: String
-    package let line: Int
-    package let column: Int
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let message: String
+    public let line: Int
+    public let column: Int
 
-    package var description: String { "line \(line), column \(column): \(message)" }
+    public var description: String { "line \(line), column \(column): \(message)" }
 }
 
 extension JSONSyntaxError: CalpipeErrorConvertible {
@@ -13,24 +13,24 @@ extension JSONSyntaxError: CalpipeErrorConvertible {
 
 /// A byte-level JSON parser (RFC 8259). It can parse a whole document, or step through the elements of a
 /// top-level array or newline-delimited JSON one value at a time so a large feed is never held as one tree.
-package struct JSONParser {
+public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position: Int = 0
     private var depth = 0
     private var countedUpTo = 0
     private var countedLines = 1
     /// Nesting deeper than this is an error, not a stack overflow.
-    package static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     /// The bytes must stay alive while the parser is used.
-    package init(bytes: UnsafeBufferPointer<UInt8>) {
+    public init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         // Skip a UTF-8 byte order mark.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
     }
 
     /// Parses a complete document from text.
-    package static func parse(_ text: String) throws -> JSONValue {
+    public static func parse(_ text: String) throws -> JSONValue {
         var copy = text
         return try copy.withUTF8 { buffer in
             var parser = JSONParser(bytes: buffer)
@@ -39,7 +39,7 @@ package struct JSONParser {
     }
 
     /// Parses a complete document from bytes.
-    package static func parse(bytes: [UInt8]) throws -> JSONValue {
+    public static func parse(bytes: [UInt8]) throws -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer)
             return try parser.parseDocument()
@@ -47,7 +47,7 @@ package struct JSONParser {
     }
 
     /// One value followed by nothing but whitespace.
-    package mutating func parseDocument() throws -> JSONValue {
+    public mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
@@ -58,7 +58,7 @@ package struct JSONParser {
     // MARK: Streaming
 
     /// True when the next non-space byte opens an array (and consumes it).
-    package mutating func beginTopLevelArray() throws -> Bool {
+    public mutating func beginTopLevelArray() throws -> Bool {
         skipWhitespace()
         guard position < bytes.count else { throw error("the document is empty") }
         if bytes[position] == UInt8(ascii: "[") {
@@ -69,7 +69,7 @@ package struct JSONParser {
     }
 
     /// The next element of an array opened by `beginTopLevelArray`, or nil after its closing bracket.
-    package mutating func nextArrayElement(isFirst: Bool) throws -> JSONValue? {
+    public mutating func nextArrayElement(isFirst: Bool) throws -> JSONValue? {
         skipWhitespace()
         guard position < bytes.count else { throw error("the array is not closed (expected \"]\")") }
         if bytes[position] == UInt8(ascii: "]") {
@@ -87,7 +87,7 @@ package struct JSONParser {
     }
 
     /// The next value of a newline-delimited stream, or nil at the end. Blank lines are skipped.
-    package mutating func nextLineValue() throws -> JSONValue? {
+    public mutating func nextLineValue() throws -> JSONValue? {
         skipWhitespace()
         guard position < bytes.count else { return nil }
         let value = try parseValue()
@@ -99,7 +99,7 @@ package struct JSONParser {
 
     /// The 1-based line where the next value starts (after blank space), counted incrementally so walking
     /// a large newline-delimited file stays linear.
-    package var currentLineOfNextValue: Int {
+    public var currentLineOfNextValue: Int {
         mutating get {
             skipWhitespace()
             while countedUpTo < position {
@@ -111,7 +111,7 @@ package struct JSONParser {
     }
 
     /// Skips past the next newline (after a bad line of newline-delimited JSON). False at the end of input.
-    package mutating func skipToNextLine() -> Bool {
+    public mutating func skipToNextLine() -> Bool {
         depth = 0
         while position < bytes.count, bytes[position] != 0x0A { position += 1 }
         guard position < bytes.count else { return false }
