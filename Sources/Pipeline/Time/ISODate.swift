@@ -1,19 +1,19 @@
 /// ISO-8601 / RFC 3339 text as feeds write it: "2026-11-23", "2026-11-23T09:00", "2026-11-23T09:00:00+01:00",
 /// "2026-11-23T08:00:00Z", "2026-11-23 09:00:00.250Z" (fractions are dropped). Byte-level, no Foundation formatters.
-package enum ISODate {
-    package enum Parsed: Equatable {
+public enum ISODate {
+    public enum Parsed: Equatable {
         case date(CivilDate)
         case local(CivilDateTime)
         /// With an offset: the instant and the offset it was written with.
         case instant(Int64, offsetSeconds: Int)
     }
 
-    package static func parseDate(_ text: String) -> CivilDate? {
+    public static func parseDate(_ text: String) -> CivilDate? {
         if case .date(let d)? = parse(text) { return d }
         return nil
     }
 
-    package static func parse(_ text: String) -> Parsed? {
+    public static func parse(_ text: String) -> Parsed? {
         let b = Array(text.utf8)
         var i = 0
         func digits(_ n: Int) -> Int? {
