@@ -48,7 +48,9 @@ public final class ICSSource: EventSource {
     }
 
     public func read(context: RunContext, emit: (Batch) throws -> Void) throws {
-        for file in try input.inputs(context: context) {
+        let files = try input.inputs(context: context)
+        let unchanged = unchangedCheck(files: files, context: context)
+        for (fileIndex, file) in files.enumerated() {
             let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
             var events: [Event] = []
             events.reserveCapacity(Self.batchSize)
@@ -58,7 +60,7 @@ public final class ICSSource: EventSource {
             var named: (calendar: String, metadata: [String: String])?
             var reader: ICSReader?
             try withoutActuallyEscaping(emit) { emit in
-                let handlers = ICSReader.Handlers(
+                var handlers = ICSReader.Handlers(
                     event: { (event: consuming Event) in
                         if !metadata.isEmpty {
                             // One shared dictionary for the common case; a calendar name is kept beside the source.
@@ -90,6 +92,7 @@ public final class ICSSource: EventSource {
                     skip: { context.report.count("skipped " + $0) },
                     repair: { context.repair($0) }
                 )
+                handlers.unchanged = unchanged.map { check in { check($0, fileIndex, $1) } }
                 let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                                            workers: workers ?? context.idleCores, strict: strict || context.strict, handlers: handlers)
                 reader = fileReader
@@ -98,6 +101,9 @@ public final class ICSSource: EventSource {
                 try fileReader.finish()
                 if !events.isEmpty { try emit(Batch(events: events)) }
             }
+        }
+        if unchanged != nil, let label = context.currentSourceLabel, let run = context.incremental {
+            context.report.count("events unchanged (not parsed)", by: run.unparsedCount(source: label))
         }
     }
 }

@@ -35,10 +35,28 @@ public struct StoredEvent: Sendable, Hashable {
     public var id: Int64
     /// `EventHasher.hash` of the event as written.
     public var contentHash: Int64
+    /// `Fingerprint.rawText` of its raw text (`Event.sourceText`), when it had one.
+    public var textHash: Int64?
 
-    public init(id: Int64, contentHash: Int64) {
+    public init(id: Int64, contentHash: Int64, textHash: Int64? = nil) {
         self.id = id
         self.contentHash = contentHash
+        self.textHash = textHash
+    }
+}
+
+/// A stored single event (no RRULE/RDATE, no RECURRENCE-ID) found by the hash of its raw text.
+public struct StoredText: Sendable, Hashable {
+    /// The sink's row id.
+    public var id: Int64
+    /// The event's UTC span as stored (to tell whether it touches a range the window gained).
+    public var startUTC: Int64
+    public var endUTC: Int64
+
+    public init(id: Int64, startUTC: Int64, endUTC: Int64) {
+        self.id = id
+        self.startUTC = startUTC
+        self.endUTC = endUTC
     }
 }
 
@@ -46,6 +64,10 @@ public struct StoredEvent: Sendable, Hashable {
 /// Read-only once made; used from several threads.
 public protocol SourceMemory: AnyObject, Sendable {
     var fingerprint: SourceFingerprint { get }
+    /// The source's context hash stored by the last run (`IncrementalRun.setContext`), nil when none.
+    var contextHash: String? { get }
+    /// The stored single event whose raw text has this hash (`Fingerprint.rawText(bytes:)`), if exactly one.
+    func stored(textHash: Int64) -> StoredText?
     /// The stored event with this key (in this source): uid and RECURRENCE-ID (nil for none).
     func stored(uid: String, recurrenceID: EventTime?) -> StoredEvent?
     /// How many events (a series and its overrides) are stored under this uid.
