@@ -181,6 +181,35 @@ final class EventBinaryCodecTests: XCTestCase {
         XCTAssertEqual(a.bytes, b.bytes)
     }
 
+    /// The ICS reader keeps an event's text as bytes (`SourceText`), decoded only when read: the event is equal to
+    /// one holding the decoded string, encodes to the same bytes, and stray bytes read as U+FFFD.
+    func testSourceTextKeptAsBytesIsTheDecodedText() throws {
+        let text = "BEGIN:VEVENT\r\nSUMMARY:Grüße \u{1F600}\r\nEND:VEVENT\r\n"
+        var asBytes = Event(uid: "a@x", start: .date(CivilDate(year: 2026, month: 1, day: 1)))
+        var asString = asBytes
+        Array(text.utf8).withUnsafeBufferPointer { asBytes.setSourceText(utf8: $0) }
+        asString.sourceText = text
+        XCTAssertEqual(asBytes.sourceText, text)
+        XCTAssertEqual(asBytes, asString)
+        XCTAssertEqual(asBytes.hashValue, asString.hashValue)
+        XCTAssertEqual(asBytes.sourceTextUTF8Count, text.utf8.count)
+        let zones = ZoneTable()
+        var a = ByteWriter()
+        var b = ByteWriter()
+        asBytes.encode(to: &a, zones: zones)
+        asString.encode(to: &b, zones: zones)
+        XCTAssertEqual(a.bytes, b.bytes)
+        let decoded = try a.bytes.withUnsafeBytes { bytes in
+            var reader = ByteReader(bytes)
+            return try Event(decoding: &reader, zones: zones)
+        }
+        XCTAssertEqual(decoded, asString)
+
+        var stray = asBytes
+        [UInt8]([0x41, 0xFF, 0x42]).withUnsafeBufferPointer { stray.setSourceText(utf8: $0) }
+        XCTAssertEqual(stray.sourceText, "A\u{FFFD}B")
+    }
+
     func testDamagedBytesGiveAnErrorNotACrash() throws {
         let zones = ZoneTable()
         var writer = ByteWriter()

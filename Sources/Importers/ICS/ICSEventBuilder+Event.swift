@@ -168,7 +168,7 @@ extension ICSEventBuilder {
                         continue
                     }
                     // Feeds repeat the same few rules; remember up to 256 of them.
-                    if ruleCache.count >= 256 { ruleCache.removeAll(keepingCapacity: true) }
+                    if ruleCache.count >= 4096 { ruleCache.removeAll(keepingCapacity: true) }
                     ruleCache[p.value] = rule
                 }
                 if kind == .rrule { rules.append(rule) } else { exceptionRules.append(rule) }
@@ -208,7 +208,6 @@ extension ICSEventBuilder {
             }
         }
 
-        let text = String(decoding: frame.text, as: UTF8.self)
         let uid: String
         if fields.uid >= 0, !props[fields.uid].value.isEmpty {
             uid = props[fields.uid].value
@@ -239,7 +238,7 @@ extension ICSEventBuilder {
         event.otherProperties = consume other
         event.components = frame.children
         event.origin = SourceLocation(file: label, line: frame.beginLine)
-        event.sourceText = consume text
+        frame.text.withUnsafeBufferPointer { event.setSourceText(utf8: $0) }
 
         // Parameters of fields that have no field of their own.
         var fieldParameters: [String: [Parameter]] = consume listParameters

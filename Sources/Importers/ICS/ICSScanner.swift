@@ -107,25 +107,19 @@ final class ICSScanner {
     private static func needsNormalizing(_ b: UnsafeBufferPointer<UInt8>) -> (reason: String, offset: Int)? {
         let base = b.baseAddress!
         let n = b.count
-        // The common case first, in blocks the compiler vectorizes (no branch per byte): no NUL, and every CR
-        // followed by LF.
+        // The common case first, 16 bytes at a time: no NUL, and every CR followed by LF.
         var j = 0
         var clean = true
-        while j + 1 < n {
-            let blockEnd = min(n - 1, j + 4096)
-            var suspect: UInt8 = 0
-            for k in j..<blockEnd {
-                let c = base[k], next = base[k + 1]
-                let cr: UInt8 = c == 0x0D ? 1 : 0
-                let notLF: UInt8 = next != 0x0A ? 1 : 0
-                let nul: UInt8 = c == 0 ? 1 : 0
-                suspect |= (cr & notLF) | nul
-            }
-            if suspect != 0 {
+        let raw = UnsafeRawPointer(base)
+        let cr = SIMD16<UInt8>(repeating: 0x0D), lf = SIMD16<UInt8>(repeating: 0x0A), zero = SIMD16<UInt8>(repeating: 0)
+        while j + 17 <= n {
+            let v = raw.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
+            let next = raw.loadUnaligned(fromByteOffset: j + 1, as: SIMD16<UInt8>.self)
+            if any((v .== cr) .& (next .!= lf) .| (v .== zero)) {
                 clean = false
                 break
             }
-            j = blockEnd
+            j += 16
         }
         if clean {
             // The last bytes one by one (a CR at the very end is decided with the next chunk).
@@ -149,13 +143,6 @@ final class ICSScanner {
             i = k + 2
         }
         return found
-    }
-
-    /// 0x80 in each byte of `v` that is zero, 0 in the others (exact, no carries between bytes).
-    @inline(__always)
-    private static func zeroBytes(_ v: UInt64) -> UInt64 {
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        return ~(((v & low) &+ low) | v | low)
     }
 
     private func startNormalizing(reason: String, line: Int) throws {

@@ -92,6 +92,16 @@ public struct ByteReader {
         try text(length: try unsigned())
     }
 
+    /// What `ByteWriter.optionalBytes` (or `optionalString`) wrote, as bytes.
+    mutating func optionalBytes() throws -> [UInt8]? {
+        let n = try unsigned()
+        if n == 0 { return nil }
+        guard n - 1 <= UInt64(base.count - position) else { throw Malformed("bytes of \(n - 1) at byte \(position) run past the end") }
+        let length = Int(n - 1)
+        defer { position += length }
+        return Array(UnsafeRawBufferPointer(rebasing: base[position..<(position + length)]))
+    }
+
     public mutating func optionalString() throws -> String? {
         let n = try unsigned()
         if n == 0 { return nil }

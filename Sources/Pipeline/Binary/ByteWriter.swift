@@ -75,6 +75,12 @@ public struct ByteWriter {
         }
     }
 
+    /// Bytes written as `optionalString` writes a string's UTF-8 (so either reads them back).
+    mutating func optionalBytes(_ value: UnsafeBufferPointer<UInt8>) {
+        unsigned(UInt64(value.count) + 1)
+        bytes.append(contentsOf: value)
+    }
+
     public mutating func strings(_ values: [String]) {
         count(values.count)
         for v in values { string(v) }

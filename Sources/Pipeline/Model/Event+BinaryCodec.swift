@@ -73,7 +73,11 @@ extension Event {
                 w.string(metadata[key]!)
             }
         }
-        w.optionalString(sourceText)
+        if let source {
+            source.withUTF8 { w.optionalBytes($0) }
+        } else {
+            w.byte(0)
+        }
     }
 
     /// Reads an event `encode(to:zones:)` wrote, with the zones of the same table.
@@ -142,7 +146,7 @@ extension Event {
                 metadata[key] = try r.string()
             }
         }
-        sourceText = try r.optionalString()
+        source = try r.optionalBytes().map(SourceText.init(utf8:))
     }
 }
 

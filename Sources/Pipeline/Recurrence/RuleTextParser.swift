@@ -20,7 +20,7 @@ struct RuleTextParser {
     mutating func parse(_ text: String, untilParser: (String) -> EventTime?) throws(ParseError) -> RecurrenceRule.Parsed {
         var frequency: RecurrenceRule.Frequency?
         var rule = RecurrenceRule(frequency: .daily)
-        var seen = Set<String>()
+        var seen: [String] = []  // a rule has a handful of parts: a list beats hashing
         var count: Int?
         var until: EventTime?
         var months: [(month: Int, leap: Bool, text: Substring)] = []
@@ -30,15 +30,16 @@ struct RuleTextParser {
                 try repair("RRULE part \"\(part)\" has no \"=\"", "the part is dropped")
                 continue
             }
-            let key = part[..<eq].uppercased()
+            let key = Self.upper(part[..<eq])
             let value = String(part[part.index(after: eq)...])
-            guard seen.insert(key).inserted else {
+            guard !seen.contains(key) else {
                 try repair("RRULE part \(key) appears twice", "kept the first")
                 continue
             }
+            seen.append(key)
             switch key {
             case "FREQ":
-                guard let f = RecurrenceRule.Frequency(rawValue: value.uppercased()) else {
+                guard let f = RecurrenceRule.Frequency(rawValue: Self.upper(value[...])) else {
                     throw .invalid("RRULE FREQ \"\(value)\" is not a frequency")
                 }
                 frequency = f
@@ -164,13 +165,12 @@ struct RuleTextParser {
         var firstProblem: String?
         var bad: [Substring] = []
         for item in RecurrenceRule.parts(of: value, separator: 0x2C) {
-            let upper = item.uppercased()
-            guard upper.count >= 2, let day = RecurrenceRule.weekdayCodes.firstIndex(of: String(upper.suffix(2))) else {
+            guard let day = Self.weekdayIndex(ofSuffix: item) else {
                 firstProblem = firstProblem ?? "RRULE BYDAY value \"\(item)\" is not a weekday"
                 bad.append(item)
                 continue
             }
-            let prefix = upper.dropLast(2)
+            let prefix = item.dropLast(2)
             if prefix.isEmpty {
                 out.append(.init(day + 1))
                 continue
@@ -187,6 +187,30 @@ struct RuleTextParser {
             try repair(bad.count == 1 ? firstProblem : "RRULE BYDAY values " + bad.map { "\"\($0)\"" }.joined(separator: ", ") + " are not weekdays", bad.count == 1 ? "the value is dropped" : "the values are dropped")
         }
         return out
+    }
+
+    /// The text upper-cased; the same text without a copy's case mapping when it has no lower-case ASCII letter
+    /// (rule texts are upper case in practice).
+    static func upper(_ text: Substring) -> String {
+        if text.utf8.contains(where: { $0 >= 0x61 }) { return text.uppercased() }
+        return String(text)
+    }
+
+    /// 0 (MO) to 6 (SU) when `item` ends with a weekday code, in any case ("-1su").
+    static func weekdayIndex(ofSuffix item: Substring) -> Int? {
+        let u = item.utf8
+        guard u.count >= 2, u.last! < 0x80 else { return nil }
+        let a = u[u.index(u.endIndex, offsetBy: -2)] & 0xDF, b = u.last! & 0xDF
+        switch (a, b) {
+        case (0x4D, 0x4F): return 0  // MO
+        case (0x54, 0x55): return 1  // TU
+        case (0x57, 0x45): return 2  // WE
+        case (0x54, 0x48): return 3  // TH
+        case (0x46, 0x52): return 4  // FR
+        case (0x53, 0x41): return 5  // SA
+        case (0x53, 0x55): return 6  // SU
+        default: return nil
+        }
     }
 
     /// An optionally signed decimal integer that fits in `Int` ("+2", "-1", "-9223372036854775808").

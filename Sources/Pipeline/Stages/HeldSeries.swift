@@ -196,7 +196,7 @@ final class HeldSeries {
             let n = s.utf8.count
             return n <= 15 ? 0 : n + 48
         }
-        var size = 640 + text(e.uid) + text(e.title) + text(e.description) + text(e.location) + text(e.sourceText)
+        var size = 640 + text(e.uid) + text(e.title) + text(e.description) + text(e.location) + (e.sourceTextUTF8Count <= 15 ? 0 : e.sourceTextUTF8Count + 48)
             + text(e.color) + text(e.url) + text(e.status)
         size += 320 * (e.attendees.count + (e.organizer == nil ? 0 : 1))
         size += 64 * e.categories.count
