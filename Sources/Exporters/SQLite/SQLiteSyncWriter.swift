@@ -394,7 +394,7 @@ final class SQLiteSyncWriter {
         try s.bind(k.recurrenceID, at: 3)
         let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4, json: &json)
         try s.bind(hasher.hash(event), at: 4 + count)
-        try s.bind(event.sourceText.map(Fingerprint.rawText(of:)), at: 5 + count)
+        try s.bind(event.rawTextHash, at: 5 + count)
         try s.bind(event.origin?.description, at: 6 + count)
         try s.bind(runID, at: 7 + count)
         try s.bind(runID, at: 8 + count)

@@ -64,12 +64,6 @@ public enum Fingerprint {
         return Int64(bitPattern: h ^ (h >> 32))
     }
 
-    /// `rawText(bytes:)` of a string's UTF-8 bytes.
-    public static func rawText(of string: String) -> Int64 {
-        if let hash = string.utf8.withContiguousStorageIfAvailable({ rawText(bytes: UnsafeRawBufferPointer($0)) }) { return hash }
-        return Array(string.utf8).withUnsafeBytes { rawText(bytes: $0) }
-    }
-
     /// A running SHA-256 for a reader's context hash (`IncrementalRun.setContext`).
     public struct ContextHasher {
         private var sha = SHA256()
@@ -96,6 +90,13 @@ public enum Fingerprint {
             out.append(digits[Int(b & 15)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension Event {
+    /// `Fingerprint.rawText` of the event's raw text (`sourceText`, its bytes as read, not decoded), nil without one.
+    public var rawTextHash: Int64? {
+        source?.withUTF8 { Fingerprint.rawText(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
 

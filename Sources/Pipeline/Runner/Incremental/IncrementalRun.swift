@@ -177,7 +177,7 @@ public final class IncrementalRun: @unchecked Sendable {
                 keep.append(true)
                 continue
             }
-            let sameText = sameContext && stored.textHash != nil && batch.events[i].sourceText.map(Fingerprint.rawText(of:)) == stored.textHash
+            let sameText = sameContext && stored.textHash != nil && batch.events[i].rawTextHash == stored.textHash
             if !sameInput && !sameText && hasher.hash(batch.events[i]) != stored.contentHash {
                 passed[source, default: []].insert(stored.id)
                 if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
