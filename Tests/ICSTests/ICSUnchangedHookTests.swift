@@ -75,10 +75,28 @@ final class ICSUnchangedHookTests: XCTestCase {
         func hash(_ text: String) throws -> String? {
             let path = dir.appendingPathComponent("f.ics").path
             try text.write(toFile: path, atomically: false, encoding: .utf8)
-            return ICSSource.contextHash(path: path)
+            var scan = IncrementalRun.TextScan()
+            return ICSSource.scan(path: path, into: &scan, known: { _ in true })
         }
         let base = try hash(Self.feed)
         XCTAssertNotNil(base)
+        // The quick pass finds each event's raw text as the scanner does (folded lines, a nested VALARM), and the
+        // UIDs of the texts it is told are unknown.
+        let path = dir.appendingPathComponent("f.ics").path
+        try Self.feed.replacingOccurrences(of: "\r\n", with: "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        var scan = IncrementalRun.TextScan()
+        XCTAssertEqual(ICSSource.scan(path: path, into: &scan, known: { _ in false }), base)
+        var offered: [Int64] = []
+        _ = try read(workers: 0, unchanged: { text, _ in
+            offered.append(Fingerprint.rawText(bytes: text))
+            return false
+        })
+        XCTAssertEqual(scan.texts, Dictionary(uniqueKeysWithValues: offered.map { ($0, 1) }))
+        XCTAssertEqual(scan.newUIDs, ["a", "b", "c", "broken"])
+        scan = IncrementalRun.TextScan()
+        try Self.feed.replacingOccurrences(of: "UID:c", with: "UID;X-P=1:c").write(toFile: path, atomically: false, encoding: .utf8)
+        _ = ICSSource.scan(path: path, into: &scan, known: { _ in false })
+        XCTAssertNil(scan.newUIDs, "a UID with parameters is not read for sure")
         XCTAssertEqual(try hash(Self.feed.replacingOccurrences(of: "SUMMARY:C", with: "SUMMARY:D")), base)
         XCTAssertEqual(try hash(Self.feed.replacingOccurrences(of: "BEGIN:VEVENT\r\nUID:c", with: "begin:vevent\r\nUID:c")), base)
         XCTAssertNotEqual(try hash(Self.feed.replacingOccurrences(of: "VERSION:2.0", with: "VERSION:2.0\r\nX-WR-CALNAME:Team")), base)

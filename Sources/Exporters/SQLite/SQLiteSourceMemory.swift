@@ -13,6 +13,7 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
     /// Single events by the hash of their raw text (`events.text_hash`), when the source has a stored context.
     private var texts: [Int64: StoredText] = [:]
     private var ambiguousTexts: Set<Int64> = []
+    private(set) var seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]] = [:]
     private var ambiguous: Set<UInt64> = []
     private var uidCounts: [UInt64: Int32] = [:]
     private(set) var allIDs: [Int64] = []
@@ -28,7 +29,7 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
         self.fingerprint = fingerprint
         self.contextHash = contextHash
         let s = try db.prepare("""
-            SELECT id, uid, recurrence_id, content_hash, removed_run, text_hash, start_utc, end_utc,
+            SELECT id, uid, recurrence_id, content_hash, removed_run, text_hash, start_utc, span_end_utc,
                    rrule IS NULL AND rdate IS NULL AND recurrence_id = ''
             FROM events WHERE source = ?
             """)
@@ -36,13 +37,19 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
         while try s.step() {
             let id = s.int64(at: 0)
             allIDs.append(id)
-            guard let hash = s.optionalInt64(at: 3), s.optionalInt64(at: 4) == nil else { continue }
-            if contextHash != nil, s.int64(at: 8) == 1, let text = s.optionalInt64(at: 5), !ambiguousTexts.contains(text) {
-                if texts.updateValue(StoredText(id: id, startUTC: s.int64(at: 6), endUTC: s.int64(at: 7)), forKey: text) != nil {
+            let live = s.optionalInt64(at: 3) != nil && s.optionalInt64(at: 4) == nil
+            if contextHash != nil {
+                let series: UInt64? = s.int64(at: 8) == 1 ? nil : Self.key(uid: s.text(at: 1) ?? "", recurrenceID: nil)
+                let stored = StoredText(id: id, startUTC: s.int64(at: 6), spanEndUTC: s.optionalInt64(at: 7), series: series)
+                // A part that is removed or has no hash yet: its series is never left unparsed (no text hash).
+                let text = live ? s.optionalInt64(at: 5) : nil
+                if let series { seriesParts[series, default: []].append((text, stored)) }
+                if let text, !ambiguousTexts.contains(text), texts.updateValue(stored, forKey: text) != nil {
                     texts[text] = nil
                     ambiguousTexts.insert(text)
                 }
             }
+            guard live, let hash = s.optionalInt64(at: 3) else { continue }
             let uid = s.text(at: 1) ?? ""
             let key = Self.key(uid: uid, recurrenceID: s.text(at: 2) ?? "")
             if ambiguous.contains(key) { continue }
@@ -61,6 +68,8 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
     func stored(textHash: Int64) -> StoredText? {
         texts[textHash]
     }
+
+    func seriesKey(uid: String) -> UInt64 { Self.key(uid: uid, recurrenceID: nil) }
 
     func componentCount(uid: String) -> Int {
         Int(uidCounts[Self.key(uid: uid, recurrenceID: nil)] ?? 0)

@@ -37,7 +37,7 @@ public final class ICSReader {
         /// instead). Nil: repairs are given to `warn` as text.
         public var repair: ((Repair) -> Void)?
         /// Called with each VEVENT's raw text (BEGIN to END, unfolded: the event's `sourceText`) and the line of
-        /// its BEGIN when the scanner found no problem in it, before it is parsed; true leaves it out (an
+        /// its BEGIN unless the scanner rejects it, before it is parsed; true leaves it out (an
         /// incremental run knows it unchanged, `IncrementalRun.unchangedTextCheck`). Nil: every event is made.
         public var unchanged: ((UnsafeRawBufferPointer, Int) -> Bool)?
 

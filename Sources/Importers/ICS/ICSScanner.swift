@@ -542,7 +542,7 @@ final class ICSScanner {
         case .calendar:
             try emit(.calendarEnd)
         case .event:
-            if let unchanged, frame.failure == nil, frame.repairs.isEmpty, frame.text.withUnsafeBytes({ unchanged($0, frame.beginLine) }) { return }
+            if let unchanged, frame.failure == nil, frame.text.withUnsafeBytes({ unchanged($0, frame.beginLine) }) { return }
             try emit(.event(frame))
         case .timezone:
             try emit(.timezone(frame))

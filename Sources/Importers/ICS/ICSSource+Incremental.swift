@@ -16,12 +16,15 @@ extension ICSSource {
         }
         var sha = Fingerprint.ContextHasher()
         sha.update(Self.zoneDatabaseStamp)
+        var scan = IncrementalRun.TextScan()
+        let known: (Int64) -> Bool
+        if case .events = run.plan(for: label) { known = { run.knowsText($0, source: label) } } else { known = { _ in true } }
         for file in files {
-            guard let hash = Self.contextHash(path: file.path) else { return nil }
+            guard let hash = Self.scan(path: file.path, into: &scan, known: known) else { return nil }
             sha.update(hash)
         }
         run.setContext(sha.finishHex(), files: files.map(\.label), for: label)
-        return run.unchangedTextCheck(source: label)
+        return run.unchangedTextCheck(source: label, scan: scan)
     }
 
     /// Size and modification time of the system's zone data: events naming an IANA zone take its rules from it.
@@ -33,30 +36,72 @@ extension ICSSource {
         return "no zone data"
     }
 
-    /// SHA-256 (hex) of every line of the file that is not inside a VEVENT (from a `BEGIN:VEVENT` line to the next
-    /// `END:VEVENT` line, in any letter case). Read in 1 MiB chunks; nil when the file cannot be read or holds a
-    /// line longer than 8 MiB (then no event is skipped).
-    static func contextHash(path: String) -> String? {
+    /// A quick pass over a file, lines unfolded as the scanner does (CR before LF dropped, a line that starts
+    /// with a blank continues the one before, blank lines skipped). Returns SHA-256 (hex) of every line that is not
+    /// inside a VEVENT (from a `BEGIN:VEVENT` line to the next `END:VEVENT` line, in any letter case), and adds
+    /// to `scan` each VEVENT's raw-text hash (its lines with CRLF, as `Event.sourceText`) and, for a text `known`
+    /// does not know, its UID (a UID line with parameters, or two of them, make `newUIDs` nil). Read in 1 MiB
+    /// chunks; nil when the file cannot be read or holds a line longer than 8 MiB (then no event is skipped).
+    static func scan(path: String, into scan: inout IncrementalRun.TextScan, known: (Int64) -> Bool) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         let chunkSize = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var carry: [UInt8] = []
+        var logical: [UInt8] = []
+        var haveLogical = false
         var sha = Fingerprint.ContextHasher()
+        var block: [UInt8] = []
         var inEvent = false
-        func line(_ l: UnsafeRawBufferPointer) {
-            var n = l.count
-            if n > 0 && l[n - 1] == 0x0D { n -= 1 }
-            let bytes = UnsafeRawBufferPointer(rebasing: l[0..<n])
+        var uid: [UInt8]?
+        var uidLines = 0
+        var uidUnsafe = false
+        func logicalLine(_ l: UnsafeRawBufferPointer) {
+            if l.isEmpty || (l[0] == 0x20 && !l.contains { $0 != 0x20 && $0 != 0x09 }) { return }
             if inEvent {
-                if Self.isLine(bytes, "END:VEVENT") { inEvent = false }
-            } else if Self.isLine(bytes, "BEGIN:VEVENT") {
+                block.append(contentsOf: l)
+                block.append(contentsOf: [0x0D, 0x0A])
+                if l.count >= 3, Self.isPrefix(l, "UID"), l.count > 3, l[3] == 0x3A || l[3] == 0x3B {
+                    uidLines += 1
+                    if l[3] == 0x3B { uidUnsafe = true } else { uid = Array(l[4...]) }
+                }
+                guard Self.isKeyword(l, "END:", "VEVENT") else { return }
+                inEvent = false
+                let hash = block.withUnsafeBytes { Fingerprint.rawText(bytes: $0) }
+                scan.texts[hash, default: 0] += 1
+                if !known(hash) {
+                    if uidLines > 1 || uidUnsafe {
+                        scan.newUIDs = nil
+                    } else if let uid {
+                        scan.newUIDs?.insert(String(decoding: uid, as: UTF8.self))
+                    }
+                }
+            } else if Self.isKeyword(l, "BEGIN:", "VEVENT") {
                 inEvent = true
+                block.removeAll(keepingCapacity: true)
+                block.append(contentsOf: l)
+                block.append(contentsOf: [0x0D, 0x0A])
+                uid = nil
+                uidLines = 0
+                uidUnsafe = false
             } else {
-                sha.update(bytes)
+                sha.update(l)
                 sha.update("\n")
             }
+        }
+        func physicalLine(_ p: UnsafeRawBufferPointer) {
+            var n = p.count
+            if n > 0 && p[n - 1] == 0x0D { n -= 1 }
+            let l = UnsafeRawBufferPointer(rebasing: p[0..<n])
+            if haveLogical, n > 0, l[0] == 0x20 || l[0] == 0x09 {
+                logical.append(contentsOf: l[1...])
+                return
+            }
+            if haveLogical { logical.withUnsafeBytes { logicalLine($0) } }
+            logical.removeAll(keepingCapacity: true)
+            logical.append(contentsOf: l)
+            haveLogical = true
         }
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunkSize) }
@@ -71,31 +116,41 @@ extension ICSSource {
                 while start < n, let p = memchr(chunk.baseAddress! + start, 0x0A, n - start) {
                     let end = chunk.baseAddress!.distance(to: UnsafeRawPointer(p))
                     if carry.isEmpty {
-                        line(UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
+                        physicalLine(UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
                     } else {
                         carry.append(contentsOf: chunk[start..<end])
-                        carry.withUnsafeBytes { line($0) }
+                        carry.withUnsafeBytes { physicalLine($0) }
                         carry.removeAll(keepingCapacity: true)
                     }
                     start = end + 1
                 }
                 carry.append(contentsOf: chunk[start..<n])
-                return carry.count <= 8 << 20
+                return carry.count <= 8 << 20 && logical.count <= 8 << 20
             }
             if !ok { return nil }
         }
-        carry.withUnsafeBytes { line($0) }
+        if !carry.isEmpty { carry.withUnsafeBytes { physicalLine($0) } }
+        if haveLogical { logical.withUnsafeBytes { logicalLine($0) } }
         return sha.finishHex()
     }
 
-    /// Whether `bytes` is `name` in any letter case (ASCII).
-    private static func isLine(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
-        guard bytes.count == name.utf8CodeUnitCount else { return false }
-        let p = name.utf8Start
-        for i in 0..<bytes.count {
+    /// Whether `bytes` starts with `prefix` in any letter case (ASCII; `prefix` in upper case).
+    private static func isPrefix(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        let p = prefix.utf8Start
+        for i in 0..<prefix.utf8CodeUnitCount {
             let b = bytes[i]
             if (b >= 0x61 && b <= 0x7A ? b - 0x20 : b) != p[i] { return false }
         }
         return true
+    }
+
+    /// Whether the line is `prefix` + `name` (any letter case, blanks after it allowed), as the scanner reads
+    /// BEGIN and END lines.
+    private static func isKeyword(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString, _ name: StaticString) -> Bool {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        guard end == prefix.utf8CodeUnitCount + name.utf8CodeUnitCount, isPrefix(bytes, prefix) else { return false }
+        return isPrefix(UnsafeRawBufferPointer(rebasing: bytes[prefix.utf8CodeUnitCount..<end]), name)
     }
 }

@@ -231,15 +231,45 @@ public final class IncrementalRun: @unchecked Sendable {
     /// a stored single event that needs no work (as `filter` decides for parsed events: not seen before in this
     /// run, not touching a range the window gained): the reader leaves it out unparsed and its row is kept.
     /// Series parts are always parsed (the expand stage may need them). nil: every event must be parsed.
+    /// What a reader's quick pass over a source's files found (`TextScan`), for `unchangedTextCheck`.
+    public struct TextScan: Sendable {
+        /// The raw-text hash of every event in the files, with how many times it occurs.
+        public var texts: [Int64: Int] = [:]
+        /// The UIDs of the events whose text the memory does not know (`knowsText`): new or changed events. nil
+        /// when one could not be read for sure (then every series part is parsed).
+        public var newUIDs: Set<String>? = []
+
+        public init() {}
+    }
+
+    /// Whether `hash` is the raw-text hash of a stored event of `source` (a reader's quick pass asks).
+    public func knowsText(_ hash: Int64, source: String) -> Bool {
+        memory(for: source)?.stored(textHash: hash) != nil
+    }
+
     /// The check's arguments: the text, the index of its file (in the order given to `setContext`) and the line
-    /// of its BEGIN.
-    public func unchangedTextCheck(source: String) -> ((UnsafeRawBufferPointer, Int, Int) -> Bool)? {
+    /// of its BEGIN. With a `scan` of the files, the parts of a series are left out too when the series is
+    /// unchanged as a whole: every stored part's text is in the files once, no new or changed event has its UID,
+    /// and no part touches a range the window gained (the expand stage then has nothing to do with it).
+    public func unchangedTextCheck(source: String, scan: TextScan?) -> ((UnsafeRawBufferPointer, Int, Int) -> Bool)? {
         guard case .events(let delta) = plan(for: source), let memory = memory(for: source),
               let stored = memory.contextHash, stored == context(for: source) else { return nil }
+        var unchangedSeries: Set<UInt64> = []
+        if let scan, let newUIDs = scan.newUIDs {
+            let changed = Set(newUIDs.map(memory.seriesKey))
+            for (key, parts) in memory.seriesParts where !changed.contains(key) {
+                if parts.allSatisfy({ p in p.textHash.map { scan.texts[$0] == 1 } == true && !p.part.touches(delta) }) {
+                    unchangedSeries.insert(key)
+                }
+            }
+        }
         return { [self] text, file, line in
             guard let event = memory.stored(textHash: Fingerprint.rawText(bytes: text)) else { return false }
-            let (s, e) = (event.startUTC, event.endUTC)
-            if delta.contains(where: { r in s < r.upperBound && (e > r.lowerBound || (e <= s && s >= r.lowerBound)) }) { return false }
+            if let series = event.series {
+                guard unchangedSeries.contains(series) else { return false }
+            } else if event.touches(delta) {
+                return false
+            }
             return locked {
                 // A second copy in the same source is parsed: `filter` then hands every copy on, as a fresh load.
                 if kept[source]?.contains(event.id) == true || passed[source]?.contains(event.id) == true { return false }
