@@ -93,6 +93,14 @@ final class ICSUnchangedHookTests: XCTestCase {
         })
         XCTAssertEqual(scan.texts, Dictionary(uniqueKeysWithValues: offered.map { ($0, 1) }))
         XCTAssertEqual(scan.newUIDs, ["a", "b", "c", "broken"])
+        // The same whatever the chunks (lines, folds and CRLFs split anywhere).
+        try Self.feed.write(toFile: path, atomically: false, encoding: .utf8)
+        for chunkSize in [1, 2, 3, 5, 7, 64] {
+            var small = IncrementalRun.TextScan()
+            XCTAssertEqual(ICSSource.scan(path: path, into: &small, known: { _ in false }, chunkSize: chunkSize), base, "chunks of \(chunkSize)")
+            XCTAssertEqual(small.texts, scan.texts, "chunks of \(chunkSize)")
+            XCTAssertEqual(small.newUIDs, scan.newUIDs, "chunks of \(chunkSize)")
+        }
         scan = IncrementalRun.TextScan()
         try Self.feed.replacingOccurrences(of: "UID:c", with: "UID;X-P=1:c").write(toFile: path, atomically: false, encoding: .utf8)
         _ = ICSSource.scan(path: path, into: &scan, known: { _ in false })

@@ -42,13 +42,11 @@ extension ICSSource {
     /// to `scan` each VEVENT's raw-text hash (its lines with CRLF, as `Event.sourceText`) and, for a text `known`
     /// does not know, its UID (a UID line with parameters, or two of them, make `newUIDs` nil). Read in 1 MiB
     /// chunks; nil when the file cannot be read or holds a line longer than 8 MiB (then no event is skipped).
-    static func scan(path: String, into scan: inout IncrementalRun.TextScan, known: (Int64) -> Bool) -> String? {
+    static func scan(path: String, into scan: inout IncrementalRun.TextScan, known: (Int64) -> Bool, chunkSize: Int = 1 << 20) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        let chunkSize = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunkSize)
-        var carry: [UInt8] = []
         var logical: [UInt8] = []
         var haveLogical = false
         var sha = Fingerprint.ContextHasher()
@@ -90,19 +88,9 @@ extension ICSSource {
                 sha.update("\n")
             }
         }
-        func physicalLine(_ p: UnsafeRawBufferPointer) {
-            var n = p.count
-            if n > 0 && p[n - 1] == 0x0D { n -= 1 }
-            let l = UnsafeRawBufferPointer(rebasing: p[0..<n])
-            if haveLogical, n > 0, l[0] == 0x20 || l[0] == 0x09 {
-                logical.append(contentsOf: l[1...])
-                return
-            }
-            if haveLogical { logical.withUnsafeBytes { logicalLine($0) } }
-            logical.removeAll(keepingCapacity: true)
-            logical.append(contentsOf: l)
-            haveLogical = true
-        }
+        // A line whose end and next line's first byte are in the chunk is handled where it is; one that is folded
+        // or crosses chunks is assembled in `logical` (`midLine`: its last physical line has not ended yet).
+        var midLine = false
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunkSize) }
             if n < 0 {
@@ -110,27 +98,57 @@ extension ICSSource {
                 return nil
             }
             if n == 0 { break }
-            let ok: Bool = buffer.withUnsafeBytes { all in
+            buffer.withUnsafeBytes { all in
                 let chunk = UnsafeRawBufferPointer(rebasing: all[0..<n])
-                var start = 0
-                while start < n, let p = memchr(chunk.baseAddress! + start, 0x0A, n - start) {
-                    let end = chunk.baseAddress!.distance(to: UnsafeRawPointer(p))
-                    if carry.isEmpty {
-                        physicalLine(UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
-                    } else {
-                        carry.append(contentsOf: chunk[start..<end])
-                        carry.withUnsafeBytes { physicalLine($0) }
-                        carry.removeAll(keepingCapacity: true)
-                    }
-                    start = end + 1
+                let base = chunk.baseAddress!
+                func lineFeed(from i: Int) -> Int? {
+                    memchr(base + i, 0x0A, n - i).map { base.distance(to: UnsafeRawPointer($0)) }
                 }
-                carry.append(contentsOf: chunk[start..<n])
-                return carry.count <= 8 << 20 && logical.count <= 8 << 20
+                var i = 0
+                while i < n {
+                    if midLine {
+                        guard let end = lineFeed(from: i) else {
+                            logical.append(contentsOf: chunk[i..<n])
+                            break
+                        }
+                        logical.append(contentsOf: chunk[i..<end])
+                        if logical.last == 0x0D { logical.removeLast() }
+                        midLine = false
+                        i = end + 1
+                        continue
+                    }
+                    if haveLogical {
+                        if chunk[i] == 0x20 || chunk[i] == 0x09 {
+                            i += 1  // folded: the rest of this line continues the logical one
+                            midLine = true
+                            continue
+                        }
+                        logical.withUnsafeBytes { logicalLine($0) }
+                        logical.removeAll(keepingCapacity: true)
+                        haveLogical = false
+                    }
+                    guard let end = lineFeed(from: i) else {
+                        logical.append(contentsOf: chunk[i..<n])
+                        haveLogical = true
+                        midLine = true
+                        break
+                    }
+                    let stop = end > i && chunk[end - 1] == 0x0D ? end - 1 : end
+                    if end + 1 < n, chunk[end + 1] != 0x20, chunk[end + 1] != 0x09 {
+                        logicalLine(UnsafeRawBufferPointer(rebasing: chunk[i..<stop]))
+                    } else {
+                        logical.append(contentsOf: chunk[i..<stop])
+                        haveLogical = true
+                    }
+                    i = end + 1
+                }
             }
-            if !ok { return nil }
+            if logical.count > 8 << 20 { return nil }
         }
-        if !carry.isEmpty { carry.withUnsafeBytes { physicalLine($0) } }
-        if haveLogical { logical.withUnsafeBytes { logicalLine($0) } }
+        if haveLogical {
+            if midLine, logical.last == 0x0D { logical.removeLast() }
+            logical.withUnsafeBytes { logicalLine($0) }
+        }
         return sha.finishHex()
     }
 
