@@ -25,8 +25,23 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable, Sendable {
         self.init(code: full, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
     }
 
-    /// SQLite's short English name of the code ("database is locked").
-    public var codeDescription: String { String(cString: sqlite3_errstr(extendedCode)) }
+    /// What went wrong, in our words, for messages ("the disk is full"): SQLite's own text (`message`,
+    /// `description`) is for debug logs only, never for a user.
+    public var reason: String {
+        switch code {
+        case SQLITE_BUSY, SQLITE_LOCKED: return "the database is locked by another program"
+        case SQLITE_CORRUPT: return "the database file is damaged"
+        case SQLITE_NOTADB: return "the file is damaged or is not a SQLite database"
+        case SQLITE_READONLY: return "the database is read-only"
+        case SQLITE_CANTOPEN: return "cannot open or create the file"
+        case SQLITE_PERM, SQLITE_AUTH: return "permission denied"
+        case SQLITE_FULL: return "the disk is full"
+        case SQLITE_IOERR: return "an input/output error occurred"
+        case SQLITE_NOMEM: return "out of memory"
+        case SQLITE_CONSTRAINT: return "a constraint failed"
+        default: return "unexpected database error (SQLite code \(extendedCode))"
+        }
+    }
 
     /// Another connection holds the lock and the busy timeout ran out.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }

@@ -1,3 +1,5 @@
+import Pipeline
+
 /// Why a URL could not be fetched (after retries, and with no usable cached copy to fall back on). URLs in
 /// these errors are redacted (`URLRedaction`): no credentials.
 public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -50,4 +52,9 @@ public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConverti
         case .unavailable(let inner, let cache): return inner.reason + "; " + cache
         }
     }
+}
+
+extension FetchError: CalpipeErrorConvertible {
+    /// Its text (URLs redacted) as the message.
+    public var calpipeError: CalpipeError { CalpipeError(description, cause: self) }
 }

@@ -32,7 +32,7 @@ public final class HTTPCache {
                 try FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
             }
             try? FileManager.default.removeItem(at: bodiesFolder)  // bodies of a lost index are of no use
-            repairNote = "the HTTP cache \(path) was damaged (\(error.codeDescription)); moved it to \(aside) and started a new one"
+            repairNote = "the HTTP cache \(path) was damaged (\(error.reason)); moved it to \(aside) and started a new one"
             database = try Self.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, bodies: bodiesFolder)
         }
     }

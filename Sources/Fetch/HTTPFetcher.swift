@@ -85,12 +85,12 @@ public final class HTTPFetcher: Sendable {
                     }
                     state.cache = opened
                 } catch let error as SQLiteError {
-                    let why = error.isBusy ? "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))" : error.codeDescription
+                    let why = error.isBusy ? "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))" : error.reason
                     let message = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
                     state.cacheOpenFailed = message
                     state.notes.append(message)
                 } catch {
-                    let message = "cannot use the HTTP cache \(cachePath): \((error as NSError).localizedDescription); continuing without it"
+                    let message = "cannot use the HTTP cache \(cachePath): \(CalpipeError(error).message); continuing without it"
                     state.cacheOpenFailed = message
                     state.notes.append(message)
                 }
@@ -285,7 +285,7 @@ public final class HTTPFetcher: Sendable {
             } catch let error as FetchError {
                 outcome = .failure(error)
             } catch {
-                outcome = .failure(.transport(url: label, message: "\((error as NSError).localizedDescription)"))
+                outcome = .failure(.transport(url: label, message: CalpipeError(error).message))
             }
             var wait = backoff.wait(forRetry: attempt - 1, random: Double.random(in: 0...1))
             switch outcome {

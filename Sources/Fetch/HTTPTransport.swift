@@ -207,7 +207,7 @@ private final class TaskState: Sendable {
             }
             if let writeError = state.writeError {
                 dropFile()
-                throw FetchError.transport(url: label, message: "cannot store the download (\((writeError as NSError).localizedDescription))", connectFailure: false)
+                throw FetchError.transport(url: label, message: "cannot store the download (\(CalpipeError(writeError).message))", connectFailure: false)
             }
             guard let http = state.response else {
                 dropFile()

@@ -98,12 +98,7 @@ struct Agenda: ParsableCommand {
     }
 
     private func pipelineDays() throws -> ([TerminalAgenda.Day], CivilDate) {
-        var pipeline: PipelineDefinition
-        do {
-            pipeline = try PipelineSession.loader().load(file: input)
-        } catch let errors as ConfigErrors {
-            throw PipelineSession.reportConfigErrors(errors)
-        }
+        var pipeline = try PipelineSession.loader().load(file: input)
         let today = pipeline.environment.today
         let lower = try day(from, option: "from", today: today) ?? pipeline.environment.window?.from
         let upper = try day(to, option: "to", today: today) ?? pipeline.environment.window?.to
@@ -112,12 +107,7 @@ struct Agenda: ParsableCommand {
         pipeline.sinks = [collector]
         let report = RunReport()
         let context = RunContext(environment: pipeline.environment, report: report, quiet: true)
-        do {
-            try Runner().run(pipeline, context: context)
-        } catch {
-            Terminal.error("calpipe: error: \(error)")
-            throw CalpipeExit.failed.code
-        }
+        try Runner().run(pipeline, context: context)
         for warning in report.warnings { Terminal.error("calpipe: warning: \(warning)") }
         for rejection in report.rejections { Terminal.error("calpipe: rejected: \(rejection)") }
         let byDay = collector.days()
@@ -135,17 +125,12 @@ struct Agenda: ParsableCommand {
         }
         let rows: [AgendaRow]
         var dayWeather: [Int: DailyForecast] = [:]
-        do {
-            let reader = try SQLiteAgendaReader(path: input)
-            rows = try reader.rows(from: lower, to: upper)
-            // The days table's weather per day (issue 17), empty days included.
-            let from = lower ?? CivilDate(year: 1, month: 1, day: 1), through = upper ?? CivilDate(year: 9999, month: 12, day: 31)
-            for day in try reader.agendaDays(from: from, to: through, zone: .utc, everyDay: false) {
-                if let f = day.weather?.forecast { dayWeather[day.date.daysSinceEpoch] = f }
-            }
-        } catch {
-            Terminal.error("calpipe: error: \(error)")
-            throw CalpipeExit.failed.code
+        let reader = try SQLiteAgendaReader(path: input)
+        rows = try reader.rows(from: lower, to: upper)
+        // The days table's weather per day (issue 17), empty days included.
+        let from = lower ?? CivilDate(year: 1, month: 1, day: 1), through = upper ?? CivilDate(year: 9999, month: 12, day: 31)
+        for day in try reader.agendaDays(from: from, to: through, zone: .utc, everyDay: false) {
+            if let f = day.weather?.forecast { dayWeather[day.date.daysSinceEpoch] = f }
         }
         var byDay: [Int: TerminalAgenda.Day] = [:]
         for row in rows {

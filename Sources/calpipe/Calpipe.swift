@@ -19,17 +19,18 @@ struct Calpipe: ParsableCommand {
         subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Schema.self, Query.self, Agenda.self]
     )
 
-    /// Usage errors exit with 2 (not ArgumentParser's 64), so scripts see one code for "nothing was run".
+    /// Usage errors exit with 2 (not ArgumentParser's 64), so scripts see one code for "nothing was run". Every
+    /// other error is printed and given its exit code by `CalpipeError.report`, the one place that does it.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // Bare `calpipe` is a usage error: the help goes to standard error and nothing runs.
         if arguments.isEmpty {
             Terminal.error(helpMessage())
-            Foundation.exit(CalpipeExit.usage.rawValue)
+            Foundation.exit(ExitStatus.usage)
         }
         if let first = arguments.first, let message = unknownSubcommandMessage(first) {
             Terminal.error(message)
-            Foundation.exit(CalpipeExit.usage.rawValue)
+            Foundation.exit(ExitStatus.usage)
         }
         do {
             var command = try parseAsRoot(arguments)
@@ -43,10 +44,11 @@ struct Calpipe: ParsableCommand {
             if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
             if code == .validationFailure {
                 Terminal.error(fullMessage(for: error))
-                Foundation.exit(CalpipeExit.usage.rawValue)
+                Foundation.exit(ExitStatus.usage)
             }
-            Terminal.error("calpipe: error: " + fullMessage(for: error))
-            Foundation.exit(CalpipeExit.failed.rawValue)
+            let (lines, status) = CalpipeError.report(error)
+            for line in lines { Terminal.error(line) }
+            Foundation.exit(status)
         }
     }
 

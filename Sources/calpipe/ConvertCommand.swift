@@ -99,12 +99,7 @@ struct Convert: ParsableCommand {
         }
         root["sinks"] = .array([.object(sink)])
 
-        let definition: PipelineDefinition
-        do {
-            definition = try loader.load(json: .object(root), file: "calpipe convert", baseDirectory: cwd)
-        } catch let errors as ConfigErrors {
-            throw PipelineSession.reportConfigErrors(errors)
-        }
+        let definition = try loader.load(json: .object(root), file: "calpipe convert", baseDirectory: cwd)
         try PipelineSession(quiet: quiet, strict: strict, dryRun: false, log: log).run(definition, signals: signals)
     }
 

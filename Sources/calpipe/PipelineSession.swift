@@ -23,18 +23,8 @@ struct PipelineSession {
         var environment = ProcessInfo.processInfo.environment
         if offline { environment["CALPIPE_OFFLINE"] = "1" }
         var loader = PipelineLoader.standard(environment: environment)
-        do {
-            loader.overrides = try overrides.map { text throws(ConfigIssue) in try PipelineOverride(parsing: text) }
-        } catch {
-            throw reportConfigErrors(ConfigErrors([error]))
-        }
+        loader.overrides = try overrides.map { text throws(CalpipeError) in try PipelineOverride(parsing: text) }
         return loader
-    }
-
-    /// Prints every problem of a pipeline file and exits with 2.
-    static func reportConfigErrors(_ errors: ConfigErrors) -> ExitCode {
-        for issue in errors.issues { Terminal.error(issue.description) }
-        return CalpipeExit.usage.code
     }
 
     /// Runs the pipeline. `signals`: the command's watch, started before it loaded the pipeline (so a signal
@@ -57,7 +47,7 @@ struct PipelineSession {
             } catch RunLock.Failure.held(let holder, let waited) {
                 logger.log(LogRecord(level: .error, message: "error: \(lockedFile): another run of this pipeline is in progress: \(holder); "
                                      + (waited > 0 ? "gave up after waiting \(Int(waited)) s; " : "") + "not started (calpipe run --wait SECONDS waits for it)"))
-                throw CalpipeExit.failed.code
+                throw ExitCode(ExitStatus.failed)
             }
         }
         let started = Date()
@@ -81,12 +71,11 @@ struct PipelineSession {
             // A run asked to stop that failed otherwise on its way (say, reading an input a signal cut short)
             // was interrupted all the same. Every sink rolled back.
             var interruption = cancellation.stopReason
-            if case RunFailure.interrupted(let reason) = failure { interruption = reason }
+            if case .interrupted(let signal) = CalpipeError(failure).kind { interruption = signal }
             if let interruption {
-                // 130 for SIGINT, 143 for SIGTERM, as a shell reports a process a signal ended.
                 let message = "interrupted by \(interruption): rolled back, nothing was written"
                 logger.log(LogRecord(level: .error, message: message))
-                let code = SignalWatch.exitCode(for: interruption)
+                let code = ExitStatus.interrupted(by: interruption)
                 writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
                 throw ExitCode(code)
             }
@@ -95,9 +84,10 @@ struct PipelineSession {
             logger.log(LogRecord(level: .error, message: "rejected: \(rejection)", file: rejection.location.file, line: rejection.location.line))
         }
         if let failure {
-            logger.log(LogRecord(level: .error, message: "error: \(failure)"))
-            writeSummary(report: report, name: name, seconds: seconds, code: CalpipeExit.failed.rawValue, reason: "\(failure)", logger: logger)
-            throw CalpipeExit.failed.code
+            let problem = CalpipeError(failure)
+            logger.log(LogRecord(level: .error, message: "error: \(problem)"))
+            writeSummary(report: report, name: name, seconds: seconds, code: problem.exitCode, reason: "\(problem)", logger: logger)
+            throw ExitCode(problem.exitCode)
         }
         for line in summaryLines(report, name: name, seconds: seconds) { logger.log(LogRecord(level: .info, message: line)) }
         if let reason = cancellation.cancelledReason {
@@ -105,18 +95,15 @@ struct PipelineSession {
             // finished, and still says it was asked to stop.
             let message = "interrupted by \(reason) after the point of no return: the run was completed, every output is written"
             logger.log(LogRecord(level: .error, message: message))
-            let code = SignalWatch.exitCode(for: reason)
+            let code = ExitStatus.interrupted(by: reason)
             writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
             throw ExitCode(code)
         }
         // Sources whose rows were kept (failed, or empty where a database remembers them): the rest was written.
         for kept in report.keptSources { logger.log(LogRecord(level: .error, message: "error: \(kept)")) }
-        let exit: CalpipeExit = !report.keptSources.isEmpty ? .failed
-            : report.rejections.isEmpty && report.emptyResults.isEmpty ? .done : .rejected
-        let reason = exit == .done ? "done" : exit == .failed ? "sources failed or came back empty; their rows were kept"
-            : report.rejections.isEmpty ? "inputs without events" : "rejected records"
-        writeSummary(report: report, name: name, seconds: seconds, code: exit.rawValue, reason: reason, logger: logger)
-        if exit != .done { throw exit.code }
+        let (code, reason) = ExitStatus.of(report)
+        writeSummary(report: report, name: name, seconds: seconds, code: code, reason: reason, logger: logger)
+        if code != ExitStatus.done { throw ExitCode(code) }
     }
 
     /// `calpipe: 45% of 74.4 MB, 120,000 events read, about 3 s left` (percent only when the inputs' size is known).
@@ -185,7 +172,7 @@ struct PipelineSession {
             try file.write(JSONWriter(pretty: true).string(.object(o)) + "\n")
             try file.commit()
         } catch {
-            logger.log(LogRecord(level: .error, message: "\(path): cannot write the summary (\(error))"))
+            logger.log(LogRecord(level: .error, message: "\(path): cannot write the summary (\(CalpipeError(error)))"))
         }
     }
 }

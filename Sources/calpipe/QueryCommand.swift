@@ -52,44 +52,37 @@ struct Query: ParsableCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let zones = ZoneDatabase()
-        do {
-            let reader = try SQLiteAgendaReader(path: database)
-            let meta = try reader.meta()
-            let zone = meta.flatMap { zones.zone(named: $0.timezone) } ?? zones.defaultZone(environment: environment)
-            // Today as pipelines read it: SOURCE_DATE_EPOCH when set, else the clock.
-            let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(PipelineEnvironment.runTime(environment: environment))))
-            var lower: CivilDate
-            var upper: CivilDate
-            var everyDay = true
-            if day != nil || days != nil {
-                lower = try day.map { try QueryDay.parse($0, option: "day", today: today) } ?? today
-                upper = lower.adding(days: days ?? 1)
-            } else if from != nil || to != nil {
-                lower = try from.map { try QueryDay.parse($0, option: "from", today: today) } ?? CivilDate(year: 1, month: 1, day: 1)
-                upper = try to.map { try QueryDay.parse($0, option: "to", today: today) } ?? CivilDate(year: 9999, month: 12, day: 31)
-                everyDay = from != nil && to != nil
-            } else if let window = meta?.window {
-                (lower, upper) = (window.from, window.to)
-            } else {
-                (lower, upper) = (CivilDate(year: 1, month: 1, day: 1), CivilDate(year: 9999, month: 12, day: 31))
-                everyDay = false
-            }
-            if upper <= lower {
-                throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
-            }
-            let agenda = try reader.agendaDays(from: lower, to: upper, zone: zone, everyDay: everyDay)
-            if json {
-                print(DaysDocument.render(agenda, pipeline: meta?.pipeline ?? "", zone: zone, window: meta?.window, locale: meta?.locale ?? "en",
-                                          generatedAt: meta?.generatedAt ?? 0, today: today), terminator: "")
-            } else {
-                let names = WeekdayNames(locale: meta?.locale ?? "en")
-                print(AgendaFormatter.table(agenda, names: names, today: today, width: width ?? Terminal.outputWidth), terminator: "")
-            }
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            Terminal.error("calpipe: error: \(error)")
-            throw CalpipeExit.failed.code
+        let reader = try SQLiteAgendaReader(path: database)
+        let meta = try reader.meta()
+        let zone = meta.flatMap { zones.zone(named: $0.timezone) } ?? zones.defaultZone(environment: environment)
+        // Today as pipelines read it: SOURCE_DATE_EPOCH when set, else the clock.
+        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(PipelineEnvironment.runTime(environment: environment))))
+        var lower: CivilDate
+        var upper: CivilDate
+        var everyDay = true
+        if day != nil || days != nil {
+            lower = try day.map { try QueryDay.parse($0, option: "day", today: today) } ?? today
+            upper = lower.adding(days: days ?? 1)
+        } else if from != nil || to != nil {
+            lower = try from.map { try QueryDay.parse($0, option: "from", today: today) } ?? CivilDate(year: 1, month: 1, day: 1)
+            upper = try to.map { try QueryDay.parse($0, option: "to", today: today) } ?? CivilDate(year: 9999, month: 12, day: 31)
+            everyDay = from != nil && to != nil
+        } else if let window = meta?.window {
+            (lower, upper) = (window.from, window.to)
+        } else {
+            (lower, upper) = (CivilDate(year: 1, month: 1, day: 1), CivilDate(year: 9999, month: 12, day: 31))
+            everyDay = false
+        }
+        if upper <= lower {
+            throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
+        }
+        let agenda = try reader.agendaDays(from: lower, to: upper, zone: zone, everyDay: everyDay)
+        if json {
+            print(DaysDocument.render(agenda, pipeline: meta?.pipeline ?? "", zone: zone, window: meta?.window, locale: meta?.locale ?? "en",
+                                      generatedAt: meta?.generatedAt ?? 0, today: today), terminator: "")
+        } else {
+            let names = WeekdayNames(locale: meta?.locale ?? "en")
+            print(AgendaFormatter.table(agenda, names: names, today: today, width: width ?? Terminal.outputWidth), terminator: "")
         }
     }
 }

@@ -45,12 +45,7 @@ struct Run: ParsableCommand {
         // From the start: a signal while the pipeline loads stops the run before it writes anything.
         let signals = SignalWatch()
         defer { signals.stop() }
-        let definition: PipelineDefinition
-        do {
-            definition = try PipelineSession.loader(overrides: overrides, offline: offline).load(file: pipeline)
-        } catch let errors as ConfigErrors {
-            throw PipelineSession.reportConfigErrors(errors)
-        }
+        let definition = try PipelineSession.loader(overrides: overrides, offline: offline).load(file: pipeline)
         // The resolved plan on a dry run; otherwise only what the loader changed (an added expand stage).
         if dryRun && !quiet {
             for line in definition.planLines { Terminal.error("calpipe: " + line) }

@@ -26,12 +26,6 @@ final class SignalWatch: @unchecked Sendable {
     /// The signals watched, with their names.
     static let signals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")]
 
-    /// The exit code for a run stopped by `reason` (a signal's name): 128 + its number, as shells report a
-    /// process a signal ended (130 for SIGINT, 143 for SIGTERM).
-    static func exitCode(for reason: String) -> Int32 {
-        128 + (signals.first { $0.name == reason }?.number ?? SIGTERM)
-    }
-
     init(cancellation: Cancellation = Cancellation(), grace: Double = 3) {
         self.cancellation = cancellation
         self.grace = grace
@@ -88,7 +82,7 @@ final class SignalWatch: @unchecked Sendable {
         let (_, published) = cancellation.stopNow()
         let outcome = published ? "the outputs had been written" : "nothing was written"
         Terminal.error("calpipe: interrupted by \(name) \(why): stopped at once; \(outcome)")
-        _exit(Self.exitCode(for: name))
+        _exit(ExitStatus.interrupted(by: name))
     }
 
     /// The run ended: signals kill the process again (the default), and no forced stop happens any more.

@@ -22,21 +22,17 @@ struct Validate: ParsableCommand {
     var overrides: [String] = []
 
     func run() throws {
-        do {
-            let loader = try PipelineSession.loader(overrides: overrides)
-            let definition = try loader.load(file: pipeline)
-            let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment, overrides: loader.overrides)
-            for warning in files.warnings { Terminal.error("\(warning.file): \(warning.path): warning: \(warning.message)") }
-            if !files.errors.isEmpty { throw PipelineSession.reportConfigErrors(ConfigErrors(files.errors)) }
-            let env = definition.environment
-            var line = "\(pipeline): ok: \"\(env.name)\", \(definition.sources.count) source\(definition.sources.count == 1 ? "" : "s"), "
-            line += "\(definition.stages.count) stage\(definition.stages.count == 1 ? "" : "s"), \(definition.sinks.count) sink\(definition.sinks.count == 1 ? "" : "s"), "
-            line += "time zone \(env.zone.identifier)"
-            if let w = env.window { line += ", window \(w.from.iso8601) to \(w.to.iso8601) (exclusive)" }
-            print(line)
-            for planLine in definition.planLines { print(planLine) }
-        } catch let errors as ConfigErrors {
-            throw PipelineSession.reportConfigErrors(errors)
-        }
+        let loader = try PipelineSession.loader(overrides: overrides)
+        let definition = try loader.load(file: pipeline)
+        let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment, overrides: loader.overrides)
+        for warning in files.warnings { Terminal.error("\(warning.file ?? pipeline): \(warning.path ?? ""): warning: \(warning.message)") }
+        if !files.errors.isEmpty { throw ConfigErrors(files.errors) }
+        let env = definition.environment
+        var line = "\(pipeline): ok: \"\(env.name)\", \(definition.sources.count) source\(definition.sources.count == 1 ? "" : "s"), "
+        line += "\(definition.stages.count) stage\(definition.stages.count == 1 ? "" : "s"), \(definition.sinks.count) sink\(definition.sinks.count == 1 ? "" : "s"), "
+        line += "time zone \(env.zone.identifier)"
+        if let w = env.window { line += ", window \(w.from.iso8601) to \(w.to.iso8601) (exclusive)" }
+        print(line)
+        for planLine in definition.planLines { print(planLine) }
     }
 }

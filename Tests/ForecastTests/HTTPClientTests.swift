@@ -142,7 +142,7 @@ final class HTTPClientTests: XCTestCase {
         let fetcher = HTTPFetcher(cachePath: cache, settings: settings())
         XCTAssertEqual(try fetcher.get(server.base + "/doc").response.text, "fresh")
         let note = try XCTUnwrap(fetcher.cacheProblem)
-        XCTAssertTrue(note.hasPrefix("the HTTP cache \(cache) was damaged (file is not a database); moved it to \(cache).corrupt-"), note)
+        XCTAssertTrue(note.hasPrefix("the HTTP cache \(cache) was damaged (the file is damaged or is not a SQLite database); moved it to \(cache).corrupt-"), note)
         XCTAssertTrue(note.hasSuffix(" and started a new one"), note)
         let folder = (cache as NSString).deletingLastPathComponent
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".corrupt-") }

@@ -107,7 +107,7 @@ final class StaleFeedTests: XCTestCase {
         try Data(String(repeating: "garbage ", count: 1_000).utf8).write(to: URL(fileURLWithPath: cache))
         let result = try CalpipeProcess.run(["run", "feed.json"], in: dir, environment: ["CALPIPE_CACHE": cache])
         XCTAssertEqual(result.code, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("calpipe: warning: the HTTP cache \(cache) was damaged (file is not a database); moved it to \(cache).corrupt-"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("calpipe: warning: the HTTP cache \(cache) was damaged (the file is damaged or is not a SQLite database); moved it to \(cache).corrupt-"), result.stderr)
         let again = try CalpipeProcess.run(["run", "feed.json"], in: dir, environment: ["CALPIPE_CACHE": cache])
         XCTAssertFalse(again.stderr.contains("warning"), again.stderr)
         XCTAssertTrue(again.stderr.contains("feeds from cache: 1"), again.stderr)

@@ -4,7 +4,7 @@ import XCTest
 
 /// What the README promises of every plugin, checked over the whole standard registry.
 final class RegistryContractTests: XCTestCase {
-    private func issues(_ pipeline: String) -> [ConfigIssue] {
+    private func issues(_ pipeline: String) -> [CalpipeError] {
         let loader = PipelineLoader(registry: .standard, environment: ["TZ": "UTC"], now: Date(timeIntervalSince1970: 1_795_348_800))
         do {
             _ = try loader.load(json: try JSONParser.parse(pipeline), file: "p.json", baseDirectory: URL(fileURLWithPath: "/tmp"))

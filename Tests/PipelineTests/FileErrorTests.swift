@@ -190,6 +190,20 @@ final class FileErrorTests: XCTestCase {
         XCTAssertEqual(denied.stderr, "p.json: cannot read: permission denied\n")
     }
 
+    func testQueryOnAMissingDatabaseOrAFolder() throws {
+        let missing = try run(["query", "none.sqlite"])
+        XCTAssertEqual(missing.code, 1)
+        XCTAssertEqual(missing.stderr, "calpipe: error: sqlite none.sqlite: no such file\n")
+        try FileManager.default.createDirectory(at: url("folder.sqlite"), withIntermediateDirectories: true)
+        let folder = try run(["query", "folder.sqlite"])
+        XCTAssertEqual(folder.code, 1)
+        XCTAssertEqual(folder.stderr, "calpipe: error: sqlite folder.sqlite: cannot read: it is a folder, not a file\n")
+        try write("not a database at all, just text that is long enough to be a header and more", to: "text.sqlite")
+        let text = try run(["query", "text.sqlite"])
+        XCTAssertEqual(text.code, 1)
+        XCTAssertEqual(text.stderr, "calpipe: error: sqlite text.sqlite: the file is damaged or is not a SQLite database; nothing was written (move it aside to start a new one)\n")
+    }
+
     func testQueryOnADamagedDatabase() throws {
         let events = (0..<3000).map { "{\"uid\": \"e\($0)\", \"title\": \"Event \($0)\", \"start\": \"2026-11-\(String(format: "%02d", 1 + $0 % 28))T10:00:00Z\"}" }
         try write("[" + events.joined(separator: ",") + "]", to: "in.json")

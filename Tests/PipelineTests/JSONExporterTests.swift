@@ -106,6 +106,6 @@ final class StaticSource: EventSource {
 
     func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         try emit(Batch(events: events))
-        if failAfterFirstBatch { throw InputError(label: "static", message: "failed on purpose") }
+        if failAfterFirstBatch { throw CalpipeError("failed on purpose", file: "static") }
     }
 }

@@ -15,7 +15,7 @@ final class SinkPumpTests: XCTestCase {
         }
         func read(context: RunContext, emit: (Batch) throws -> Void) throws {
             for i in 0..<count {
-                if i == failAt { throw InputError(label: "many", message: "failed on purpose at \(i)") }
+                if i == failAt { throw CalpipeError("failed on purpose at \(i)", file: "many") }
                 let uid = "e" + String(repeating: "0", count: 4 - String(i).count) + String(i)
                 let start = EventTime.floating(TestSupport.local(2026, 11, 1 + i % 20, 9))
                 try emit(Batch(events: [Event(uid: uid, start: start, title: "event \(i)")]))
@@ -37,7 +37,7 @@ final class SinkPumpTests: XCTestCase {
         func write(_ batch: Batch, context: RunContext) throws {
             if calls.last != "write" { calls.append("write") }
             writeThreads.insert(Thread.isMainThread ? "main" : "other")
-            if let failOnWrite, uids.count >= failOnWrite { throw InputError(label: "recording", message: "disk full on purpose") }
+            if let failOnWrite, uids.count >= failOnWrite { throw CalpipeError("disk full on purpose", file: "recording") }
             if slow { Thread.sleep(forTimeInterval: 0.001) }
             uids.append(contentsOf: batch.events.map(\.uid))
         }

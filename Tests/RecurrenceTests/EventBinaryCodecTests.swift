@@ -222,7 +222,7 @@ final class EventBinaryCodecTests: XCTestCase {
                 var reader = ByteReader(raw)
                 _ = try Event(decoding: &reader, zones: zones)
             }, "cut at \(cut)") { error in
-                XCTAssertTrue(error is ByteReader.Malformed, "\(error)")
+                XCTAssertTrue(error is CalpipeError, "\(error)")
             }
         }
         // A zone number the table does not have.
@@ -232,7 +232,7 @@ final class EventBinaryCodecTests: XCTestCase {
             var reader = ByteReader(raw)
             _ = try Event(decoding: &reader, zones: ZoneTable())
         }) { error in
-            XCTAssertEqual((error as? ByteReader.Malformed)?.message, "zone number 0 is not in the table")
+            XCTAssertEqual((error as? CalpipeError)?.message, "zone number 0 is not in the table")
         }
     }
 

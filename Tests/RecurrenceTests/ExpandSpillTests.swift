@@ -29,7 +29,7 @@ final class ExpandSpillTests: XCTestCase {
         init(events: [Event]) { self.events = events }
         func read(context: RunContext, emit: (Batch) throws -> Void) throws {
             try emit(Batch(events: events))
-            throw RunFailure.failed("source broke")
+            throw CalpipeError("source broke")
         }
     }
 
@@ -175,7 +175,7 @@ final class ExpandSpillTests: XCTestCase {
             // The events pass on first (as they are read); the occurrences come from `finish`.
             guard !batch.occurrences.isEmpty else { return }
             sawFile = self.openSpillFiles() == 1
-            throw RunFailure.failed("sink broke")
+            throw CalpipeError("sink broke")
         }
         let window = Window(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2027, month: 1, day: 1))
         let ctx = context(window: window)
@@ -229,7 +229,7 @@ final class ExpandSpillTests: XCTestCase {
         stage.spillDirectory = spillFolder.path + "/missing"
         let ctx = context(window: Window(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2027, month: 1, day: 1)))
         XCTAssertThrowsError(try stage.process(Batch(events: [e]), context: ctx)) { error in
-            XCTAssertEqual("\(error)", "cannot create a temporary file in \(self.spillFolder.path)/missing (No such file or directory)")
+            XCTAssertEqual("\(error)", "cannot create a temporary file in \(self.spillFolder.path)/missing (the folder does not exist)")
         }
     }
 }

@@ -129,7 +129,7 @@ final class DatabaseTests: XCTestCase {
             XCTAssertEqual(e?.message, "UNIQUE constraint failed: t.name")
             XCTAssertEqual(e?.sql, "INSERT INTO t (name) VALUES (?)")
             XCTAssertEqual(e?.isConstraintViolation, true)
-            XCTAssertEqual(e?.codeDescription, "constraint failed")
+            XCTAssertEqual(e?.reason, "a constraint failed")
         }
         // The statement that failed is reset and usable again.
         try db.execute("INSERT INTO t (name) VALUES (?)", arguments: ["b"])

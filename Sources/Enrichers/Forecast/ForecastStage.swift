@@ -106,12 +106,11 @@ public final class ForecastStage: Stage {
             do {
                 self.provider = try FileProvider(path: path, label: options.string("path") ?? path, units: units, maximumDistanceKm: maxDistance)
             } catch {
-                throw ConfigIssue(file: environment.pipelineFile, path: options.keyPath("path"), message: "\(error)")
+                throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("path"), "\(CalpipeError(error))")
             }
         case "metno":
             guard MetNoProvider.hasContact(settings.userAgent), options.contains("user_agent") else {
-                throw ConfigIssue(file: environment.pipelineFile, path: options.keyPath("user_agent"),
-                                  message: "MET Norway requires an identifying User-Agent with contact information (an e-mail address or a URL), e.g. \"myagenda/1.0 you@example.com\"")
+                throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("user_agent"), "MET Norway requires an identifying User-Agent with contact information (an e-mail address or a URL), e.g. \"myagenda/1.0 you@example.com\"")
             }
             self.provider = MetNoProvider(baseURL: options.string("base_url") ?? "https://api.met.no", ttl: ttl, fetcher: fetcher!)
         default:
@@ -257,7 +256,7 @@ public final class ForecastStage: Stage {
             for (place, answer) in zip(chunk, answers) {
                 if let error = answer.error {
                     let ownDays = wanted[place]!.map(dayOf)
-                    context.warn("forecast for \(Self.text(place)) (\(ownDays.min()!.iso8601) to \(ownDays.max()!.iso8601)): \(error)")
+                    context.warn("forecast for \(Self.text(place)) (\(ownDays.min()!.iso8601) to \(ownDays.max()!.iso8601)): \(CalpipeError(error))")
                 }
                 if case .stale(let why) = answer.origin, answer.error == nil {
                     context.warn("forecast for \(Self.text(place)): \(why); using the cached forecast")

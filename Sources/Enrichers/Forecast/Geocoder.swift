@@ -69,7 +69,7 @@ final class Geocoder {
         do {
             result = try fetcher.get(address, policy: CachePolicy(keepForever: true, isCancelled: { [cancellation = context.cancellation] in cancellation.cancelledReason != nil }))
         } catch {
-            context.warn("geocoding \"\(name)\" failed: \(error)")
+            context.warn("geocoding \"\(name)\" failed: \(CalpipeError(error))")
             context.report.count("geocoding failures")
             return .failed
         }

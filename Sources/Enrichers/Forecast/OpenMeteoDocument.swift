@@ -10,23 +10,19 @@ enum OpenMeteoDocument {
         var days: [CivilDate: DailyForecast]
     }
 
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The place objects of an answer body. Throws for malformed JSON or an error object.
     static func places(_ body: [UInt8]) throws -> [JSONValue] {
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes: body)
         } catch let e as JSONSyntaxError {
-            throw Problem(description: "malformed JSON (line \(e.line), column \(e.column): \(e.message))")
+            throw CalpipeError("malformed JSON (line \(e.line), column \(e.column): \(e.message))")
         }
-        if let reason = errorReason(json) { throw Problem(description: reason) }
+        if let reason = errorReason(json) { throw CalpipeError(reason) }
         switch json {
         case .array(let items): return items
         case .object: return [json]
-        default: throw Problem(description: "expected a JSON object or array, got \(json.kindDescription)")
+        default: throw CalpipeError("expected a JSON object or array, got \(json.kindDescription)")
         }
     }
 
@@ -38,30 +34,30 @@ enum OpenMeteoDocument {
 
     /// Reads one place object.
     static func place(_ value: JSONValue, units: ForecastUnits, provider: String) throws -> Place {
-        guard let object = value.objectValue else { throw Problem(description: "expected an object per place, got \(value.kindDescription)") }
-        if let reason = errorReason(value) { throw Problem(description: reason) }
+        guard let object = value.objectValue else { throw CalpipeError("expected an object per place, got \(value.kindDescription)") }
+        if let reason = errorReason(value) { throw CalpipeError(reason) }
         var coordinate: Coordinate?
         if let lat = object["latitude"]?.numberValue, let lon = object["longitude"]?.numberValue { coordinate = Coordinate(latitude: lat, longitude: lon) }
-        guard let daily = object["daily"]?.objectValue else { throw Problem(description: "no \"daily\" object in the answer") }
-        guard let times = daily["time"]?.arrayValue else { throw Problem(description: "no \"daily.time\" array in the answer") }
+        guard let daily = object["daily"]?.objectValue else { throw CalpipeError("no \"daily\" object in the answer") }
+        guard let times = daily["time"]?.arrayValue else { throw CalpipeError("no \"daily.time\" array in the answer") }
         let dailyUnits = object["daily_units"]?.objectValue
         var dates: [CivilDate] = []
         for (i, t) in times.enumerated() {
             guard let text = t.stringValue, let date = ISODate.parseDate(text) else {
-                throw Problem(description: "daily.time[\(i)] is not a date (\(t.preview))")
+                throw CalpipeError("daily.time[\(i)] is not a date (\(t.preview))")
             }
             dates.append(date)
         }
         func series(_ names: [String]) throws -> (values: [Double?], unit: String?)? {
             for name in names {
                 guard let raw = daily[name] else { continue }
-                guard let items = raw.arrayValue else { throw Problem(description: "daily.\(name) is not an array") }
+                guard let items = raw.arrayValue else { throw CalpipeError("daily.\(name) is not an array") }
                 guard items.count == dates.count else {
-                    throw Problem(description: "daily.\(name) has \(items.count) values for \(dates.count) days")
+                    throw CalpipeError("daily.\(name) has \(items.count) values for \(dates.count) days")
                 }
                 let values = try items.enumerated().map { (i, item) -> Double? in
                     if item.isNull { return nil }
-                    guard let n = item.numberValue else { throw Problem(description: "daily.\(name)[\(i)] is not a number (\(item.preview))") }
+                    guard let n = item.numberValue else { throw CalpipeError("daily.\(name)[\(i)] is not a number (\(item.preview))") }
                     return n
                 }
                 return (values, dailyUnits?[name]?.stringValue)

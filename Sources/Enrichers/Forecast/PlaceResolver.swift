@@ -19,23 +19,23 @@ final class PlaceResolver {
         self.defaultPlace = defaultPlace
     }
 
-    /// Reads the pipeline's `"location"`; throws a `ConfigIssue` for a malformed one.
+    /// Reads the pipeline's `"location"`; throws a `CalpipeError` for a malformed one.
     static func defaultPlace(_ location: JSONValue?, file: String) throws -> DefaultPlace {
         guard let location else { return .none }
         guard let object = location.objectValue else {
-            throw ConfigIssue(file: file, path: "location", message: "expected an object such as {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}, got \(location.kindDescription)")
+            throw CalpipeError.config(file: file, path: "location", "expected an object such as {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}, got \(location.kindDescription)")
         }
         if let name = object["name"] {
             guard let text = name.stringValue, !Geocoder.normalize(text).isEmpty else {
-                throw ConfigIssue(file: file, path: "location.name", message: "expected a place name, got \(name.kindDescription) \(name.preview)")
+                throw CalpipeError.config(file: file, path: "location.name", "expected a place name, got \(name.kindDescription) \(name.preview)")
             }
             return .name(text)
         }
         guard let lat = object["latitude"]?.numberValue, (-90...90).contains(lat) else {
-            throw ConfigIssue(file: file, path: "location.latitude", message: "expected a number from -90 to 90 (or give \"name\")")
+            throw CalpipeError.config(file: file, path: "location.latitude", "expected a number from -90 to 90 (or give \"name\")")
         }
         guard let lon = object["longitude"]?.numberValue, (-180...180).contains(lon) else {
-            throw ConfigIssue(file: file, path: "location.longitude", message: "expected a number from -180 to 180")
+            throw CalpipeError.config(file: file, path: "location.longitude", "expected a number from -180 to 180")
         }
         return .coordinate(Coordinate(latitude: lat, longitude: lon))
     }

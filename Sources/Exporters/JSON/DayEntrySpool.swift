@@ -316,7 +316,7 @@ final class DayEntrySpool {
             }
             let want = Int(min(Int64(capacity - kept), end - position))
             guard kept + want >= count else {
-                throw RunFailure.failed("a temporary file of the json sink is shorter than expected")
+                throw CalpipeError("a temporary file of the json sink is shorter than expected")
             }
             try scratch.read(at: position, count: want, into: &transfer.bytes)
             transfer.bytes.withUnsafeBufferPointer { storage.advanced(by: kept).update(from: $0.baseAddress!, count: want) }

@@ -25,7 +25,7 @@ extension SQLiteAgendaReader {
             if let text = r[5].text, case .instant(let s, _)? = ISODate.parse(text) { generated = s }
             return AgendaMeta(pipeline: r[0].text ?? "", timezone: r[1].text ?? "UTC", window: window, locale: r[4].text ?? "en", generatedAt: generated)
         } catch {
-            throw SQLiteSinkError.wrap(error, path: path, busyTimeout: 5_000)
+            throw CalpipeError.sqlite(wrapping: error, path: path, busyTimeout: 5_000)
         }
     }
 
@@ -105,7 +105,7 @@ extension SQLiteAgendaReader {
             if everyDay { for n in from.daysSinceEpoch..<to.daysSinceEpoch { dates.insert(CivilDate(daysSinceEpoch: n)) } }
             return dates.sorted().map { AgendaDay(date: $0, weather: weather[$0] ?? nil, entries: entries[$0] ?? []) }
         } catch {
-            throw SQLiteSinkError.wrap(error, path: path, busyTimeout: 5_000)
+            throw CalpipeError.sqlite(wrapping: error, path: path, busyTimeout: 5_000)
         }
     }
 

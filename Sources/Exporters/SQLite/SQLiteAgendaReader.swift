@@ -37,24 +37,26 @@ public final class SQLiteAgendaReader {
 
     public init(path: String) throws {
         self.path = path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw SQLiteSinkError(path: path, message: "no such file")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw CalpipeError.sqlite(path, "no such file")
         }
+        if isFolder.boolValue { throw CalpipeError.sqlite(path, "cannot read: it is a folder, not a file") }
         do {
             db = try Database(path: path, configuration: .init(readOnly: true, busyTimeoutMilliseconds: 5_000))
             let version = try db.userVersion
             if version > SQLiteSchema.currentVersion {
-                throw SQLiteSinkError.newerSchema(path: path, version: version)
+                throw CalpipeError.newerSchema(version: version).inFile("sqlite " + path)
             }
             let hasAgenda = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'agenda'") == 1
             if version == 0 || !hasAgenda {
-                throw SQLiteSinkError(path: path, message: "not a calpipe agenda database (no agenda view); write one with a pipeline's sqlite sink")
+                throw CalpipeError.sqlite(path, "not a calpipe agenda database (no agenda view); write one with a pipeline's sqlite sink")
             }
             if version < SQLiteSchema.currentVersion {
-                throw SQLiteSinkError(path: path, message: "written by an older calpipe (schema version \(version)); run a pipeline into it once to upgrade it")
+                throw CalpipeError.sqlite(path, "written by an older calpipe (schema version \(version)); run a pipeline into it once to upgrade it")
             }
         } catch {
-            throw SQLiteSinkError.wrap(error, path: path, busyTimeout: 5_000)
+            throw CalpipeError.sqlite(wrapping: error, path: path, busyTimeout: 5_000)
         }
     }
 
@@ -87,7 +89,7 @@ public final class SQLiteAgendaReader {
             }
             return out
         } catch {
-            throw SQLiteSinkError.wrap(error, path: path, busyTimeout: 5_000)
+            throw CalpipeError.sqlite(wrapping: error, path: path, busyTimeout: 5_000)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CalSQLite
+import Pipeline
 
 /// The agenda database's schema, as ordered migrations keyed by `PRAGMA user_version`.
 /// docs/sqlite-schema.md documents every table; change both together.
@@ -264,14 +265,10 @@ enum SQLiteSchema {
         \(agendaView)
         """
 
-    enum MigrationError: Error {
-        case newerThanKnown(Int)
-    }
-
     /// Brings the database to `currentVersion`; returns the version it had. Run inside a transaction.
     static func migrate(_ db: Database) throws -> Int {
         let version = try db.userVersion
-        if version > currentVersion { throw MigrationError.newerThanKnown(version) }
+        if version > currentVersion { throw CalpipeError.newerSchema(version: version) }
         for index in version..<currentVersion {
             try db.execute(migrations[index])
         }

@@ -55,7 +55,7 @@ public final class SQLiteSink: IncrementalSink {
         do {
             return try body()
         } catch {
-            throw SQLiteSinkError.wrap(error, path: displayPath, busyTimeout: busyTimeoutMilliseconds)
+            throw CalpipeError.sqlite(wrapping: error, path: displayPath, busyTimeout: busyTimeoutMilliseconds)
         }
     }
 
@@ -69,8 +69,8 @@ public final class SQLiteSink: IncrementalSink {
             lock = try RunLock.acquire(path: path + ".lock", pipeline: env.name.isEmpty ? env.pipelineFile : env.name,
                                        wait: context.lockWaitSeconds, cancelled: { context.cancellation.cancelledReason != nil })
         } catch RunLock.Failure.held(let holder, let waited) {
-            throw SQLiteSinkError(path: displayPath, message: "another calpipe run is writing this database: \(holder); "
-                + (waited > 0 ? "gave up after waiting \(SQLiteSinkError.waitedText(Int(waited * 1000))); " : "")
+            throw CalpipeError.sqlite(displayPath, "another calpipe run is writing this database: \(holder); "
+                + (waited > 0 ? "gave up after waiting \(CalpipeError.waitedText(Int(waited * 1000))); " : "")
                 + "nothing was written (calpipe run --wait SECONDS waits for it)")
         }
         do {
@@ -96,14 +96,14 @@ public final class SQLiteSink: IncrementalSink {
     }
 
     public func write(_ batch: Batch, context: RunContext) throws {
-        guard let writer else { throw SQLiteSinkError(path: displayPath, message: "write before open") }
+        guard let writer else { throw CalpipeError.sqlite(displayPath, "write before open") }
         try wrapping { try writer.write(batch) }
         daysWriter.note(batch, window: context.window)
     }
 
     /// Commits the run; returns the number of day entries the database now holds for this run's window.
     public func commit(context: RunContext) throws -> Int {
-        guard let writer else { throw SQLiteSinkError(path: displayPath, message: "commit before open") }
+        guard let writer else { throw CalpipeError.sqlite(displayPath, "commit before open") }
         let bulk = writer.bulkLoadStarted
         try wrapping {
             try daysWriter.write(into: writer.db, runID: writer.runID, context: context)

@@ -163,9 +163,9 @@ final class SQLiteSyncWriter {
     static func checkOwnership(_ db: Database, path: String) throws {
         let version = try db.userVersion
         let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").compactMap { $0.first?.text }
-        if version == 0 && !tables.isEmpty { throw SQLiteSinkError.foreign(path: path, tables: tables) }
+        if version == 0 && !tables.isEmpty { throw CalpipeError.foreignDatabase(path: path, tables: tables) }
         if version > 0 && version <= SQLiteSchema.currentVersion && !["events", "occurrences", "day_entries", "runs"].allSatisfy(tables.contains) {
-            throw SQLiteSinkError.foreign(path: path, tables: tables)
+            throw CalpipeError.foreignDatabase(path: path, tables: tables)
         }
     }
 
@@ -312,7 +312,7 @@ final class SQLiteSyncWriter {
                 do {
                     try db.execute(index.sql)
                 } catch let error as SQLiteError where error.isConstraintViolation {
-                    throw SQLiteSinkError(path: path, message: "internal error: the bulk load wrote a row twice (\(index.name)); nothing was written. Please report this with the pipeline")
+                    throw CalpipeError.sqlite(path, "internal error: the bulk load wrote a row twice (\(index.name)); nothing was written. Please report this with the pipeline")
                 }
             }
         }
@@ -384,7 +384,7 @@ final class SQLiteSyncWriter {
         try s.bind(a, at: 1)
         try s.bind(b, at: 2)
         defer { try? s.reset() }
-        guard try s.step() else { throw SQLiteSinkError(path: path, message: "a row vanished during the run (\(s.sql))") }
+        guard try s.step() else { throw CalpipeError.sqlite(path, "a row vanished during the run (\(s.sql))") }
         return s.int64(at: 0)
     }
 
@@ -431,13 +431,13 @@ final class SQLiteSyncWriter {
             try select.bind(k.uid, at: 2)
             try select.bind(k.recurrenceID, at: 3)
             defer { try? select.reset() }
-            guard try select.step() else { throw SQLiteSinkError(path: path, message: "event row \(k.uid) vanished during the run") }
+            guard try select.step() else { throw CalpipeError.sqlite(path, "event row \(k.uid) vanished during the run") }
             id = select.int64(at: 0)
         }
         let firstTime = try !knownDuplicate && markSeen(id, statements.markSeenEvent)
         if !firstTime && fromBatch {
             counts.duplicates += 1
-            context.warn("\(SQLiteSinkError(path: path, message: "source \"\(k.source)\" has event uid \"\(k.uid)\"\(k.recurrenceID.isEmpty ? "" : " recurrence-id \(k.recurrenceID)") more than once; the last one is kept"))")
+            context.warn("\(CalpipeError.sqlite(path, "source \"\(k.source)\" has event uid \"\(k.uid)\"\(k.recurrenceID.isEmpty ? "" : " recurrence-id \(k.recurrenceID)") more than once; the last one is kept"))")
         }
         if id > maxEventID && firstTime {
             counts.eventsInserted += 1
@@ -628,7 +628,7 @@ final class SQLiteSyncWriter {
         } else {
             // A rejected record may be an event that is still in its feed: removing rows now could lose data.
             let n = report.rejections.count
-            context.warn("\(SQLiteSinkError(path: path, message: "\(n) record\(n == 1 ? " was" : "s were") rejected, so this run removed nothing (a rejected record may be an event still in its feed)"))")
+            context.warn("\(CalpipeError.sqlite(path, "\(n) record\(n == 1 ? " was" : "s were") rejected, so this run removed nothing (a rejected record may be an event still in its feed)"))")
         }
         try saveSourceState()
         try db.execute("""

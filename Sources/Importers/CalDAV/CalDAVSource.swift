@@ -90,14 +90,9 @@ public final class CalDAVSource: EventSource {
                 } else {
                     try ics.parse(data.text)
                 }
-            } catch let problem as XCalDecoder.Problem {
-                context.report.reject(SourceLocation(file: label, line: problem.line), "calendar-data of \(href.isEmpty ? "a resource" : href): \(problem.message)")
-                continue
-            } catch let invalid as ICalContentText.Invalid {
-                context.report.reject(SourceLocation(file: label, line: data.line), "calendar-data of \(href.isEmpty ? "a resource" : href): \(invalid.message)")
-                continue
-            } catch let error as ICSError {
-                context.report.reject(SourceLocation(file: label, line: data.line), "calendar-data of \(href.isEmpty ? "a resource" : href): \(error.message)")
+            } catch let problem as CalpipeError where !problem.isInterruption {
+                // A resource that is not calendar data, or an element that cannot be read: that resource only.
+                context.report.reject(SourceLocation(file: label, line: problem.line ?? data.line), "calendar-data of \(href.isEmpty ? "a resource" : href): \(problem.message)")
                 continue
             }
             for var event in found {

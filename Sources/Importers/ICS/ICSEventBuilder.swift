@@ -66,7 +66,7 @@ final class ICSEventBuilder {
     }
 
     /// What a worker's builder needs of this one's state to make events exactly as this one would.
-    struct Snapshot: @unchecked Sendable {
+    struct Snapshot: Sendable {
         var version: Int
         var fileZones: [String: Zone]
         var fileZoneDefinitions: [String: (RawComponent, Int)]
@@ -161,7 +161,7 @@ final class ICSEventBuilder {
             return zone
         } catch {
             fileZoneDefinitions[tzid] = nil
-            handlers.warn("\(label):\(line): VTIMEZONE \"\(tzid)\" cannot be used: \(error)")
+            handlers.warn("\(label):\(line): VTIMEZONE \"\(tzid)\" cannot be used: \(CalpipeError(error))")
             return nil
         }
     }

@@ -22,7 +22,7 @@ import Pipeline
 /// events whose TZID is defined by a VTIMEZONE that comes later in the same VCALENDAR). Malformed lines,
 /// bad values and BEGIN/END mismatches reject the enclosing VEVENT and reading goes on. Lines longer than
 /// `Limits.maxLineBytes` and nesting deeper than `Limits.maxDepth` are rejected the same way. The only error
-/// thrown by the reader itself is `ICSError` for input that is not iCalendar at all; errors thrown by the
+/// thrown by the reader itself is a `CalpipeError` (naming the input) for input that is not iCalendar at all; errors thrown by the
 /// handlers propagate.
 public final class ICSReader {
     /// Callbacks. `event` and `reject` may throw; the error stops reading and comes out of `feed`/`finish`.
@@ -140,17 +140,4 @@ public final class ICSReader {
             throw error
         }
     }
-}
-
-/// Input that is not iCalendar at all (an HTML error page, a binary file): one error for the whole input.
-public struct ICSError: Error, CustomStringConvertible, Sendable {
-    public var label: String
-    public var message: String
-
-    public init(label: String, message: String) {
-        self.label = label
-        self.message = message
-    }
-
-    public var description: String { "\(label): \(message)" }
 }

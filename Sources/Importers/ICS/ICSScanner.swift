@@ -220,11 +220,11 @@ final class ICSScanner {
         }
         let head = b[start..<min(b.count, start + 200)]
         if head.contains(0) || head.filter({ $0 < 0x09 || ($0 > 0x0D && $0 < 0x20) }).count > 2 {
-            throw ICSError(label: label, message: "not an iCalendar file (binary data; expected BEGIN:VCALENDAR)")
+            throw CalpipeError("not an iCalendar file (binary data; expected BEGIN:VCALENDAR)", file: label)
         }
         var firstLine = String(decoding: head.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
         if firstLine.count > 40 { firstLine = String(firstLine.prefix(40)) + "..." }
-        throw ICSError(label: label, message: "not an iCalendar file (expected BEGIN:VCALENDAR, found \"\(firstLine)\")")
+        throw CalpipeError("not an iCalendar file (expected BEGIN:VCALENDAR, found \"\(firstLine)\")", file: label)
     }
 
     // MARK: - Line assembly

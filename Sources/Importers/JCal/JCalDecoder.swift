@@ -3,22 +3,15 @@ import Pipeline
 /// Turns a jCal (RFC 7265) component array `["vevent", [properties], [components]]` into an
 /// `ICalComponent`, every value in iCalendar text form.
 struct JCalDecoder {
-    /// A problem with one part of the component; `path` is the JSON path inside the component.
-    struct Problem: Error, CustomStringConvertible {
-        var path: String
-        var message: String
-        var description: String { path.isEmpty ? message : "\(path): \(message)" }
-    }
-
     func component(_ value: JSONValue, path: String = "") throws -> ICalComponent {
         guard case .array(let items) = value, items.count == 3, case .string(let name) = items[0] else {
-            throw Problem(path: path, message: "expected a component [\"name\", [properties], [components]], got \(value.kindDescription) \(value.preview)")
+            throw CalpipeError.rejected("expected a component [\"name\", [properties], [components]], got \(value.kindDescription) \(value.preview)", path: path)
         }
         guard case .array(let props) = items[1] else {
-            throw Problem(path: path + "[1]", message: "expected the properties array of \"\(name)\", got \(items[1].kindDescription)")
+            throw CalpipeError.rejected("expected the properties array of \"\(name)\", got \(items[1].kindDescription)", path: path + "[1]")
         }
         guard case .array(let comps) = items[2] else {
-            throw Problem(path: path + "[2]", message: "expected the components array of \"\(name)\", got \(items[2].kindDescription)")
+            throw CalpipeError.rejected("expected the components array of \"\(name)\", got \(items[2].kindDescription)", path: path + "[2]")
         }
         var component = ICalComponent(name: name.uppercased())
         for (i, p) in props.enumerated() {
@@ -33,11 +26,11 @@ struct JCalDecoder {
     func property(_ value: JSONValue, path: String) throws -> ICalProperty {
         guard case .array(let items) = value, items.count >= 4, case .string(let rawName) = items[0],
               case .object(let params) = items[1], case .string(let type) = items[2] else {
-            throw Problem(path: path, message: "expected a property [\"name\", {parameters}, \"type\", value, ...], got \(value.preview)")
+            throw CalpipeError.rejected("expected a property [\"name\", {parameters}, \"type\", value, ...], got \(value.preview)", path: path)
         }
         let name = rawName.uppercased()
         guard ICalValueTypes.known.contains(type) else {
-            throw Problem(path: path + "[2]", message: "\"\(type)\" is not a jCal value type")
+            throw CalpipeError.rejected("\"\(type)\" is not a jCal value type", path: path + "[2]")
         }
         var parameters: [Parameter] = []
         for member in params.members {
@@ -49,11 +42,11 @@ struct JCalDecoder {
             case .array(let list):
                 let strings = list.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil } }
                 guard strings.count == list.count else {
-                    throw Problem(path: path + "[1].\(member.key)", message: "expected a string or an array of strings")
+                    throw CalpipeError.rejected("expected a string or an array of strings", path: path + "[1].\(member.key)")
                 }
                 parameters.append(Parameter(name: key, values: strings))
             default:
-                throw Problem(path: path + "[1].\(member.key)", message: "expected a string or an array of strings, got \(member.value.kindDescription)")
+                throw CalpipeError.rejected("expected a string or an array of strings, got \(member.value.kindDescription)", path: path + "[1].\(member.key)")
             }
         }
         var values: [String] = []
@@ -64,8 +57,8 @@ struct JCalDecoder {
     }
 
     private func value(_ v: JSONValue, type: String, property: String, path: String) throws -> String {
-        func bad(_ expected: String) -> Problem {
-            Problem(path: path, message: "\(type) value \(v.preview) of \(property.lowercased()) is not \(expected)")
+        func bad(_ expected: String) -> CalpipeError {
+            CalpipeError.rejected("\(type) value \(v.preview) of \(property.lowercased()) is not \(expected)", path: path)
         }
         func string() throws -> String {
             guard case .string(let s) = v else { throw bad("a string") }
@@ -136,7 +129,7 @@ struct JCalDecoder {
         // The RRULE text itself ("FREQ=DAILY;COUNT=3"), as some writers put it, is read as that rule.
         if case .string(let text) = v { return ICalValueText.unreadable(text) }
         guard case .object(let object) = v else {
-            throw Problem(path: path, message: "recur value of \(property.lowercased()) must be an object like {\"freq\": \"DAILY\"}")
+            throw CalpipeError.rejected("recur value of \(property.lowercased()) must be an object like {\"freq\": \"DAILY\"}", path: path)
         }
         var parts: [String] = []
         for member in object.members {
@@ -149,7 +142,7 @@ struct JCalDecoder {
                     if key == "UNTIL" { return ICalValueText.basicDateOrDateTime(s) ?? ICalValueText.unreadable(s) }
                     return s
                 case .number(let n): return JSONWriter.numberText(n)
-                default: throw Problem(path: path + "." + member.key, message: "expected a string or a number, got \(item.kindDescription)")
+                default: throw CalpipeError.rejected("expected a string or a number, got \(item.kindDescription)", path: path + "." + member.key)
                 }
             }
             parts.append(key + "=" + texts.joined(separator: ","))

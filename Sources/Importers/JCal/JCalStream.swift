@@ -1,14 +1,5 @@
 import Pipeline
 
-/// A syntax or shape error in a jCal document, with the file, line and column it was found at.
-public struct JCalSyntaxError: Error, CustomStringConvertible, Equatable {
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
-    public var description: String { "\(file):\(line):\(column): \(message)" }
-}
-
 /// Reads a jCal document in chunks and hands out one JSON value at a time (the calendar's name, its
 /// properties, then each component), so only the component being read is ever held in memory.
 /// Each value's bytes are found by a small scanner and parsed with `JSONParser`.
@@ -36,8 +27,9 @@ final class JCalStream {
 
     private var column: Int { dropped + position - lineStart + 1 }
 
-    func error(_ message: String, line: Int? = nil, column: Int? = nil) -> JCalSyntaxError {
-        JCalSyntaxError(file: label, line: line ?? self.line, column: column ?? self.column, message: message)
+    /// A syntax or shape error in the document, with the file, line and column it was found at.
+    func error(_ message: String, line: Int? = nil, column: Int? = nil) -> CalpipeError {
+        CalpipeError(message, file: label, line: line ?? self.line, column: column ?? self.column)
     }
 
     /// Makes `buffer[position + offset]` available; false at the end of the input. May move bytes (never

@@ -58,11 +58,11 @@ public final class JSONImporter: EventSource {
                 let empty = stat(file.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
                 data = empty ? Data() : try Data(contentsOf: URL(fileURLWithPath: file.path), options: .alwaysMapped)
             }
-        } catch let e as InputError {
+        } catch let e as CalpipeError {
             throw e
         } catch {
             // Foundation's error says little (and a folder reads as "no such file"): look at the path again.
-            throw InputError(label: file.label, message: "cannot read: " + FileProblem.readProblem(path: file.path, label: file.label))
+            throw CalpipeError("cannot read: " + FileProblem.readProblem(path: file.path, label: file.label), file: file.label)
         }
         var batch: [Event] = []
         batch.reserveCapacity(Self.batchSize)
@@ -84,7 +84,7 @@ public final class JSONImporter: EventSource {
                     context.warn((location.line == nil ? place + message : place + ": " + message) + " (event \"\(event.uid)\")")
                 }
             } catch {
-                let field = location.path.map { $0 + "." + error.field } ?? error.field
+                let field = location.path.map { $0 + "." + (error.path ?? "") } ?? (error.path ?? "")
                 context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")
                 return
             }
@@ -114,10 +114,10 @@ public final class JSONImporter: EventSource {
                 } else if let items {
                     let document = try parser.parseDocument()
                     guard let array = document.value(atDottedPath: items) else {
-                        throw InputError(label: file.label, message: "no value at \"\(items)\" (the \"items\" option)")
+                        throw CalpipeError("no value at \"\(items)\" (the \"items\" option)", file: file.label)
                     }
                     guard case .array(let records) = array else {
-                        throw InputError(label: file.label, message: "\"\(items)\" is \(array.kindDescription), expected an array of events")
+                        throw CalpipeError("\"\(items)\" is \(array.kindDescription), expected an array of events", file: file.label)
                     }
                     for (i, record) in records.enumerated() { try add(record, location: SourceLocation(file: file.label, path: "\(items)[\(i)]")) }
                 } else if try parser.beginTopLevelArray() {
@@ -137,7 +137,7 @@ public final class JSONImporter: EventSource {
                     }
                 }
             } catch let e as JSONSyntaxError {
-                throw InputError(label: file.label, message: "line \(e.line), column \(e.column): \(e.message)")
+                throw CalpipeError("line \(e.line), column \(e.column): \(e.message)", file: file.label)
             }
         }
         if !batch.isEmpty { try emit(Batch(events: batch)) }

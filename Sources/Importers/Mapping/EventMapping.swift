@@ -69,35 +69,35 @@ public struct EventMapping: Sendable {
     /// repaired (an unparsable rule, one bad RDATE/EXDATE value, an unknown zone with its offsets in
     /// "starts_at"/"ends_at") are repaired and told to `warn` with the field's path; under `strict` they reject.
     public func event(lookup: (String) -> JSONValue?, zones: ZoneDatabase, strict: Bool = false,
-                      warn: (String) -> Void = { _ in }) throws(MappingError) -> Event {
-        try withoutActuallyEscaping(lookup) { lookup throws(MappingError) in
-            try withoutActuallyEscaping(warn) { warn throws(MappingError) in
+                      warn: (String) -> Void = { _ in }) throws(CalpipeError) -> Event {
+        try withoutActuallyEscaping(lookup) { lookup throws(CalpipeError) in
+            try withoutActuallyEscaping(warn) { warn throws(CalpipeError) in
                 try RecordReader(mapping: self, lookup: lookup, zones: zones, strict: strict, warn: warn).event()
             }
         }
     }
 
     /// Reads a time value: ISO-8601 text or epoch numbers, by `dateFormat`; local times get `zone` or stay floating.
-    public func time(_ value: JSONValue, field: String, zone: Zone?) throws(MappingError) -> EventTime {
+    public func time(_ value: JSONValue, field: String, zone: Zone?) throws(CalpipeError) -> EventTime {
         switch value {
         case .number(let n):
-            guard dateFormat != .iso8601 else { throw MappingError(field: field, message: "expected an ISO-8601 string, got a number") }
+            guard dateFormat != .iso8601 else { throw CalpipeError.rejected("expected an ISO-8601 string, got a number", path: field) }
             let millis = dateFormat == .epochMillis || (dateFormat == .auto && abs(n) >= 1e11)
             let seconds = millis ? n / 1000 : n
             guard seconds.isFinite, abs(seconds) < 1e11 else {
-                throw MappingError(field: field, message: "epoch time \(JSONWriter.numberText(n)) is out of range")
+                throw CalpipeError.rejected("epoch time \(JSONWriter.numberText(n)) is out of range", path: field)
             }
             return .utc(Int64(seconds.rounded(.down)))
         case .string(let s):
             let trimmed = s.trimmingWhitespace()
             if dateFormat == .epochSeconds || dateFormat == .epochMillis {
                 guard let n = Double(trimmed) else {
-                    throw MappingError(field: field, message: "invalid epoch time \"\(s)\" (expected a number)")
+                    throw CalpipeError.rejected("invalid epoch time \"\(s)\" (expected a number)", path: field)
                 }
                 return try time(.number(n), field: field, zone: zone)
             }
             guard let parsed = ISODate.parse(trimmed) else {
-                throw MappingError(field: field, message: "invalid date \"\(s)\" (expected ISO-8601 such as 2026-11-23, 2026-11-23T09:00 or 2026-11-23T09:00:00+01:00)")
+                throw CalpipeError.rejected("invalid date \"\(s)\" (expected ISO-8601 such as 2026-11-23, 2026-11-23T09:00 or 2026-11-23T09:00:00+01:00)", path: field)
             }
             switch parsed {
             case .date(let d): return .date(d)
@@ -107,7 +107,7 @@ public struct EventMapping: Sendable {
                 return .utc(u)
             }
         default:
-            throw MappingError(field: field, message: "expected a date string or epoch number, got \(value.kindDescription)")
+            throw CalpipeError.rejected("expected a date string or epoch number, got \(value.kindDescription)", path: field)
         }
     }
 }

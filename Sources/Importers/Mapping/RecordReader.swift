@@ -1,7 +1,7 @@
 import Pipeline
 
 /// Reads one record through an `EventMapping`: one method per kind of field, each throwing a
-/// `MappingError` that names the field's path in the record.
+/// `CalpipeError.rejected` that names the field's path in the record.
 struct RecordReader {
     let mapping: EventMapping
     let lookup: (String) -> JSONValue?
@@ -18,34 +18,34 @@ struct RecordReader {
         return v
     }
 
-    func text(_ field: String) throws(MappingError) -> String? {
+    func text(_ field: String) throws(CalpipeError) -> String? {
         guard let v = value(field) else { return nil }
         switch v {
         case .string(let s): return s
         case .number(let n): return JSONWriter.numberText(n)
         case .bool(let b): return b ? "true" : "false"
-        default: throw MappingError(field: path(field), message: "expected text, got \(v.kindDescription)")
+        default: throw CalpipeError.rejected("expected text, got \(v.kindDescription)", path: path(field))
         }
     }
 
-    func zone(_ field: String, default fallback: Zone?) throws(MappingError) -> Zone? {
+    func zone(_ field: String, default fallback: Zone?) throws(CalpipeError) -> Zone? {
         guard let name = try text(field) else { return fallback }
         guard let z = zones.zone(named: name) else {
-            throw MappingError(field: path(field), message: "unknown time zone \"\(name)\" (expected an IANA name such as \"Europe/Berlin\")")
+            throw CalpipeError.rejected("unknown time zone \"\(name)\" (expected an IANA name such as \"Europe/Berlin\")", path: path(field))
         }
         return z
     }
 
     /// Repairs one part: a warning, or under `strict` the error that rejects the record.
-    func repair(_ field: String, _ problem: String, _ done: String) throws(MappingError) {
-        if strict { throw MappingError(field: field, message: problem) }
+    func repair(_ field: String, _ problem: String, _ done: String) throws(CalpipeError) {
+        if strict { throw CalpipeError.rejected(problem, path: field) }
         warn("\(field): \(problem); \(done)")
     }
 
     /// The zone named in `field`; a name calpipe cannot resolve (a zone defined only by the VTIMEZONE of the
     /// file the events came from) is read as the fixed offset calpipe wrote beside it in `instantField`
     /// ("starts_at"/"ends_at"), with a warning: instants are exact, recurrences across DST changes are not.
-    func zone(_ field: String, default fallback: Zone?, instantField: String) throws(MappingError) -> Zone? {
+    func zone(_ field: String, default fallback: Zone?, instantField: String) throws(CalpipeError) -> Zone? {
         do {
             return try zone(field, default: fallback)
         } catch {
@@ -56,7 +56,7 @@ struct RecordReader {
         }
     }
 
-    func event() throws(MappingError) -> Event {
+    func event() throws(CalpipeError) -> Event {
         let zone = try self.zone("timezone", default: mapping.zone, instantField: "starts_at")
         let endZone: Zone?
         if value("end_timezone") == nil, let zone, zones.zone(named: zone.identifier) == nil, value("ends_at") != nil, mapping.zone?.identifier != zone.identifier {
@@ -72,11 +72,11 @@ struct RecordReader {
         }
         var allDay: Bool?
         if let v = value("all_day") {
-            guard case .bool(let b) = v else { throw MappingError(field: path("all_day"), message: "expected true or false, got \(v.kindDescription)") }
+            guard case .bool(let b) = v else { throw CalpipeError.rejected("expected true or false, got \(v.kindDescription)", path: path("all_day")) }
             allDay = b
         }
         guard let startValue = value("start") else {
-            throw MappingError(field: path("start"), message: "missing (expected an ISO-8601 date or date-time, or epoch seconds)")
+            throw CalpipeError.rejected("missing (expected an ISO-8601 date or date-time, or epoch seconds)", path: path("start"))
         }
         var start = try mapping.time(startValue, field: path("start"), zone: zone)
         if allDay == true { start = .date(start.localTime.date) }
@@ -91,7 +91,7 @@ struct RecordReader {
             event.endSpec = .end(end)
         } else if let d = try text("duration") {
             guard let duration = CalDuration(iCalendar: d) else {
-                throw MappingError(field: path("duration"), message: "invalid duration \"\(d)\" (expected ISO-8601 such as PT1H30M or P2D)")
+                throw CalpipeError.rejected("invalid duration \"\(d)\" (expected ISO-8601 such as PT1H30M or P2D)", path: path("duration"))
             }
             event.endSpec = .duration(duration)
         }
@@ -105,7 +105,7 @@ struct RecordReader {
         event.coordinate = try coordinate()
         if let v = value("organizer") { event.organizer = try person(v, field: path("organizer")) }
         if let v = value("attendees") {
-            guard case .array(let items) = v else { throw MappingError(field: path("attendees"), message: "expected an array, got \(v.kindDescription)") }
+            guard case .array(let items) = v else { throw CalpipeError.rejected("expected an array, got \(v.kindDescription)", path: path("attendees")) }
             for (i, item) in items.enumerated() { event.attendees.append(try person(item, field: path("attendees") + "[\(i)]")) }
         }
         event.categories = try categories()
@@ -122,7 +122,7 @@ struct RecordReader {
         return event
     }
 
-    func coordinate() throws(MappingError) -> Coordinate? {
+    func coordinate() throws(CalpipeError) -> Coordinate? {
         var lat: Double?
         var lon: Double?
         if let g = value("geo") {
@@ -139,17 +139,17 @@ struct RecordReader {
             default: break
             }
             guard let lat, let lon else {
-                throw MappingError(field: path("geo"), message: "expected {\"latitude\": .., \"longitude\": ..}, [lat, lon] or \"lat;lon\"")
+                throw CalpipeError.rejected("expected {\"latitude\": .., \"longitude\": ..}, [lat, lon] or \"lat;lon\"", path: path("geo"))
             }
             let c = Coordinate(latitude: lat, longitude: lon)
-            guard c.isValid else { throw MappingError(field: path("geo"), message: "coordinates out of range") }
+            guard c.isValid else { throw CalpipeError.rejected("coordinates out of range", path: path("geo")) }
             return c
         }
-        func number(_ field: String) throws(MappingError) -> Double? {
+        func number(_ field: String) throws(CalpipeError) -> Double? {
             guard let v = value(field) else { return nil }
             if case .number(let n) = v { return n }
             if case .string(let s) = v, let n = Double(s.trimmingWhitespace()) { return n }
-            throw MappingError(field: path(field), message: "expected a number, got \(v.kindDescription) \(v.preview)")
+            throw CalpipeError.rejected("expected a number, got \(v.kindDescription) \(v.preview)", path: path(field))
         }
         lat = try number("latitude")
         lon = try number("longitude")
@@ -157,14 +157,14 @@ struct RecordReader {
         case (nil, nil): return nil
         case (let a?, let b?):
             let c = Coordinate(latitude: a, longitude: b)
-            guard c.isValid else { throw MappingError(field: path("latitude"), message: "coordinates out of range (latitude -90...90, longitude -180...180)") }
+            guard c.isValid else { throw CalpipeError.rejected("coordinates out of range (latitude -90...90, longitude -180...180)", path: path("latitude")) }
             return c
-        case (nil, _): throw MappingError(field: path("latitude"), message: "missing (longitude is given)")
-        case (_, nil): throw MappingError(field: path("longitude"), message: "missing (latitude is given)")
+        case (nil, _): throw CalpipeError.rejected("missing (longitude is given)", path: path("latitude"))
+        case (_, nil): throw CalpipeError.rejected("missing (latitude is given)", path: path("longitude"))
         }
     }
 
-    func person(_ value: JSONValue, field: String) throws(MappingError) -> Attendee {
+    func person(_ value: JSONValue, field: String) throws(CalpipeError) -> Attendee {
         switch value {
         case .string(let s):
             // "Name <mail@example.com>", "mailto:mail@example.com" or a plain address or name.
@@ -176,20 +176,20 @@ struct RecordReader {
             if lower.hasPrefix("mailto:") { return Attendee(email: String(s.dropFirst(7))) }
             return s.contains("@") ? Attendee(email: s) : Attendee(name: s)
         case .object(let o):
-            func str(_ key: String) throws(MappingError) -> String? {
+            func str(_ key: String) throws(CalpipeError) -> String? {
                 guard let v = o[key], !v.isNull else { return nil }
-                guard case .string(let s) = v else { throw MappingError(field: field + "." + key, message: "expected a string, got \(v.kindDescription)") }
+                guard case .string(let s) = v else { throw CalpipeError.rejected("expected a string, got \(v.kindDescription)", path: field + "." + key) }
                 return s
             }
             var email = try str("email")
             if let e = email, e.lowercased().hasPrefix("mailto:") { email = String(e.dropFirst(7)) }
             return Attendee(name: try str("name"), email: email, role: try str("role")?.uppercased(), status: try str("status")?.uppercased())
         default:
-            throw MappingError(field: field, message: "expected a name/address string or an object with name and email, got \(value.kindDescription)")
+            throw CalpipeError.rejected("expected a name/address string or an object with name and email, got \(value.kindDescription)", path: field)
         }
     }
 
-    func categories() throws(MappingError) -> [String] {
+    func categories() throws(CalpipeError) -> [String] {
         guard let v = value("categories") else { return [] }
         switch v {
         case .string(let s):
@@ -198,23 +198,23 @@ struct RecordReader {
             var out: [String] = []
             for (i, item) in items.enumerated() {
                 guard case .string(let s) = item else {
-                    throw MappingError(field: path("categories") + "[\(i)]", message: "expected a string, got \(item.kindDescription)")
+                    throw CalpipeError.rejected("expected a string, got \(item.kindDescription)", path: path("categories") + "[\(i)]")
                 }
                 out.append(s)
             }
             return out
         default:
-            throw MappingError(field: path("categories"), message: "expected an array of strings or comma-separated text, got \(v.kindDescription)")
+            throw CalpipeError.rejected("expected an array of strings or comma-separated text, got \(v.kindDescription)", path: path("categories"))
         }
     }
 
-    func rules(_ field: String) throws(MappingError) -> [RecurrenceRule] {
+    func rules(_ field: String) throws(CalpipeError) -> [RecurrenceRule] {
         guard let v = value(field) else { return [] }
         let items: [(JSONValue, String)]
         if case .array(let a) = v { items = a.enumerated().map { ($1, path(field) + "[\($0)]") } } else { items = [(v, path(field))] }
         var out: [RecurrenceRule] = []
         for (item, itemPath) in items {
-            guard case .string(var s) = item else { throw MappingError(field: itemPath, message: "expected RRULE text such as \"FREQ=WEEKLY;BYDAY=MO\", got \(item.kindDescription)") }
+            guard case .string(var s) = item else { throw CalpipeError.rejected("expected RRULE text such as \"FREQ=WEEKLY;BYDAY=MO\", got \(item.kindDescription)", path: itemPath) }
             if s.uppercased().hasPrefix("RRULE:") || s.uppercased().hasPrefix("EXRULE:") { s = String(s[s.index(after: s.firstIndex(of: ":")!)...]) }
             do {
                 let parsed = try RecurrenceRule.parse(s, strict: strict)
@@ -236,13 +236,13 @@ struct RecordReader {
         return [(v, path(field))]
     }
 
-    func times(_ field: String, zone: Zone?) throws(MappingError) -> [EventTime] {
+    func times(_ field: String, zone: Zone?) throws(CalpipeError) -> [EventTime] {
         var out: [EventTime] = []
         for (item, itemPath) in items(field) {
             do {
                 out.append(try mapping.time(item, field: itemPath, zone: zone))
             } catch {
-                try repair(error.field, error.message, "that value is left out")
+                try repair((error.path ?? ""), error.message, "that value is left out")
             }
         }
         return out
@@ -250,10 +250,10 @@ struct RecordReader {
 
     /// RDATE values: times, and periods as calpipe writes them ("start/end" or "start/duration", RFC 5545 3.3.9)
     /// or as two-element arrays `[start, end or duration]` (jCal's form).
-    func recurrenceDates(zone: Zone?) throws(MappingError) -> [RecurrenceDate] {
+    func recurrenceDates(zone: Zone?) throws(CalpipeError) -> [RecurrenceDate] {
         var out: [RecurrenceDate] = []
         for (item, itemPath) in items("rdate") {
-            do throws(MappingError) {
+            do throws(CalpipeError) {
                 var parts: (JSONValue, String)?
                 if case .string(let s) = item, let slash = s.firstIndex(of: "/") {
                     parts = (.string(String(s[..<slash])), String(s[s.index(after: slash)...]))
@@ -268,35 +268,35 @@ struct RecordReader {
                 let trimmed = second.trimmingWhitespace()
                 if trimmed.hasPrefix("P") || trimmed.hasPrefix("+P") || trimmed.hasPrefix("-P") {
                     guard let d = CalDuration(iCalendar: trimmed) else {
-                        throw MappingError(field: itemPath, message: "invalid period duration \"\(second)\" (expected ISO-8601 such as PT2H)")
+                        throw CalpipeError.rejected("invalid period duration \"\(second)\" (expected ISO-8601 such as PT2H)", path: itemPath)
                     }
                     out.append(.periodWithDuration(start: start, duration: d))
                 } else {
                     out.append(.period(start: start, end: try mapping.time(.string(trimmed), field: itemPath, zone: zone)))
                 }
             } catch {
-                try repair(error.field, error.message, "that value is left out")
+                try repair((error.path ?? ""), error.message, "that value is left out")
             }
         }
         return out
     }
 
-    func properties(_ v: JSONValue) throws(MappingError) -> [RawProperty] {
-        guard case .array(let items) = v else { throw MappingError(field: path("properties"), message: "expected an array of {\"name\", \"value\"} objects") }
+    func properties(_ v: JSONValue) throws(CalpipeError) -> [RawProperty] {
+        guard case .array(let items) = v else { throw CalpipeError.rejected("expected an array of {\"name\", \"value\"} objects", path: path("properties")) }
         var out: [RawProperty] = []
         for (i, item) in items.enumerated() {
             let itemPath = path("properties") + "[\(i)]"
             guard case .object(let o) = item, let name = o["name"]?.stringValue, let value = o["value"]?.stringValue else {
-                throw MappingError(field: itemPath, message: "expected an object with string \"name\" and \"value\"")
+                throw CalpipeError.rejected("expected an object with string \"name\" and \"value\"", path: itemPath)
             }
             var parameters: [Parameter] = []
             if let p = o["parameters"] {
-                guard case .object(let po) = p else { throw MappingError(field: itemPath + ".parameters", message: "expected an object") }
+                guard case .object(let po) = p else { throw CalpipeError.rejected("expected an object", path: itemPath + ".parameters") }
                 for m in po.members {
                     switch m.value {
                     case .string(let s): parameters.append(Parameter(m.key, s))
                     case .array(let a): parameters.append(Parameter(name: m.key, values: a.compactMap(\.stringValue)))
-                    default: throw MappingError(field: itemPath + ".parameters." + m.key, message: "expected a string or an array of strings")
+                    default: throw CalpipeError.rejected("expected a string or an array of strings", path: itemPath + ".parameters." + m.key)
                     }
                 }
             }
@@ -306,7 +306,7 @@ struct RecordReader {
     }
 
     /// A stable uid for records without one: a hash of title, start and location, so re-runs agree.
-    func derivedUID(start: EventTime) throws(MappingError) -> String {
+    func derivedUID(start: EventTime) throws(CalpipeError) -> String {
         let key = (try text("title") ?? "") + "\u{1F}" + start.iso8601 + "\u{1F}" + (try text("location") ?? "")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {

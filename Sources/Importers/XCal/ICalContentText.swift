@@ -4,11 +4,6 @@ import Pipeline
 /// xCal and jCal data into events with exactly its own rules. Names are checked so nothing in the XML or
 /// JSON can smuggle extra lines (a value with a line break, a name with ":") into the generated text.
 enum ICalContentText {
-    struct Invalid: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
-    }
-
     /// Escapes a TEXT value (RFC 5545 3.3.11).
     static func escapeText(_ s: String) -> String {
         var out = ""
@@ -53,7 +48,7 @@ enum ICalContentText {
 
     /// One property as a content line (without the line break).
     static func line(_ p: ICalProperty) throws -> String {
-        guard isName(p.name) else { throw Invalid(message: "\"\(p.name)\" is not a property name") }
+        guard isName(p.name) else { throw CalpipeError.rejected("\"\(p.name)\" is not a property name") }
         var text = p.name
         var parameters = p.parameters
         let defaultType = ICalValueTypes.defaultType(of: p.name)
@@ -61,19 +56,19 @@ enum ICalContentText {
             parameters.insert(Parameter("VALUE", p.valueType.uppercased()), at: 0)
         }
         for parameter in parameters {
-            guard isName(parameter.name) else { throw Invalid(message: "\"\(parameter.name)\" is not a parameter name (in \(p.name.lowercased()))") }
+            guard isName(parameter.name) else { throw CalpipeError.rejected("\"\(parameter.name)\" is not a parameter name (in \(p.name.lowercased()))") }
             text += ";" + parameter.name + "=" + parameter.values.map(parameterValue).joined(separator: ",")
         }
         let value = p.values.joined(separator: ",")
         if value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            throw Invalid(message: "the \(p.valueType) value of \(p.name.lowercased()) contains a line break")
+            throw CalpipeError.rejected("the \(p.valueType) value of \(p.name.lowercased()) contains a line break")
         }
         return text + ":" + value
     }
 
     /// A component as content lines, CRLF after each; `lines` counts them.
     static func text(_ c: ICalComponent, into out: inout String, lines: inout Int) throws {
-        guard isName(c.name) else { throw Invalid(message: "\"\(c.name)\" is not a component name") }
+        guard isName(c.name) else { throw CalpipeError.rejected("\"\(c.name)\" is not a component name") }
         out += "BEGIN:" + c.name + "\r\n"
         lines += 1
         for p in c.properties {

@@ -6,13 +6,6 @@ struct XCalDecoder {
     static let namespace = "urn:ietf:params:xml:ns:icalendar-2.0"
     let label: String
 
-    /// A problem with one element: the message names the element and its line.
-    struct Problem: Error, CustomStringConvertible {
-        var line: Int
-        var message: String
-        var description: String { message }
-    }
-
     func component(_ element: XMLElementTree) throws -> ICalComponent {
         var component = ICalComponent(name: element.localName.uppercased(), location: SourceLocation(file: label, line: element.line))
         for child in element.children where child.namespaceURI == Self.namespace {
@@ -26,7 +19,7 @@ struct XCalDecoder {
                     component.components.append(try self.component(sub))
                 }
             default:
-                throw Problem(line: child.line, message: "unexpected <\(child.localName)> in <\(element.localName)> (expected <properties> or <components>)")
+                throw CalpipeError.rejected("unexpected <\(child.localName)> in <\(element.localName)> (expected <properties> or <components>)", line: child.line)
             }
         }
         return component
@@ -43,7 +36,7 @@ struct XCalDecoder {
                         v.localName == "boolean" ? v.text.uppercased() : v.text
                     }
                     if values.isEmpty {
-                        throw Problem(line: p.line, message: "parameter <\(p.localName)> of <\(element.localName)> has no value element")
+                        throw CalpipeError.rejected("parameter <\(p.localName)> of <\(element.localName)> has no value element", line: p.line)
                     }
                     if p.localName == "value" { continue }  // the element names the type already
                     parameters.append(Parameter(name: p.localName.uppercased(), values: values))
@@ -56,7 +49,7 @@ struct XCalDecoder {
         if name == "GEO", valueElements.contains(where: { $0.localName == "latitude" }) {
             guard let lat = valueElements.first(where: { $0.localName == "latitude" }),
                   let lon = valueElements.first(where: { $0.localName == "longitude" }) else {
-                throw Problem(line: element.line, message: "<geo> needs <latitude> and <longitude>")
+                throw CalpipeError.rejected("<geo> needs <latitude> and <longitude>", line: element.line)
             }
             return ICalProperty(name: name, parameters: parameters, valueType: "float", values: [lat.text + ";" + lon.text])
         }
@@ -65,16 +58,16 @@ struct XCalDecoder {
             return ICalProperty(name: name, parameters: parameters, valueType: "text", values: [parts.joined(separator: ";")])
         }
         guard let first = valueElements.first else {
-            throw Problem(line: element.line, message: "property <\(element.localName)> has no value element")
+            throw CalpipeError.rejected("property <\(element.localName)> has no value element", line: element.line)
         }
         let type = first.localName
         guard ICalValueTypes.known.contains(type) else {
-            throw Problem(line: first.line, message: "<\(type)> in <\(element.localName)> is not an xCal value type")
+            throw CalpipeError.rejected("<\(type)> in <\(element.localName)> is not an xCal value type", line: first.line)
         }
         var values: [String] = []
         for v in valueElements {
             guard v.localName == type else {
-                throw Problem(line: v.line, message: "<\(element.localName)> mixes <\(type)> and <\(v.localName)> values")
+                throw CalpipeError.rejected("<\(element.localName)> mixes <\(type)> and <\(v.localName)> values", line: v.line)
             }
             values.append(try value(v, type: type, property: element.localName))
         }
@@ -82,8 +75,8 @@ struct XCalDecoder {
     }
 
     private func value(_ v: XMLElementTree, type: String, property: String) throws -> String {
-        func bad(_ expected: String) -> Problem {
-            Problem(line: v.line, message: "<\(type)> value \"\(v.text)\" in <\(property)> is not \(expected)")
+        func bad(_ expected: String) -> CalpipeError {
+            CalpipeError.rejected("<\(type)> value \"\(v.text)\" in <\(property)> is not \(expected)", line: v.line)
         }
         switch type {
         // Dates, times, offsets and periods that do not have their form are handed on as written

@@ -84,8 +84,8 @@ public final class XCalSource: EventSource {
                     do {
                         let tree = try reader.expand()
                         for p in tree.children where p.namespaceURI == ns { properties.append(try decoder.property(p)) }
-                    } catch let problem as XCalDecoder.Problem {
-                        context.warn("\(label):\(problem.line): calendar property ignored: \(problem.message)")
+                    } catch let problem as CalpipeError where problem.isRejection {
+                        context.warn("\(label):\(problem.line ?? 0): calendar property ignored: \(problem.message)")
                     }
                     try openCalendar(properties)
                     moved = try reader.skipSubtree()
@@ -97,10 +97,8 @@ public final class XCalSource: EventSource {
                     do {
                         let component = try decoder.component(try reader.expand())
                         try feed.component(component, sourceLine: line)
-                    } catch let problem as XCalDecoder.Problem {
-                        context.report.reject(SourceLocation(file: label, line: problem.line), problem.message)
-                    } catch let invalid as ICalContentText.Invalid {
-                        context.report.reject(SourceLocation(file: label, line: line), invalid.message)
+                    } catch let problem as CalpipeError where problem.isRejection {
+                        context.report.reject(SourceLocation(file: label, line: problem.line ?? line), problem.message)
                     }
                     moved = try reader.skipSubtree()
                 default:

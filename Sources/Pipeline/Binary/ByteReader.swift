@@ -1,13 +1,7 @@
 /// Reads what `ByteWriter` wrote, from bytes it does not own (use it inside `withUnsafeBytes`). Every read
-/// checks the bounds and throws `ByteReader.Malformed` past the end or on a value out of range, so damaged
+/// checks the bounds and throws a `CalpipeError` past the end or on a value out of range, so damaged
 /// bytes give an error, never a crash.
 public struct ByteReader {
-    public struct Malformed: Error, CustomStringConvertible, Sendable {
-        public var message: String
-        public init(_ message: String) { self.message = message }
-        public var description: String { message }
-    }
-
     private let base: UnsafeRawBufferPointer
     public private(set) var position: Int
 
@@ -20,7 +14,7 @@ public struct ByteReader {
 
     @inline(__always)
     public mutating func byte() throws -> UInt8 {
-        guard position < base.count else { throw Malformed("unexpected end of record at byte \(position)") }
+        guard position < base.count else { throw CalpipeError("unexpected end of record at byte \(position)") }
         let b = base[position]
         position += 1
         return b
@@ -30,7 +24,7 @@ public struct ByteReader {
         switch try byte() {
         case 0: return false
         case 1: return true
-        case let b: throw Malformed("byte \(b) at \(position - 1) is not a boolean")
+        case let b: throw CalpipeError("byte \(b) at \(position - 1) is not a boolean")
         }
     }
 
@@ -40,7 +34,7 @@ public struct ByteReader {
         var shift: UInt64 = 0
         while true {
             let b = try byte()
-            guard shift < 64 else { throw Malformed("varint too long at byte \(position)") }
+            guard shift < 64 else { throw CalpipeError("varint too long at byte \(position)") }
             result |= UInt64(b & 0x7f) << shift
             if b < 0x80 { return result }
             shift += 7
@@ -55,25 +49,25 @@ public struct ByteReader {
 
     public mutating func int() throws -> Int {
         let v = try signed()
-        guard let i = Int(exactly: v) else { throw Malformed("integer \(v) out of range at byte \(position)") }
+        guard let i = Int(exactly: v) else { throw CalpipeError("integer \(v) out of range at byte \(position)") }
         return i
     }
 
     public mutating func int32() throws -> Int32 {
         let v = try signed()
-        guard let i = Int32(exactly: v) else { throw Malformed("integer \(v) out of range at byte \(position)") }
+        guard let i = Int32(exactly: v) else { throw CalpipeError("integer \(v) out of range at byte \(position)") }
         return i
     }
 
     /// A count or length; at most the bytes left, since every counted item takes at least one byte.
     public mutating func count() throws -> Int {
         let v = try unsigned()
-        guard v <= UInt64(base.count - position) else { throw Malformed("count \(v) at byte \(position) runs past the end") }
+        guard v <= UInt64(base.count - position) else { throw CalpipeError("count \(v) at byte \(position) runs past the end") }
         return Int(v)
     }
 
     public mutating func double() throws -> Double {
-        guard base.count - position >= 8 else { throw Malformed("unexpected end of record at byte \(position)") }
+        guard base.count - position >= 8 else { throw CalpipeError("unexpected end of record at byte \(position)") }
         var bits: UInt64 = 0
         for i in 0..<8 { bits |= UInt64(base[position + i]) << UInt64(i * 8) }
         position += 8
@@ -81,7 +75,7 @@ public struct ByteReader {
     }
 
     private mutating func text(length: UInt64) throws -> String {
-        guard length <= UInt64(base.count - position) else { throw Malformed("string of \(length) bytes at byte \(position) runs past the end") }
+        guard length <= UInt64(base.count - position) else { throw CalpipeError("string of \(length) bytes at byte \(position) runs past the end") }
         let length = Int(length)
         let slice = UnsafeRawBufferPointer(rebasing: base[position..<(position + length)])
         position += length
@@ -96,7 +90,7 @@ public struct ByteReader {
     mutating func optionalBytes() throws -> [UInt8]? {
         let n = try unsigned()
         if n == 0 { return nil }
-        guard n - 1 <= UInt64(base.count - position) else { throw Malformed("bytes of \(n - 1) at byte \(position) run past the end") }
+        guard n - 1 <= UInt64(base.count - position) else { throw CalpipeError("bytes of \(n - 1) at byte \(position) run past the end") }
         let length = Int(n - 1)
         defer { position += length }
         return Array(UnsafeRawBufferPointer(rebasing: base[position..<(position + length)]))

@@ -1,11 +1,6 @@
 /// `${NAME}` and `${NAME:-default}` in pipeline strings. `$$` writes a literal `$`.
 public enum EnvironmentInterpolation {
-    public enum Failure: Error, Equatable {
-        case unset(String)
-        case malformed(String)
-    }
-
-    public static func expand(_ text: String, environment: [String: String]) throws(Failure) -> String {
+    public static func expand(_ text: String, environment: [String: String]) throws(CalpipeError) -> String {
         guard text.contains("$") else { return text }
         var out = ""
         var i = text.startIndex
@@ -15,7 +10,7 @@ public enum EnvironmentInterpolation {
             let next = text.index(after: i)
             if next < text.endIndex, text[next] == "$" { out.append("$"); i = text.index(after: next); continue }
             guard next < text.endIndex, text[next] == "{" else { out.append(c); i = next; continue }
-            guard let close = text[next...].firstIndex(of: "}") else { throw .malformed(String(text[i...])) }
+            guard let close = text[next...].firstIndex(of: "}") else { throw malformed(String(text[i...])) }
             let body = text[text.index(after: next)..<close]
             let name: Substring
             var fallback: Substring?
@@ -26,18 +21,22 @@ public enum EnvironmentInterpolation {
                 name = body
             }
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                throw .malformed(String(text[i...close]))
+                throw malformed(String(text[i...close]))
             }
             if let value = environment[String(name)], !(fallback != nil && value.isEmpty) {
                 out += value
             } else if let fallback {
                 out += fallback
             } else {
-                throw .unset(String(name))
+                throw CalpipeError("environment variable \(name) is not set (write ${\(name):-default} for a fallback)")
             }
             i = text.index(after: close)
         }
         return out
+    }
+
+    private static func malformed(_ text: some StringProtocol) -> CalpipeError {
+        CalpipeError("malformed variable reference \"\(text)\" (expected ${NAME} or ${NAME:-default})")
     }
 
     /// Expands every string in a JSON tree, reporting each failure at its JSON path.
@@ -47,12 +46,7 @@ public enum EnvironmentInterpolation {
             do {
                 return .string(try expand(s, environment: environment))
             } catch {
-                switch error {
-                case .unset(let name):
-                    diagnostics.add(path, "environment variable \(name) is not set (write ${\(name):-default} for a fallback)")
-                case .malformed(let text):
-                    diagnostics.add(path, "malformed variable reference \"\(text)\" (expected ${NAME} or ${NAME:-default})")
-                }
+                diagnostics.add(path, error.message)
             }
             return value
         case .array(let items):

@@ -6,8 +6,8 @@ import Foundation
 /// where a folder should be, no folder where the file should be, and the nearest existing folder writable
 /// (missing folders are created by the run). `${VARS}` without defaults are checked by the loader already.
 public struct PipelineFileCheck {
-    public var errors: [ConfigIssue] = []
-    public var warnings: [ConfigIssue] = []
+    public var errors: [CalpipeError] = []
+    public var warnings: [CalpipeError] = []
 
     /// Checks the pipeline file `file` (already loaded without errors) against the file system.
     /// `overrides`: the `--set` values the loader applied.
@@ -40,14 +40,14 @@ public struct PipelineFileCheck {
                     let resolved = resolve(written)
                     if output {
                         if let problem = writeProblem(resolved, label: written) {
-                            result.errors.append(ConfigIssue(file: file, path: at, message: "cannot write \"\(written)\": \(problem)"))
+                            result.errors.append(CalpipeError.config(file: file, path: at, "cannot write \"\(written)\": \(problem)"))
                         }
                     } else if resolved.contains(where: { "*?[".contains($0) }) {
                         if InputSpec.glob(resolved).isEmpty {
-                            result.warnings.append(ConfigIssue(file: file, path: at, message: "no file matches \"\(written)\" (yet)"))
+                            result.warnings.append(CalpipeError.config(file: file, path: at, "no file matches \"\(written)\" (yet)"))
                         }
                     } else if let problem = readProblem(resolved, label: written) {
-                        result.errors.append(ConfigIssue(file: file, path: at, message: "cannot read \"\(written)\": \(problem)"))
+                        result.errors.append(CalpipeError.config(file: file, path: at, "cannot read \"\(written)\": \(problem)"))
                     }
                 }
             }

@@ -39,14 +39,14 @@ public struct PipelineLoader {
         let bytes: [UInt8]
         do {
             bytes = try ChunkReader(path: file).readAll()
-        } catch let error as InputError {
-            throw ConfigErrors([ConfigIssue(file: file, path: "", message: error.message)])
+        } catch {
+            throw ConfigErrors([CalpipeError.config(file: file, path: "", CalpipeError(error).message)])
         }
         var json: JSONValue
         do {
             json = try JSONParser.parse(bytes: bytes)
         } catch let e as JSONSyntaxError {
-            throw ConfigErrors([ConfigIssue(file: file, path: "", message: "line \(e.line), column \(e.column): \(e.message)")])
+            throw ConfigErrors([CalpipeError.config(file: file, path: "", "line \(e.line), column \(e.column): \(e.message)")])
         }
         do {
             for override in overrides { json = try override.apply(to: json) }
@@ -61,7 +61,7 @@ public struct PipelineLoader {
     public func load(json: JSONValue, file: String, baseDirectory: URL) throws -> PipelineDefinition {
         let diagnostics = ConfigDiagnostics(file: file)
         guard case .object(let rawRoot) = json else {
-            throw ConfigErrors([ConfigIssue(file: file, path: "", message: "expected a JSON object at the top level, got \(json.kindDescription)")])
+            throw ConfigErrors([CalpipeError.config(file: file, path: "", "expected a JSON object at the top level, got \(json.kindDescription)")])
         }
         guard case .object(let root) = EnvironmentInterpolation.expand(.object(rawRoot), path: "", environment: environment, diagnostics: diagnostics) else {
             preconditionFailure("interpolation keeps the shape")
@@ -205,16 +205,12 @@ public struct PipelineLoader {
                 built.append((product, object, path))
             } catch is OptionsRejected {
                 continue
-            } catch let issue as ConfigIssue {
-                diagnostics.add(issue.path, issue.message)
+            } catch let issue as CalpipeError where issue.kind == .usage {
+                diagnostics.add(issue.path ?? "", issue.message)
             } catch {
-                diagnostics.add(path, Self.reason(error))
+                diagnostics.add(path, CalpipeError(error).description)
             }
         }
         return built
-    }
-
-    static func reason(_ error: Error) -> String {
-        String(describing: error)
     }
 }

@@ -13,7 +13,7 @@ public struct PipelineOverride: Sendable, Hashable {
     public let value: JSONValue
 
     /// Reads `KEY=VALUE`; the message says what is wrong.
-    public init(parsing text: String) throws(ConfigIssue) {
+    public init(parsing text: String) throws(CalpipeError) {
         self.text = text
         guard let equals = text.firstIndex(of: "=") else {
             throw Self.issue(text, "expected KEY=VALUE, such as window.from=today-1d")
@@ -41,11 +41,11 @@ public struct PipelineOverride: Sendable, Hashable {
     }
 
     /// The document with the value put in place; missing object keys are made, array items must exist.
-    public func apply(to document: JSONValue) throws(ConfigIssue) -> JSONValue {
+    public func apply(to document: JSONValue) throws(CalpipeError) -> JSONValue {
         try put(value, at: steps[...], in: document, walked: "")
     }
 
-    private func put(_ value: JSONValue, at steps: ArraySlice<Step>, in node: JSONValue, walked: String) throws(ConfigIssue) -> JSONValue {
+    private func put(_ value: JSONValue, at steps: ArraySlice<Step>, in node: JSONValue, walked: String) throws(CalpipeError) -> JSONValue {
         guard let step = steps.first else { return value }
         switch step {
         case .key(let key):
@@ -71,7 +71,7 @@ public struct PipelineOverride: Sendable, Hashable {
         }
     }
 
-    private static func issue(_ text: String, _ message: String) -> ConfigIssue {
-        ConfigIssue(file: "--set \(text)", path: "", message: message)
+    private static func issue(_ text: String, _ message: String) -> CalpipeError {
+        CalpipeError.config(file: "--set \(text)", path: "", message)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// descriptor.
 ///
 /// With the run's `Cancellation`:
-/// - writes stop with `RunFailure.interrupted` once the run is asked to stop (a signal);
+/// - writes stop with `CalpipeError.interrupted` once the run is asked to stop (a signal);
 /// - the temporary file is registered, so a run that must end at once can remove it (`Cancellation.stopNow`);
 /// - in the runner's commit phase `commit()` leaves the rename to `Cancellation.publish()`, which renames the
 ///   files of every sink together once all of them are complete.
@@ -57,7 +57,7 @@ public final class AtomicFile {
     }
 
     private func flush() throws {
-        if let reason = cancellation?.stopReason { throw RunFailure.interrupted(reason) }
+        if let reason = cancellation?.stopReason { throw CalpipeError.interrupted(reason) }
         var done = 0
         while done < buffer.count {
             let n = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + done, $0.count - done) }
@@ -70,10 +70,10 @@ public final class AtomicFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private func writeFailure(_ errorNumber: Int32) -> RunFailure {
+    private func writeFailure(_ errorNumber: Int32) -> CalpipeError {
         let reason = temporaryPath == nil ? FileProblem.reason(errorNumber: errorNumber)
             : FileProblem.writeProblem(path: path, label: label, errorNumber: errorNumber)
-        return RunFailure.failed("\(label): cannot write: \(reason)")
+        return CalpipeError("\(label): cannot write: \(reason)")
     }
 
     /// Flushes and syncs the temporary file and renames it over the target (in the runner's commit phase the
@@ -124,7 +124,7 @@ public final class AtomicFile {
             prefix += "/" + part
             if stat(prefix, &info) == 0 {
                 if (info.st_mode & S_IFMT) == S_IFDIR { continue }
-                throw RunFailure.failed("\(label): cannot write: \"\(FileProblem.shown(prefix, of: absolute, label: label))\" is a file, not a folder")
+                throw CalpipeError("\(label): cannot write: \"\(FileProblem.shown(prefix, of: absolute, label: label))\" is a file, not a folder")
             }
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
                 let failure = errno
@@ -137,7 +137,7 @@ public final class AtomicFile {
                 default:
                     reason = "cannot create the folder \"\(shown)\": \(FileProblem.reason(errorNumber: failure))"
                 }
-                throw RunFailure.failed("\(label): cannot write: \(reason)")
+                throw CalpipeError("\(label): cannot write: \(reason)")
             }
         }
     }
@@ -152,7 +152,7 @@ public final class AtomicFile {
             var chars = Array(template.utf8CString)
             let fd = chars.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else {
-                throw RunFailure.failed("\(label): cannot write: \(FileProblem.writeProblem(path: absolute, label: label, errorNumber: errno))")
+                throw CalpipeError("\(label): cannot write: \(FileProblem.writeProblem(path: absolute, label: label, errorNumber: errno))")
             }
             let temporary = String(decoding: chars.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
             var info = stat()
@@ -163,7 +163,7 @@ public final class AtomicFile {
             }
             close(fd)
         }
-        throw RunFailure.failed("\(label): cannot write: could not create a temporary file next to it")
+        throw CalpipeError("\(label): cannot write: could not create a temporary file next to it")
     }
 
     /// Removes the temporary files of `absolute` that no living writer holds (left by a killed run).

@@ -23,12 +23,12 @@ public final class ChunkReader {
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw InputError(label: label ?? path, message: "cannot read: " + FileProblem.readProblem(path: path, label: label, errorNumber: errno))
+            throw CalpipeError("cannot read: " + FileProblem.readProblem(path: path, label: label, errorNumber: errno), file: label ?? path)
         }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw InputError(label: label ?? path, message: "cannot read: it is a folder, not a file")
+            throw CalpipeError("cannot read: it is a folder, not a file", file: label ?? path)
         }
         descriptor = fd
         ownsDescriptor = true
@@ -48,7 +48,7 @@ public final class ChunkReader {
                 progress?.readInput(bytes: n)
                 return n
             }
-            if errno != EINTR { throw InputError(label: label, message: "cannot read: " + FileProblem.reason(errorNumber: errno)) }
+            if errno != EINTR { throw CalpipeError("cannot read: " + FileProblem.reason(errorNumber: errno), file: label) }
         }
     }
 
@@ -84,36 +84,17 @@ public final class ChunkReader {
     }
 }
 
-/// An input that cannot be read at all: missing file, directory, unreachable URL.
-public struct InputError: Error, CustomStringConvertible, Sendable {
-    public var label: String
-    public var message: String
-
-    public init(label: String, message: String) {
-        self.label = label
-        self.message = message
-    }
-
-    public var description: String { "\(label): \(message)" }
-}
-
 /// Writes all of `bytes` to `descriptor`, retrying after EINTR and short writes. Returns nil, or the text of
-/// the error that stopped it (for the caller's message).
+/// the reason that stopped it, in our words (for the caller's message).
 func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
     var done = 0
     while done < bytes.count {
         let n = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + done, $0.count - done) }
         if n < 0 {
             if errno == EINTR { continue }
-            return systemErrorText()
+            return FileProblem.reason(errorNumber: errno)
         }
         done += n
     }
     return nil
-}
-
-/// The text of the current `errno`.
-public func systemErrorText() -> String {
-    guard let text = strerror(errno) else { return "error \(errno)" }
-    return String(validatingCString: text) ?? "error \(errno)"
 }

@@ -23,9 +23,9 @@ public enum FileProblem {
         case EXDEV: return "the temporary file and the target are on different file systems"
         case ETXTBSY: return "the file is busy"
         case ENXIO, ENODEV: return "no such device"
-        default:
-            guard let text = strerror(errorNumber), let s = String(validatingCString: text) else { return "error \(errorNumber)" }
-            return s.prefix(1).lowercased() + s.dropFirst()
+        case EAGAIN, EINTR: return "the system was busy (try again)"
+        case ENOMEM: return "out of memory"
+        default: return "unexpected system error (errno \(errorNumber))"
         }
     }
 

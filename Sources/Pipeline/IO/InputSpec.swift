@@ -152,14 +152,14 @@ public struct InputSpec: Sendable, Hashable {
                 return [Input(path: resolved, label: written)]
             }
             let matches = Self.glob(resolved)
-            if matches.isEmpty { throw InputError(label: written, message: "no file matches this pattern") }
+            if matches.isEmpty { throw CalpipeError("no file matches this pattern", file: written) }
             let base = context.environment.baseDirectory.standardizedFileURL.path + "/"
             for match in matches { Self.expect(match, context: context) }
             return matches.map { Input(path: $0, label: $0.hasPrefix(base) ? String($0.dropFirst(base.count)) : $0) }
         case .url(let url):
             let label = URLRedaction.redact(url)
             guard let fetcher = context.environment.fetcher else {
-                throw InputError(label: label, message: "fetching URLs is not available in this build")
+                throw CalpipeError("fetching URLs is not available in this build", file: label)
             }
             let body = try fetcher.fetch(url: url, access: access, context: context)
             if body.stale {

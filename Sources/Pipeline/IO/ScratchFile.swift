@@ -18,7 +18,11 @@ public final class ScratchFile {
         let folder = directory ?? NSTemporaryDirectory()
         var template = Array((folder + "/" + prefix + "-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw RunFailure.failed("cannot create a temporary file in \(folder) (\(systemErrorText()))") }
+        guard fd >= 0 else {
+            let failure = errno
+            let reason = failure == ENOENT ? "the folder does not exist" : FileProblem.reason(errorNumber: failure)
+            throw CalpipeError("cannot create a temporary file in \(folder) (\(reason))")
+        }
         descriptor = fd
         unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
@@ -54,17 +58,17 @@ public final class ScratchFile {
     }
 
     private func flush() throws {
-        guard descriptor >= 0 else { throw RunFailure.failed("cannot write a temporary file (it is closed)") }
-        if let error = writeAll(pending, to: descriptor) { throw RunFailure.failed("cannot write a temporary file (\(error))") }
+        guard descriptor >= 0 else { throw CalpipeError("cannot write a temporary file (it is closed)") }
+        if let error = writeAll(pending, to: descriptor) { throw CalpipeError("cannot write a temporary file (\(error))") }
         pending.removeAll(keepingCapacity: true)
     }
 
     /// Reads `count` bytes from `offset` into `buffer` (replacing its content).
     public func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws {
         if !pending.isEmpty { try flush() }
-        guard descriptor >= 0 else { throw RunFailure.failed("cannot read a temporary file (it is closed)") }
+        guard descriptor >= 0 else { throw CalpipeError("cannot read a temporary file (it is closed)") }
         guard offset >= 0, count >= 0, offset + Int64(count) <= size else {
-            throw RunFailure.failed("cannot read a temporary file (bytes \(offset)..<\(offset + Int64(count)) are past its end, \(size))")
+            throw CalpipeError("cannot read a temporary file (bytes \(offset)..<\(offset + Int64(count)) are past its end, \(size))")
         }
         if buffer.count != count {
             buffer.removeAll(keepingCapacity: true)
@@ -74,7 +78,7 @@ public final class ScratchFile {
         while done < count {
             let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw RunFailure.failed("cannot read a temporary file (\(n < 0 ? systemErrorText() : "it is shorter than expected"))") }
+            guard n > 0 else { throw CalpipeError("cannot read a temporary file (\(n < 0 ? FileProblem.reason(errorNumber: errno) : "it is shorter than expected"))") }
             done += n
         }
     }

@@ -7,6 +7,10 @@ public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible, Sendab
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 
+extension JSONSyntaxError: CalpipeErrorConvertible {
+    public var calpipeError: CalpipeError { CalpipeError(message, line: line, column: column, cause: self) }
+}
+
 /// A byte-level JSON parser (RFC 8259). It can parse a whole document, or step through the elements of a
 /// top-level array or newline-delimited JSON one value at a time so a large feed is never held as one tree.
 public struct JSONParser {

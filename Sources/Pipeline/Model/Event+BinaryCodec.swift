@@ -102,7 +102,7 @@ extension Event {
         case 0: endSpec = nil
         case 1: endSpec = .end(try r.time(zones))
         case 2: endSpec = .duration(try r.duration())
-        case let b: throw ByteReader.Malformed("end tag \(b) at byte \(r.position - 1)")
+        case let b: throw CalpipeError("end tag \(b) at byte \(r.position - 1)")
         }
         self.init(uid: uid, start: start, endSpec: endSpec, title: title)
         self.description = description
@@ -119,7 +119,7 @@ extension Event {
         case 0: recurrenceID = nil
         case 1: recurrenceID = RecurrenceID(time: try r.time(zones))
         case 2: recurrenceID = RecurrenceID(time: try r.time(zones), thisAndFuture: true)
-        case let b: throw ByteReader.Malformed("RECURRENCE-ID tag \(b) at byte \(r.position - 1)")
+        case let b: throw CalpipeError("RECURRENCE-ID tag \(b) at byte \(r.position - 1)")
         }
         let propertyCount = try r.count()
         otherProperties.reserveCapacity(propertyCount)
@@ -286,7 +286,7 @@ extension ByteReader {
         switch try byte() {
         case 0: return false
         case 1: return true
-        case let b: throw Malformed("presence byte \(b) at \(position - 1)")
+        case let b: throw CalpipeError("presence byte \(b) at \(position - 1)")
         }
     }
 
@@ -301,10 +301,10 @@ extension ByteReader {
         case 2:
             let local = CivilDateTime(secondsSinceEpoch: try signed())
             let index = try count()
-            guard let zone = zones.zone(at: index) else { throw Malformed("zone number \(index) is not in the table") }
+            guard let zone = zones.zone(at: index) else { throw CalpipeError("zone number \(index) is not in the table") }
             return .zoned(local, zone)
         case 3: return .floating(CivilDateTime(secondsSinceEpoch: try signed()))
-        case let b: throw Malformed("time tag \(b) at byte \(position - 1)")
+        case let b: throw CalpipeError("time tag \(b) at byte \(position - 1)")
         }
     }
 
@@ -330,7 +330,7 @@ extension ByteReader {
     }
 
     mutating func component(depth: Int) throws -> RawComponent {
-        guard depth < Self.maxComponentDepth else { throw Malformed("components nested deeper than \(Self.maxComponentDepth)") }
+        guard depth < Self.maxComponentDepth else { throw CalpipeError("components nested deeper than \(Self.maxComponentDepth)") }
         var c = RawComponent(name: try string())
         let propertyCount = try count()
         c.properties.reserveCapacity(propertyCount)
@@ -344,7 +344,7 @@ extension ByteReader {
     mutating func rule(_ zones: ZoneTable) throws -> RecurrenceRule {
         let all = RecurrenceRule.Frequency.allCases
         let f = Int(try byte())
-        guard f < all.count else { throw Malformed("frequency \(f) at byte \(position - 1)") }
+        guard f < all.count else { throw CalpipeError("frequency \(f) at byte \(position - 1)") }
         var rule = RecurrenceRule(frequency: all[f])
         rule.interval = try int()
         switch try byte() {
@@ -354,7 +354,7 @@ extension ByteReader {
         case 3:
             rule.end = .count(try int())
             rule.untilWithCount = try time(zones)
-        case let b: throw Malformed("rule end tag \(b) at byte \(position - 1)")
+        case let b: throw CalpipeError("rule end tag \(b) at byte \(position - 1)")
         }
         rule.bySecond = try ints()
         rule.byMinute = try ints()
@@ -376,7 +376,7 @@ extension ByteReader {
         rule.rscale = try optionalString()
         let skips = RecurrenceRule.Skip.allCases
         let skip = Int(try byte())
-        guard skip < skips.count else { throw Malformed("rule skip \(skip) at byte \(position - 1)") }
+        guard skip < skips.count else { throw CalpipeError("rule skip \(skip) at byte \(position - 1)") }
         rule.skip = skips[skip]
         rule.leapMonths = try ints()
         return rule
@@ -395,7 +395,7 @@ extension ByteReader {
             case 0: r.dates.append(.time(try time(zones)))
             case 1: r.dates.append(.period(start: try time(zones), end: try time(zones)))
             case 2: r.dates.append(.periodWithDuration(start: try time(zones), duration: try duration()))
-            case let b: throw Malformed("RDATE tag \(b) at byte \(position - 1)")
+            case let b: throw CalpipeError("RDATE tag \(b) at byte \(position - 1)")
             }
         }
         let exceptions = try count()

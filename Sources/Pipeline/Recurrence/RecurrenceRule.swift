@@ -76,13 +76,6 @@ public struct RecurrenceRule: Hashable, Sendable {
 
     static let weekdayCodes = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 
-    public enum ParseError: Error, Equatable, CustomStringConvertible {
-        case invalid(String)
-        public var description: String {
-            switch self { case .invalid(let reason): return reason }
-        }
-    }
-
     /// The ';'-separated parts of a rule (or ','-separated items of a value), empty ones left out. Rules are ASCII in practice: those are cut on
     /// bytes (a ';' is then always a character of its own); anything else by characters, as before.
     static func parts(of text: String, separator: UInt8 = 0x3B) -> [Substring] {
@@ -126,7 +119,7 @@ public struct RecurrenceRule: Hashable, Sendable {
     /// (no FREQ, an unreadable COUNT or UNTIL, a BY part with no valid value, an RSCALE calendar that is not
     /// available) throws. With `strict: true` every repair throws instead.
     public static func parse(_ text: String, strict: Bool = false,
-                             untilParser: (String) -> EventTime? = RecurrenceRule.parseUntil) throws(ParseError) -> Parsed {
+                             untilParser: (String) -> EventTime? = RecurrenceRule.parseUntil) throws(CalpipeError) -> Parsed {
         var parser = RuleTextParser(strict: strict)
         return try parser.parse(text, untilParser: untilParser)
     }

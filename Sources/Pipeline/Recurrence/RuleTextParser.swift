@@ -1,7 +1,6 @@
 /// Reads the text form of a rule for `RecurrenceRule.parse`: every part checked against
 /// `RecurrenceRule.Limits`, repairable problems either noted (lenient) or thrown (strict).
 struct RuleTextParser {
-    typealias ParseError = RecurrenceRule.ParseError
     typealias Limits = RecurrenceRule.Limits
 
     let strict: Bool
@@ -12,12 +11,12 @@ struct RuleTextParser {
     }
 
     /// A problem the rule survives: thrown as `problem` when strict, else noted as "problem; action".
-    private mutating func repair(_ problem: String, _ action: String) throws(ParseError) {
-        if strict { throw .invalid(problem) }
+    private mutating func repair(_ problem: String, _ action: String) throws(CalpipeError) {
+        if strict { throw CalpipeError(problem) }
         repairs.append(problem + "; " + action)
     }
 
-    mutating func parse(_ text: String, untilParser: (String) -> EventTime?) throws(ParseError) -> RecurrenceRule.Parsed {
+    mutating func parse(_ text: String, untilParser: (String) -> EventTime?) throws(CalpipeError) -> RecurrenceRule.Parsed {
         var frequency: RecurrenceRule.Frequency?
         var rule = RecurrenceRule(frequency: .daily)
         var seen: [String] = []  // a rule has a handful of parts: a list beats hashing
@@ -40,7 +39,7 @@ struct RuleTextParser {
             switch key {
             case "FREQ":
                 guard let f = RecurrenceRule.Frequency(rawValue: Self.upper(value[...])) else {
-                    throw .invalid("RRULE FREQ \"\(value)\" is not a frequency")
+                    throw CalpipeError("RRULE FREQ \"\(value)\" is not a frequency")
                 }
                 frequency = f
             case "INTERVAL":
@@ -51,12 +50,12 @@ struct RuleTextParser {
                 rule.interval = n
             case "COUNT":
                 guard let n = Self.saturatingInteger(value), Limits.count.contains(n) else {
-                    throw .invalid("RRULE COUNT \"\(value)\" must be a non-negative integer")
+                    throw CalpipeError("RRULE COUNT \"\(value)\" must be a non-negative integer")
                 }
                 count = n
             case "UNTIL":
                 guard let t = untilParser(value) ?? Self.extendedUntil(value) else {
-                    throw .invalid("RRULE UNTIL \"\(value)\" is not a date or date-time")
+                    throw CalpipeError("RRULE UNTIL \"\(value)\" is not a date or date-time")
                 }
                 until = t
             case "BYSECOND": rule.bySecond = try ints(key, value, Limits.bySecond)
@@ -83,7 +82,7 @@ struct RuleTextParser {
             case "RSCALE":
                 let name = value.uppercased()
                 guard RScaleCalendar.isSupported(name) else {
-                    throw .invalid("RRULE RSCALE \"\(value)\" is a calendar calpipe cannot expand (available: \(RScaleCalendar.supportedNames.joined(separator: ", ")))")
+                    throw CalpipeError("RRULE RSCALE \"\(value)\" is a calendar calpipe cannot expand (available: \(RScaleCalendar.supportedNames.joined(separator: ", ")))")
                 }
                 rule.rscale = name
             case "SKIP":
@@ -98,7 +97,7 @@ struct RuleTextParser {
                 rule.otherParts.append((key, value))
             }
         }
-        guard let frequency else { throw .invalid("RRULE has no FREQ") }
+        guard let frequency else { throw CalpipeError("RRULE has no FREQ") }
         rule.frequency = frequency
 
         switch (count, until) {
@@ -126,7 +125,7 @@ struct RuleTextParser {
             }
             try dropped(bad, key: "BYMONTH", range: range, kept: rule.byMonth.count + rule.leapMonths.count)
             if rule.byMonth.isEmpty && rule.leapMonths.isEmpty && bad.isEmpty {
-                throw .invalid("RRULE BYMONTH has only leap months and no RSCALE")
+                throw CalpipeError("RRULE BYMONTH has only leap months and no RSCALE")
             }
         }
         if let skip {
@@ -136,12 +135,12 @@ struct RuleTextParser {
                 rule.skip = skip
             }
         }
-        if let reason = RScaleCalendar.unsupported(rule) { throw .invalid(reason) }
+        if let reason = RScaleCalendar.unsupported(rule) { throw CalpipeError(reason) }
         return RecurrenceRule.Parsed(rule: rule, repairs: repairs)
     }
 
     /// A BY list of integers; values out of `range` are dropped (noted), a list with none left throws.
-    private mutating func ints(_ key: String, _ value: String, _ range: Limits.Range) throws(ParseError) -> [Int] {
+    private mutating func ints(_ key: String, _ value: String, _ range: Limits.Range) throws(CalpipeError) -> [Int] {
         var out: [Int] = []
         var bad: [Substring] = []
         for item in RecurrenceRule.parts(of: value, separator: 0x2C) {
@@ -151,16 +150,16 @@ struct RuleTextParser {
         return out
     }
 
-    private mutating func dropped(_ bad: [Substring], key: String, range: Limits.Range, kept: Int) throws(ParseError) {
+    private mutating func dropped(_ bad: [Substring], key: String, range: Limits.Range, kept: Int) throws(CalpipeError) {
         guard let first = bad.first else { return }
         let problem = "RRULE \(key) value \"\(first)\" is out of range (\(range.text))"
-        if kept == 0 { throw .invalid(problem) }
+        if kept == 0 { throw CalpipeError(problem) }
         let all = bad.count == 1 ? problem
             : "RRULE \(key) values " + bad.map { "\"\($0)\"" }.joined(separator: ", ") + " are out of range (\(range.text))"
         try repair(all, bad.count == 1 ? "the value is dropped" : "the values are dropped")
     }
 
-    private mutating func weekdays(_ value: String) throws(ParseError) -> [RecurrenceRule.WeekdayNum] {
+    private mutating func weekdays(_ value: String) throws(CalpipeError) -> [RecurrenceRule.WeekdayNum] {
         var out: [RecurrenceRule.WeekdayNum] = []
         var firstProblem: String?
         var bad: [Substring] = []
@@ -183,7 +182,7 @@ struct RuleTextParser {
             out.append(.init(day + 1, ordinal: n))
         }
         if let firstProblem {
-            if out.isEmpty { throw .invalid(firstProblem) }
+            if out.isEmpty { throw CalpipeError(firstProblem) }
             try repair(bad.count == 1 ? firstProblem : "RRULE BYDAY values " + bad.map { "\"\($0)\"" }.joined(separator: ", ") + " are not weekdays", bad.count == 1 ? "the value is dropped" : "the values are dropped")
         }
         return out

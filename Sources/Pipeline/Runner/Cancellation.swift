@@ -127,13 +127,13 @@ public final class Cancellation: @unchecked Sendable {
 
     /// Renames every file committed during the commit phase over its target, unless the run was cancelled
     /// before its point of no return (then nothing is renamed, the temporary files are removed and
-    /// `RunFailure.interrupted` is thrown). Holds the lock throughout, so `stopNow()` waits for the renames.
+    /// `CalpipeError.interrupted` is thrown). Holds the lock throughout, so `stopNow()` waits for the renames.
     public func publish() throws {
         lock.lock()
         defer { lock.unlock() }
         if let reason, phase != .irreversible {
             discardLocked()
-            throw RunFailure.interrupted(reason)
+            throw CalpipeError.interrupted(reason)
         }
         phase = .irreversible
         let renames = pendingRenames
@@ -147,7 +147,7 @@ public final class Cancellation: @unchecked Sendable {
                     close(rest.descriptor)
                     temporaryFiles.remove(rest.temporary)
                 }
-                throw RunFailure.failed("\(rename.label): cannot write: \(problem)")
+                throw CalpipeError("\(rename.label): cannot write: \(problem)")
             }
             close(rename.descriptor)
             FileProblem.syncFolder(of: rename.target)

@@ -54,7 +54,7 @@ public final class RunContext {
     /// Throws when the run was interrupted; sources and long stages call it between units of work, and sinks
     /// that commit in place just before their commit. Past the run's point of no return it no longer throws.
     public func checkCancellation() throws {
-        if let reason = cancellation.stopReason { throw RunFailure.interrupted(reason) }
+        if let reason = cancellation.stopReason { throw CalpipeError.interrupted(reason) }
     }
     public var window: Window? { environment.window }
 

@@ -1,23 +1,5 @@
 import Foundation
 
-/// Why a run failed after it started.
-public enum RunFailure: Error, CustomStringConvertible {
-    /// `--strict` and records were rejected: nothing was written.
-    case rejectedUnderStrict(Int)
-    /// A source, stage or sink failed; nothing half-written was left behind.
-    case failed(String)
-    /// A signal stopped the run; every sink rolled back.
-    case interrupted(String)
-
-    public var description: String {
-        switch self {
-        case .rejectedUnderStrict(let n): return "\(n) record\(n == 1 ? " was" : "s were") rejected and --strict is set: nothing was written"
-        case .failed(let message): return message
-        case .interrupted(let reason): return "interrupted by \(reason): nothing was written"
-        }
-    }
-}
-
 /// Runs a pipeline: every source's batches flow through the stages, in order, to every sink.
 public struct Runner {
     public var dryRun: Bool
@@ -147,10 +129,10 @@ public struct Runner {
                     }
                     progress?(context.report)
                 }
-                } catch let error where sent == 0 && incremental != nil && !(error is RunFailure) {
+                } catch let error where sent == 0 && incremental != nil && (error as? CalpipeError)?.isInterruption != true {
                     // Failed before sending anything: the sinks keep its rows, the others are written, exit 1.
                     incremental?.keep(label)
-                    context.report.keepSource("\(error); the rows of \(label) are kept")
+                    context.report.keepSource("\(CalpipeError(error)); the rows of \(label) are kept")
                     continue
                 }
                 // Events left unparsed as unchanged (IncrementalRun.unchangedTextCheck) were read: not an empty source.
@@ -173,7 +155,8 @@ public struct Runner {
             pump = nil
             try context.checkCancellation()
             if context.strict, !context.report.rejections.isEmpty {
-                throw RunFailure.rejectedUnderStrict(context.report.rejections.count)
+                let n = context.report.rejections.count
+                throw CalpipeError("\(n) record\(n == 1 ? " was" : "s were") rejected and --strict is set: nothing was written")
             }
             try commitAll(opened, writesFiles: writesFiles, context: context)
         } catch {

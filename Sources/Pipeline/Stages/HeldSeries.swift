@@ -181,7 +181,7 @@ final class HeldSeries {
         if file == nil { file = try ScratchFile(directory: directory, prefix: "calpipe-spill") }
         writer.removeAll()
         event.encode(to: &writer, zones: zones)
-        guard writer.count < Int(UInt32.max) else { throw RunFailure.failed("event \"\(event.uid)\" is too large to hold (\(writer.count) bytes)") }
+        guard writer.count < Int(UInt32.max) else { throw CalpipeError("event \"\(event.uid)\" is too large to hold (\(writer.count) bytes)") }
         let offset = try file!.append(writer.bytes)
         spilledEvents += 1
         return (offset, UInt32(writer.count))
@@ -326,11 +326,11 @@ final class HeldSeries {
     private func item<R>(_ place: Int64, _ length: UInt32) throws -> SeriesWorker<R>.Item {
         if place < 0 {
             let i = Int(-place - 1)
-            guard let event = inMemory[i] else { throw RunFailure.failed("internal error: a held event was taken twice") }
+            guard let event = inMemory[i] else { throw CalpipeError("internal error: a held event was taken twice") }
             inMemory[i] = nil
             return .memory(event)
         }
-        guard file != nil else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
+        guard file != nil else { throw CalpipeError("internal error: a held event is on a spill file that is gone") }
         return .file(offset: place, length: length)
     }
 
@@ -341,10 +341,10 @@ final class HeldSeries {
             var reader = ByteReader(bytes)
             do {
                 let event = try Event(decoding: &reader, zones: zones)
-                guard reader.isAtEnd else { throw ByteReader.Malformed("\(bytes.count - reader.position) bytes left over") }
+                guard reader.isAtEnd else { throw CalpipeError("\(bytes.count - reader.position) bytes left over") }
                 return event
-            } catch let error as ByteReader.Malformed {
-                throw RunFailure.failed("a temporary file of the expand stage is damaged (\(error.message))")
+            } catch let error as CalpipeError {
+                throw CalpipeError("a temporary file of the expand stage is damaged (\(error.message))")
             }
         }
     }

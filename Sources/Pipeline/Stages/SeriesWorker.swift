@@ -95,7 +95,7 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         taken = max(taken, k)
-        guard k < count else { throw RunFailure.failed("internal error: a held series was not read back") }
+        guard k < count else { throw CalpipeError("internal error: a held series was not read back") }
         if ready[k % capacity] == nil && running {
             // Wait for a few series at once (or the end, or a failure, which stops the thread).
             let enough = min(k + max(1, window / 4), count, supplied)
@@ -110,7 +110,7 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
         let taking = ready[k % capacity]
         ready[k % capacity] = nil
         guard let result = taking else {
-            throw RunFailure.failed("internal error: a held series was not read back")
+            throw CalpipeError("internal error: a held series was not read back")
         }
         taken = k + 1
         if workerWaiting && k + 1 + window / 2 >= produced { condition.broadcast() }
@@ -166,7 +166,7 @@ final class SeriesWorker<Result: Sendable>: @unchecked Sendable {
                     case .memory(let held):
                         events.append(held)
                     case .file(let offset, let length):
-                        guard let file else { throw RunFailure.failed("internal error: a held event is on a spill file that is gone") }
+                        guard let file else { throw CalpipeError("internal error: a held event is on a spill file that is gone") }
                         events.append(try HeldSeries.decode(file: file, zones: zones, at: offset, length: length, buffer: &buffer))
                     }
                 }

@@ -19,7 +19,7 @@ final class FileProvider: ForecastProvider {
         self.path = path
         self.maximumDistanceKm = maximumDistanceKm
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw OpenMeteoDocument.Problem(description: "cannot read the forecast file \(label): \(FileProblem.readProblem(path: path))")
+            throw CalpipeError("cannot read the forecast file \(label): \(FileProblem.readProblem(path: path))")
         }
         let bytes = [UInt8](data)
         do {
@@ -28,11 +28,11 @@ final class FileProvider: ForecastProvider {
                     let place = try OpenMeteoDocument.place(object, units: units, provider: "file")
                     return (place.coordinate, place.days)
                 } catch {
-                    throw OpenMeteoDocument.Problem(description: "place \(i + 1): \(error)")
+                    throw CalpipeError("place \(i + 1): \(CalpipeError(error))")
                 }
             }
         } catch {
-            throw OpenMeteoDocument.Problem(description: "\(label): \(error)")
+            throw CalpipeError("\(label): \(CalpipeError(error))")
         }
         let allDays = places.flatMap(\.days.keys)
         first = allDays.min()

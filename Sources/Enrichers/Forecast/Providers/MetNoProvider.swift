@@ -51,7 +51,7 @@ final class MetNoProvider: ForecastProvider {
         do {
             result = try fetcher.get(address, policy: CachePolicy(defaultTTL: ttl, isCancelled: query.isCancelled))
         } catch {
-            return .failed("\(name): \(error)")
+            return .failed("\(name): \(CalpipeError(error))")
         }
         let origin: ForecastOrigin
         switch result.origin {
@@ -71,7 +71,7 @@ final class MetNoProvider: ForecastProvider {
             return PlaceAnswer(days: OpenMeteoProvider.stamped(days, result: result), origin: origin)
         } catch {
             fetcher.forget(address)
-            return PlaceAnswer(days: [:], origin: origin, error: "\(name): \(error)")
+            return PlaceAnswer(days: [:], origin: origin, error: "\(name): \(CalpipeError(error))")
         }
     }
 
@@ -89,17 +89,17 @@ final class MetNoProvider: ForecastProvider {
         do {
             json = try JSONParser.parse(bytes: body)
         } catch let e as JSONSyntaxError {
-            throw OpenMeteoDocument.Problem(description: "malformed JSON (line \(e.line), column \(e.column): \(e.message))")
+            throw CalpipeError("malformed JSON (line \(e.line), column \(e.column): \(e.message))")
         }
         guard let series = json.value(atDottedPath: "properties.timeseries")?.arrayValue else {
-            throw OpenMeteoDocument.Problem(description: "no \"properties.timeseries\" array in the answer")
+            throw CalpipeError("no \"properties.timeseries\" array in the answer")
         }
         let temperatureUnit = json.value(atDottedPath: "properties.meta.units.air_temperature")?.stringValue
         let windUnit = json.value(atDottedPath: "properties.meta.units.wind_speed")?.stringValue ?? "m/s"
         var totals: [CivilDate: DayTotals] = [:]
         for (i, step) in series.enumerated() {
             guard let timeText = step.value(atDottedPath: "time")?.stringValue, case .instant(let utc, _)? = ISODate.parse(timeText) else {
-                throw OpenMeteoDocument.Problem(description: "properties.timeseries[\(i)].time is not a UTC time")
+                throw CalpipeError("properties.timeseries[\(i)].time is not a UTC time")
             }
             let day = zone.local(fromUTC: utc).date
             guard day >= from, day <= through else { continue }

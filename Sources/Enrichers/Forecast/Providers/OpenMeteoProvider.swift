@@ -135,7 +135,7 @@ final class OpenMeteoProvider: ForecastProvider {
         do {
             result = try fetcher.get(address, policy: CachePolicy(defaultTTL: ttl, limitAnswer: Self.limitAnswer, isCancelled: query.isCancelled))
         } catch {
-            return all("\(name): \(error)")
+            return all("\(name): \(CalpipeError(error))")
         }
         let origin: ForecastOrigin
         switch result.origin {
@@ -153,7 +153,7 @@ final class OpenMeteoProvider: ForecastProvider {
             objects = try OpenMeteoDocument.places(result.response.body)
         } catch {
             fetcher.forget(address)
-            return all("\(name): \(error)")
+            return all("\(name): \(CalpipeError(error))")
         }
         guard objects.count == places.count else {
             fetcher.forget(address)
@@ -164,7 +164,7 @@ final class OpenMeteoProvider: ForecastProvider {
                 let place = try OpenMeteoDocument.place(object, units: query.units, provider: name)
                 return PlaceAnswer(days: Self.stamped(place.days, result: result), origin: origin)
             } catch {
-                return PlaceAnswer(days: [:], origin: origin, error: "\(name): \(error)")
+                return PlaceAnswer(days: [:], origin: origin, error: "\(name): \(CalpipeError(error))")
             }
         }
     }

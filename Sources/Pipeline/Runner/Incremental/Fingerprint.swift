@@ -7,9 +7,9 @@ public enum Fingerprint {
     /// "size:mtime:sha256" of a file, read in 1 MiB chunks (memory does not grow with the file).
     public static func file(atPath path: String) throws -> String {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw InputError(label: path, message: "cannot read (\(String(cString: strerror(errno))))") }
+        guard stat(path, &info) == 0 else { throw CalpipeError("cannot read: " + FileProblem.readProblem(path: path, errorNumber: errno), file: path) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw InputError(label: path, message: "cannot read (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else { throw CalpipeError("cannot read: " + FileProblem.readProblem(path: path, errorNumber: errno), file: path) }
         defer { close(fd) }
         var sha = SHA256()
         let chunk = 1 << 20
@@ -19,7 +19,7 @@ public enum Fingerprint {
             let n = read(fd, buffer.baseAddress, chunk)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(label: path, message: "cannot read (\(String(cString: strerror(errno))))")
+                throw CalpipeError("cannot read: " + FileProblem.reason(errorNumber: errno), file: path)
             }
             if n == 0 { break }
             sha.update(buffer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
