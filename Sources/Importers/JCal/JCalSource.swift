@@ -13,7 +13,7 @@ public final class JCalSource: EventSource {
         make: { options in
             let spec = InputSpec.decode(options)
             try options.finish()
-            guard let spec else { throw OptionsRejected() }
+            guard let spec else { throw CalpipeError.optionsRejected }
             return JCalSource(input: spec)
         }
     )

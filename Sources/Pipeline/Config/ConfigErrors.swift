@@ -27,7 +27,8 @@ public final class ConfigDiagnostics {
     }
 }
 
-/// Thrown by a plugin's factory when its options had problems that were already reported to the diagnostics.
-public struct OptionsRejected: Error {
-    public init() {}
+extension CalpipeError {
+    /// Thrown by a plugin's factory when its options had problems that were already reported to the diagnostics
+    /// (the loader goes on with the next plugin and reports them all).
+    public static let optionsRejected = CalpipeError("the options have problems, each reported with its JSON path", kind: .usage)
 }

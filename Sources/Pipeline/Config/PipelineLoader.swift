@@ -203,7 +203,7 @@ public struct PipelineLoader {
                 let product = try descriptor.make(options)
                 try options.finish()
                 built.append((product, object, path))
-            } catch is OptionsRejected {
+            } catch let error as CalpipeError where error == .optionsRejected {
                 continue
             } catch let issue as CalpipeError where issue.kind == .usage {
                 diagnostics.add(issue.path ?? "", issue.message)
