@@ -1,3 +1,4 @@
+import Foundation
 @testable import Exporters
 import Importers
 import XCTest
@@ -152,6 +153,50 @@ final class JSONBytesTests: XCTestCase {
         XCTAssertTrue(full.contains(#""title":"Tab\there \"quoted\" \\ back\nslash""#))
         XCTAssertTrue(full.contains(#""status":"tentative\u0001""#))
         XCTAssertTrue(rendered(pretty: false) { $0.event(events[1], level: 0) }.contains(#""status":"überprüft""#))
+    }
+
+    /// The escaper tests sixteen bytes at a time: a byte to escape at every position of strings around that
+    /// width (and in long ones) is escaped exactly as a byte-by-byte reading escapes it, and reads back.
+    func testEscapingFindsEveryByteToEscapeAtEveryPosition() throws {
+        func reference(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = []
+            for u in bytes {
+                switch u {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, 0x6E]
+                case 0x0D: out += [0x5C, 0x72]
+                case 0x09: out += [0x5C, 0x74]
+                case 0..<0x20: out += Array(String(format: "\\u%04x", Int(u)).utf8)
+                default: out.append(u)
+                }
+            }
+            return out
+        }
+        let plain = Array("Zürich Übergabe 会議 ok".utf8)
+        for length in [0, 1, 7, 15, 16, 17, 31, 32, 33, 47, 100] {
+            let base = (0..<length).map { plain[$0 % plain.count] }
+            for special: UInt8 in [0x00, 0x09, 0x0A, 0x1F, 0x22, 0x5C] {
+                for at in 0..<max(length, 1) {
+                    var bytes = base
+                    if length > 0 { bytes[at] = special } else { bytes = [special] }
+                    let plainResult = bytes.withUnsafeBufferPointer { JSONEscaping.isPlain($0) }
+                    XCTAssertFalse(plainResult, "length \(length), byte \(special) at \(at)")
+                    let escaped: [UInt8] = bytes.withUnsafeBufferPointer { b in
+                        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: JSONEscaping.worstCase(b.count))
+                        defer { out.deallocate() }
+                        let end = JSONEscaping.escape(b, to: out)
+                        return Array(UnsafeBufferPointer(start: out, count: end - out))
+                    }
+                    XCTAssertEqual(escaped, reference(bytes), "length \(length), byte \(special) at \(at)")
+                }
+            }
+            XCTAssertTrue(base.withUnsafeBufferPointer { JSONEscaping.isPlain($0) }, "length \(length) has nothing to escape")
+        }
+        let long = String(repeating: "Grüße \"quoted\" and \\ back\tslash\n", count: 50)
+        let written = JSONWriter().string(.string(long))
+        let decoded = try JSONSerialization.jsonObject(with: Data(written.utf8), options: [.fragmentsAllowed]) as? String
+        XCTAssertEqual(decoded, long)
     }
 
     func testNumbersDatesAndOffsetsAsTheirStringForms() {

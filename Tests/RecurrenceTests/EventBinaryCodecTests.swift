@@ -187,7 +187,7 @@ final class EventBinaryCodecTests: XCTestCase {
         let text = "BEGIN:VEVENT\r\nSUMMARY:Grüße \u{1F600}\r\nEND:VEVENT\r\n"
         var asBytes = Event(uid: "a@x", start: .date(CivilDate(year: 2026, month: 1, day: 1)))
         var asString = asBytes
-        asBytes.setSourceText(utf8: Array(text.utf8))
+        Array(text.utf8).withUnsafeBufferPointer { asBytes.setSourceText(utf8: $0) }
         asString.sourceText = text
         XCTAssertEqual(asBytes.sourceText, text)
         XCTAssertEqual(asBytes, asString)
@@ -206,7 +206,7 @@ final class EventBinaryCodecTests: XCTestCase {
         XCTAssertEqual(decoded, asString)
 
         var stray = asBytes
-        stray.setSourceText(utf8: [0x41, 0xFF, 0x42])
+        [UInt8]([0x41, 0xFF, 0x42]).withUnsafeBufferPointer { stray.setSourceText(utf8: $0) }
         XCTAssertEqual(stray.sourceText, "A\u{FFFD}B")
     }
 

@@ -15,6 +15,8 @@ final class JSONBytes {
     private var capacity: Int
     private(set) var count = 0
     let pretty: Bool
+    /// Attendee initials, worked out once per attendee list (`attendeesWithInitials`).
+    let attendeeInitials = AttendeeInitials()
 
     init(pretty: Bool, capacity: Int = 1 << 12) {
         self.pretty = pretty

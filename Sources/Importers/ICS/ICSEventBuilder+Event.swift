@@ -238,7 +238,7 @@ extension ICSEventBuilder {
         event.otherProperties = consume other
         event.components = frame.children
         event.origin = SourceLocation(file: label, line: frame.beginLine)
-        event.setSourceText(utf8: frame.text)
+        frame.text.withUnsafeBufferPointer { event.setSourceText(utf8: $0) }
 
         // Parameters of fields that have no field of their own.
         var fieldParameters: [String: [Parameter]] = consume listParameters

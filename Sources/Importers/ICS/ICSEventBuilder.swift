@@ -66,7 +66,7 @@ final class ICSEventBuilder {
     }
 
     /// What a worker's builder needs of this one's state to make events exactly as this one would.
-    struct Snapshot: @unchecked Sendable {
+    struct Snapshot: Sendable {
         var version: Int
         var fileZones: [String: Zone]
         var fileZoneDefinitions: [String: (RawComponent, Int)]

@@ -11,7 +11,7 @@ extension Attendee {
         return nil
     }
 
-    static func initials(of text: String, emailLocalPart: Bool) -> String? {
+    package static func initials(of text: String, emailLocalPart: Bool) -> String? {
         var text = text
         return text.withUTF8 { bytes -> String? in
             // The first letter of the first word and of the last word seen so far, as byte ranges.

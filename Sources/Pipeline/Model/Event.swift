@@ -46,8 +46,14 @@ public struct Event: Hashable, Sendable {
     /// `sourceText` as the reader kept it (bytes decoded on demand).
     var source: SourceText?
 
-    /// Keeps the component's original text as UTF-8 bytes, decoded only if `sourceText` is read.
-    package mutating func setSourceText(utf8 bytes: [UInt8]) { source = SourceText(utf8: bytes) }
+    /// Keeps the component's original text as UTF-8 bytes (a copy of exactly their size), decoded only if
+    /// `sourceText` is read.
+    package mutating func setSourceText(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        source = SourceText(utf8: [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
+            if let from = bytes.baseAddress, bytes.count > 0 { out.baseAddress!.initialize(from: from, count: bytes.count) }
+            count = bytes.count
+        })
+    }
 
     /// The length of `sourceText` in UTF-8 bytes, without decoding it.
     package var sourceTextUTF8Count: Int { source?.utf8Count ?? 0 }

@@ -3,9 +3,8 @@ import Foundation
 /// Resolves zone names to `Zone` values and keeps each one it built, so a run builds every zone once.
 ///
 /// One instance per run, passed in the run context; it is not a global. Thread-safe.
-public final class ZoneDatabase: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cache: [String: Zone] = [:]
+public final class ZoneDatabase: Sendable {
+    private let cache = Locked<[String: Zone]>([:])
     /// Extra name mappings consulted before the system database (e.g. Windows zone names -> IANA).
     private let aliases: [String: String]
 
@@ -17,15 +16,9 @@ public final class ZoneDatabase: @unchecked Sendable {
     /// and the alias table. Nil when nothing matches.
     public func zone(named rawName: String) -> Zone? {
         let name = rawName.trimmingCharacters(in: .whitespaces)
-        lock.lock()
-        if let hit = cache[name] { lock.unlock(); return hit }
-        lock.unlock()
+        if let hit = cache.withLock({ $0[name] }) { return hit }
         let zone = resolve(name)
-        if let zone {
-            lock.lock()
-            cache[name] = zone
-            lock.unlock()
-        }
+        if let zone { cache.withLock { $0[name] = zone } }
         return zone
     }
 
@@ -54,9 +47,7 @@ public final class ZoneDatabase: @unchecked Sendable {
 
     /// Registers a zone under its identifier (for VTIMEZONE definitions read from a file).
     public func register(_ zone: Zone) {
-        lock.lock()
-        cache[zone.identifier] = zone
-        lock.unlock()
+        cache.withLock { $0[zone.identifier] = zone }
     }
 
     /// The zone calpipe uses when none is configured: the TZ environment variable, then the system zone.
