@@ -84,13 +84,10 @@ public final class HTTPFetcher: Sendable {
                         state.notes.append(repaired)
                     }
                     state.cache = opened
-                } catch let error as SQLiteError {
-                    let why = error.isBusy ? "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))" : error.reason
-                    let message = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
-                    state.cacheOpenFailed = message
-                    state.notes.append(message)
                 } catch {
-                    let message = "cannot use the HTTP cache \(cachePath): \(CalpipeError(error).message); continuing without it"
+                    let locked = "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))"
+                    let why = (error as? SQLiteError).map { $0.isBusy ? locked : $0.reason } ?? CalpipeError(error).message
+                    let message = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
                     state.cacheOpenFailed = message
                     state.notes.append(message)
                 }

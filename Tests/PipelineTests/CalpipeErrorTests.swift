@@ -24,7 +24,7 @@ final class CalpipeErrorTests: XCTestCase {
     func testEachKindHasTheREADMEsExitCode() {
         XCTAssertEqual(CalpipeError.config(file: "p.json", path: "", "x").exitCode, 2)
         XCTAssertEqual(CalpipeError("x").exitCode, 1)
-        XCTAssertEqual(CalpipeError.rejected("x").exitCode, 3)
+        XCTAssertEqual(CalpipeError.rejected("x").exitCode, 1, "a record problem no source caught fails the run")
         XCTAssertEqual(CalpipeError.interrupted("SIGINT").exitCode, 130)
         XCTAssertEqual(CalpipeError.interrupted("SIGTERM").exitCode, 143)
         XCTAssertEqual("\(CalpipeError.interrupted("SIGTERM"))", "interrupted by SIGTERM: nothing was written")

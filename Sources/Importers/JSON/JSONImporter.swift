@@ -137,7 +137,7 @@ public final class JSONImporter: EventSource {
                     }
                 }
             } catch let e as JSONSyntaxError {
-                throw CalpipeError("line \(e.line), column \(e.column): \(e.message)", file: file.label)
+                throw CalpipeError("\(e)", file: file.label)
             }
         }
         if !batch.isEmpty { try emit(Batch(events: batch)) }

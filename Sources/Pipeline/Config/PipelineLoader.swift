@@ -46,7 +46,7 @@ public struct PipelineLoader {
         do {
             json = try JSONParser.parse(bytes: bytes)
         } catch let e as JSONSyntaxError {
-            throw ConfigErrors([CalpipeError.config(file: file, path: "", "line \(e.line), column \(e.column): \(e.message)")])
+            throw ConfigErrors([CalpipeError.config(file: file, path: "", "\(e)")])
         }
         do {
             for override in overrides { json = try override.apply(to: json) }
