@@ -32,9 +32,14 @@ extension CalpipeError {
 
     /// Any error from the SQLite layer in our words, naming the database: SQLite's own text never reaches the
     /// user (docs/sqlite-schema.md, "Errors"). Ours pass through (given the file when they have none).
-    static func sqlite(wrapping error: any Error, path: String, busyTimeout: Int) -> CalpipeError {
+    /// `file`: the database's real path, to say why it cannot be opened (a folder in the way, a missing folder).
+    static func sqlite(wrapping error: any Error, path: String, file: String? = nil, busyTimeout: Int) -> CalpipeError {
         switch error {
         case let e as SQLiteError where e.isBusy: return sqliteBusy(path: path, waitedMilliseconds: busyTimeout)
+        case let e as SQLiteError where e.code == 14 && file != nil:  // SQLITE_CANTOPEN
+            let why = FileProblem.writeProblem(path: file!, label: path, errorNumber: 0)
+            guard why != FileProblem.reason(errorNumber: 0) else { return .sqlite(path, SQLiteError.explain(e), cause: e) }
+            return .sqlite(path, "cannot write: \(why); nothing was written", cause: e)
         case let e as SQLiteError: return .sqlite(path, SQLiteError.explain(e), cause: e)
         default:
             let e = CalpipeError(error)

@@ -55,7 +55,7 @@ public final class SQLiteSink: IncrementalSink {
         do {
             return try body()
         } catch {
-            throw CalpipeError.sqlite(wrapping: error, path: displayPath, busyTimeout: busyTimeoutMilliseconds)
+            throw CalpipeError.sqlite(wrapping: error, path: displayPath, file: path, busyTimeout: busyTimeoutMilliseconds)
         }
     }
 
