@@ -113,17 +113,22 @@ public final class HTTPFetcher: Sendable {
         var result = FetchResult(response: response, origin: resolved.origin, url: prepared.label, storedAt: resolved.storedAt,
                                  age: resolved.storedAt.map { max(0, now - $0) } ?? 0, bodyLength: resolved.length, bodySHA256: resolved.sha256)
         result.staleReason = resolved.staleReason
-        if toFile {
-            let suffix = Self.suffix(of: prepared.requestURL.absoluteString)
-            if let file = resolved.file {
-                result.bodyPath = try keep(file, move: resolved.fileIsTemporary, suffix: suffix)
-            } else {
-                result.bodyPath = try writeBody(response.body, suffix: suffix)
+        do {
+            if toFile {
+                let suffix = Self.suffix(of: prepared.requestURL.absoluteString)
+                if let file = resolved.file {
+                    result.bodyPath = try keep(file, move: resolved.fileIsTemporary, suffix: suffix)
+                } else {
+                    result.bodyPath = try writeBody(response.body, suffix: suffix)
+                }
+            } else if let file = resolved.file {
+                response.body = [UInt8](try Data(contentsOf: file))
+                if resolved.fileIsTemporary { try? FileManager.default.removeItem(at: file) }
+                result.response = response
             }
-        } else if let file = resolved.file {
-            response.body = [UInt8](try Data(contentsOf: file))
-            if resolved.fileIsTemporary { try? FileManager.default.removeItem(at: file) }
-            result.response = response
+        } catch {
+            // The answer came, but its temporary file could not be kept or read (a full disk): said for the URL.
+            throw FetchError.transport(url: prepared.label, message: "cannot store the download (\(CalpipeError(error).message))")
         }
         return result
     }
