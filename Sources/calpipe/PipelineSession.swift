@@ -42,12 +42,11 @@ struct PipelineSession {
             let url = URL(fileURLWithPath: lockedFile)
             let lockPath = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".lock").path
             do {
-                pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait,
-                                                   cancelled: { cancellation.cancelledReason != nil })
-            } catch RunLock.Failure.held(let holder, let waited) {
-                logger.log(LogRecord(level: .error, message: "error: \(lockedFile): another run of this pipeline is in progress: \(holder); "
-                                     + (waited > 0 ? "gave up after waiting \(Int(waited)) s; " : "") + "not started (calpipe run --wait SECONDS waits for it)"))
-                throw ExitCode(ExitStatus.failed)
+                pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait, label: lockedFile,
+                                                   held: "another run of this pipeline is in progress", cancelled: { cancellation.cancelledReason != nil })
+            } catch let error as CalpipeError {
+                logger.log(LogRecord(level: .error, message: "error: \(error)"))
+                throw ExitCode(error.exitCode)
             }
         }
         let started = Date()

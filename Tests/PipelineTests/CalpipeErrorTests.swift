@@ -82,6 +82,19 @@ final class CalpipeErrorTests: XCTestCase {
         }
     }
 
+    func testAHeldLockSaysWhoHoldsItAndWhatToDo() throws {
+        let path = NSTemporaryDirectory() + "calpipe-lock-\(UUID().uuidString)"
+        defer { unlink(path) }
+        let first = try XCTUnwrap(RunLock.acquire(path: path, pipeline: "team", wait: 0))
+        defer { first.release() }
+        XCTAssertThrowsError(try RunLock.acquire(path: path, pipeline: "other", wait: 0.1, label: "p.json", held: "another run of this pipeline is in progress")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("p.json: another run of this pipeline is in progress: pid \(getpid()), started 20"), text)
+            XCTAssertTrue(text.hasSuffix("Z (pipeline team); gave up after waiting 100 ms; not started (calpipe run --wait SECONDS waits for it)"), text)
+            XCTAssertEqual((error as? CalpipeError)?.exitCode, 1)
+        }
+    }
+
     /// The exit code of a run that did not throw: 1 when sources failed, 3 for rejections or empty inputs, else 0.
     func testARunsExitStatusFollowsItsReport() {
         let report = RunReport()

@@ -9,14 +9,7 @@ extension CalpipeError {
     }
 
     static func sqliteBusy(path: String, waitedMilliseconds: Int) -> CalpipeError {
-        .sqlite(path, "another program is writing this database; gave up after waiting \(waitedText(waitedMilliseconds)) (option busy_timeout_ms); nothing was written")
-    }
-
-    /// "300 ms", "30 s", "2 min".
-    static func waitedText(_ ms: Int) -> String {
-        if ms < 1000 || ms % 1000 != 0 { return "\(ms) ms" }
-        if ms >= 120_000 && ms % 60_000 == 0 { return "\(ms / 60_000) min" }
-        return "\(ms / 1000) s"
+        .sqlite(path, "another program is writing this database; gave up after waiting \(RunLock.waitedText(waitedMilliseconds)) (option busy_timeout_ms); nothing was written")
     }
 
     /// Without the file: `sqlite(wrapping:)` adds it.
