@@ -37,6 +37,7 @@ final class CalpipeErrorTests: XCTestCase {
                                    .config(file: "p.json", path: "sinks", "expected an array")])
         XCTAssertEqual(CalpipeError.report(config).lines, ["p.json: sources[0].type: unknown source type \"icss\"", "p.json: sinks: expected an array"])
         XCTAssertEqual(CalpipeError.report(config).exitCode, 2)
+        XCTAssertEqual(CalpipeError(config).exitCode, 2)
         let failure = CalpipeError.report(CalpipeError("cannot read: no such file", file: "a.ics"))
         XCTAssertEqual(failure.lines, ["calpipe: error: a.ics: cannot read: no such file"])
         XCTAssertEqual(failure.exitCode, 1)

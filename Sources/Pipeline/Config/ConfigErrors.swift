@@ -11,6 +11,10 @@ public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
     public var description: String { issues.map(\.description).joined(separator: "\n") }
 }
 
+extension ConfigErrors: CalpipeErrorConvertible {
+    public var calpipeError: CalpipeError { CalpipeError(description, kind: .usage, cause: self) }
+}
+
 /// Collects issues while options are decoded. One per pipeline file being read.
 public final class ConfigDiagnostics {
     public let file: String
