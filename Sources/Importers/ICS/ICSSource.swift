@@ -16,7 +16,7 @@ public final class ICSSource: EventSource {
             let workers = options.contains("workers") ? options.integer("workers", default: 0, range: 0...64) : nil
             let strict = options.bool("strict", default: false)
             try options.finish()
-            guard let spec else { throw OptionsRejected() }
+            guard let spec else { throw CalpipeError.optionsRejected }
             return ICSSource(input: spec, workers: workers, strict: strict)
         }
     )
