@@ -283,6 +283,29 @@ final class IncrementalRunTests: XCTestCase {
         }
     }
 
+    /// A COUNT series stores the end of its last instance (found by expanding it once), so a moved window that
+    /// gains days after that end leaves the series unparsed, as it leaves a single event; an open-ended series
+    /// reaches every gained day and is parsed.
+    func testMovedWindowLeavesAnEndedCountSeriesUnparsed() throws {
+        let items = [
+            Item(uid: "count@calpipe.test", lines: ["UID:count@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Three weeks",
+                                                   "DTSTART;TZID=Europe/Berlin:20261102T090000", "DTEND;TZID=Europe/Berlin:20261102T100000",
+                                                   "RRULE:FREQ=WEEKLY;COUNT=3"]),
+            Item(uid: "open@calpipe.test", lines: ["UID:open@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Every day",
+                                                  "DTSTART;TZID=Europe/Berlin:20261102T120000", "DTEND;TZID=Europe/Berlin:20261102T123000",
+                                                  "RRULE:FREQ=DAILY"]),
+            Item(uid: "single@calpipe.test", lines: ["UID:single@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Once",
+                                                    "DTSTART;TZID=Europe/Berlin:20261110T090000", "DTEND;TZID=Europe/Berlin:20261110T100000"]),
+        ]
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db", from: "2026-11-01", to: "2026-12-01"))
+        let report = try run(pipelineText(db: "a.db", from: "2026-11-02", to: "2026-12-02"))
+        // The COUNT series (ended 2026-11-16) and the single event; the daily series reaches 2026-12-01.
+        XCTAssertEqual(report.counter("events unchanged (not parsed)"), 2)
+        try run(pipelineText(db: "b.db", from: "2026-11-02", to: "2026-12-02"))
+        assertSameRows(try rows("a.db", window: ("2026-11-02", "2026-12-02")), try rows("b.db", window: ("2026-11-02", "2026-12-02")))
+    }
+
     func testMovedWindowAndChangedFeedTogether() throws {
         var items = Self.items(count: 300)
         try writeFeed(items)
