@@ -37,12 +37,15 @@ package final class Database {
     }
 
     /// Library settings made once per process, before the first connection opens: SQLite's memory statistics
-    /// off (`sqlite3_status` memory figures then read 0; nothing in calpipe reads them). SQLITE_MISUSE means
-    /// the library was already initialised by other code in the process: it keeps its defaults, which is
-    /// only slower.
+    /// off (`sqlite3_status` memory figures then read 0; nothing in calpipe reads them), and statement journals
+    /// kept in memory up to 4 MiB (SQLite's 64 KiB sent every multi-page upsert's journal to a temporary file
+    /// under `temp_store = FILE`). SQLITE_MISUSE means the library was already initialised by other code in the
+    /// process: it keeps its defaults, which is only slower.
     static let libraryConfigured: Int32 = {
         let rc = calpipe_sqlite_disable_memstatus()
         precondition(rc == SQLITE_OK || rc == SQLITE_MISUSE, "sqlite3_config(SQLITE_CONFIG_MEMSTATUS) returned \(rc)")
+        let spill = calpipe_sqlite_statement_journal_spill(4 << 20)
+        precondition(spill == SQLITE_OK || spill == SQLITE_MISUSE, "sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL) returned \(spill)")
         return rc
     }()
 

@@ -26,12 +26,9 @@ package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvert
 
     package var description: String {
         switch self {
-        case .invalidURL(let url): return "\(url): not an http:// or https:// address"
-        case .transport(let url, let message, _): return "\(url): \(message)"
-        case .connectTimeout(let url, let seconds): return "\(url): no answer within \(DurationText.seconds(seconds)) (connect timeout)"
-        case .timeout(let url, let seconds): return "\(url): no complete answer within \(DurationText.seconds(seconds))"
-        case .status(let url, let code, let message): return "\(url): HTTP \(code)" + (message.isEmpty ? "" : " (\(message))")
-        case .interrupted(let url): return "\(url): interrupted while waiting to retry"
+        case .invalidURL(let url), .transport(let url, _, _), .connectTimeout(let url, _), .timeout(let url, _), .status(let url, _, _),
+             .interrupted(let url):
+            return url + ": " + reason
         case .limitReached(let host, let message): return "\(host): request limit reached, no more requests this run" + (message.isEmpty ? "" : " (\(message))")
         case .offline(let url): return "\(url): not in the HTTP cache, and --offline allows no download"
         case .unavailable(let inner, let cache): return "\(inner); \(cache)"

@@ -84,13 +84,10 @@ package final class HTTPFetcher: Sendable {
                         state.notes.append(repaired)
                     }
                     state.cache = opened
-                } catch let error as SQLiteError {
-                    let why = error.isBusy ? "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))" : error.reason
-                    let message = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
-                    state.cacheOpenFailed = message
-                    state.notes.append(message)
                 } catch {
-                    let message = "cannot use the HTTP cache \(cachePath): \(CalpipeError(error).message); continuing without it"
+                    let locked = "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))"
+                    let why = (error as? SQLiteError).map { $0.isBusy ? locked : $0.reason } ?? CalpipeError(error).message
+                    let message = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
                     state.cacheOpenFailed = message
                     state.notes.append(message)
                 }
@@ -116,17 +113,22 @@ package final class HTTPFetcher: Sendable {
         var result = FetchResult(response: response, origin: resolved.origin, url: prepared.label, storedAt: resolved.storedAt,
                                  age: resolved.storedAt.map { max(0, now - $0) } ?? 0, bodyLength: resolved.length, bodySHA256: resolved.sha256)
         result.staleReason = resolved.staleReason
-        if toFile {
-            let suffix = Self.suffix(of: prepared.requestURL.absoluteString)
-            if let file = resolved.file {
-                result.bodyPath = try keep(file, move: resolved.fileIsTemporary, suffix: suffix)
-            } else {
-                result.bodyPath = try writeBody(response.body, suffix: suffix)
+        do {
+            if toFile {
+                let suffix = Self.suffix(of: prepared.requestURL.absoluteString)
+                if let file = resolved.file {
+                    result.bodyPath = try keep(file, move: resolved.fileIsTemporary, suffix: suffix)
+                } else {
+                    result.bodyPath = try writeBody(response.body, suffix: suffix)
+                }
+            } else if let file = resolved.file {
+                response.body = [UInt8](try Data(contentsOf: file))
+                if resolved.fileIsTemporary { try? FileManager.default.removeItem(at: file) }
+                result.response = response
             }
-        } else if let file = resolved.file {
-            response.body = [UInt8](try Data(contentsOf: file))
-            if resolved.fileIsTemporary { try? FileManager.default.removeItem(at: file) }
-            result.response = response
+        } catch {
+            // The answer came, but its temporary file could not be kept or read (a full disk): said for the URL.
+            throw FetchError.transport(url: prepared.label, message: "cannot store the download (\(CalpipeError(error).message))")
         }
         return result
     }

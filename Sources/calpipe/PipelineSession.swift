@@ -42,12 +42,11 @@ struct PipelineSession {
             let url = URL(fileURLWithPath: lockedFile)
             let lockPath = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".lock").path
             do {
-                pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait,
-                                                   cancelled: { cancellation.cancelledReason != nil })
-            } catch RunLock.Failure.held(let holder, let waited) {
-                logger.log(LogRecord(level: .error, message: "error: \(lockedFile): another run of this pipeline is in progress: \(holder); "
-                                     + (waited > 0 ? "gave up after waiting \(Int(waited)) s; " : "") + "not started (calpipe run --wait SECONDS waits for it)"))
-                throw ExitCode(ExitStatus.failed)
+                pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait, label: lockedFile,
+                                                   held: "another run of this pipeline is in progress", cancelled: { cancellation.cancelledReason != nil })
+            } catch let error as CalpipeError {
+                logger.log(LogRecord(level: .error, message: "error: \(error)"))
+                throw ExitCode(error.exitCode)
             }
         }
         let started = Date()
@@ -67,43 +66,36 @@ struct PipelineSession {
         logger.clearProgress()
         let seconds = Date().timeIntervalSince(started)
         let name = pipeline.environment.name
-        if let failure {
-            // A run asked to stop that failed otherwise on its way (say, reading an input a signal cut short)
-            // was interrupted all the same. Every sink rolled back.
-            var interruption = cancellation.stopReason
-            if case .interrupted(let signal) = CalpipeError(failure).kind { interruption = signal }
-            if let interruption {
-                let message = "interrupted by \(interruption): rolled back, nothing was written"
-                logger.log(LogRecord(level: .error, message: message))
-                let code = ExitStatus.interrupted(by: interruption)
-                writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
-                throw ExitCode(code)
-            }
+        /// Logs `message` as an error (if any), writes the summary, and ends with `code` (all from `ExitStatus`).
+        func end(_ code: Int32, reason: String, log message: String? = nil) throws {
+            if let message { logger.log(LogRecord(level: .error, message: message)) }
+            writeSummary(report: report, name: name, seconds: seconds, code: code, reason: reason, logger: logger)
+            if code != ExitStatus.done { throw ExitCode(code) }
+        }
+        // A run asked to stop that failed otherwise on its way (say, reading an input a signal cut short) was
+        // interrupted all the same. Every sink rolled back.
+        let problem = failure.map(CalpipeError.init)
+        var interruption = problem == nil ? nil : cancellation.stopReason
+        if case .interrupted(let signal)? = problem?.kind { interruption = signal }
+        if let interruption {
+            let message = "interrupted by \(interruption): rolled back, nothing was written"
+            return try end(ExitStatus.interrupted(by: interruption), reason: message, log: message)
         }
         for rejection in report.rejections {
             logger.log(LogRecord(level: .error, message: "rejected: \(rejection)", file: rejection.location.file, line: rejection.location.line))
         }
-        if let failure {
-            let problem = CalpipeError(failure)
-            logger.log(LogRecord(level: .error, message: "error: \(problem)"))
-            writeSummary(report: report, name: name, seconds: seconds, code: problem.exitCode, reason: "\(problem)", logger: logger)
-            throw ExitCode(problem.exitCode)
-        }
+        if let problem { return try end(problem.exitCode, reason: "\(problem)", log: "error: \(problem)") }
         for line in summaryLines(report, name: name, seconds: seconds) { logger.log(LogRecord(level: .info, message: line)) }
         if let reason = cancellation.cancelledReason {
             // The signal came after the point of no return (the outputs were being made visible): the run
             // finished, and still says it was asked to stop.
             let message = "interrupted by \(reason) after the point of no return: the run was completed, every output is written"
-            logger.log(LogRecord(level: .error, message: message))
-            let code = ExitStatus.interrupted(by: reason)
-            writeSummary(report: report, name: name, seconds: seconds, code: code, reason: message, logger: logger)
-            throw ExitCode(code)
+            return try end(ExitStatus.interrupted(by: reason), reason: message, log: message)
         }
         // Sources whose rows were kept (failed, or empty where a database remembers them): the rest was written.
         for kept in report.keptSources { logger.log(LogRecord(level: .error, message: "error: \(kept)")) }
         let (code, reason) = ExitStatus.of(report)
-        writeSummary(report: report, name: name, seconds: seconds, code: code, reason: reason, logger: logger)
-        if code != ExitStatus.done { throw ExitCode(code) }
+        try end(code, reason: reason)
     }
 
     /// `calpipe: 45% of 74.4 MB, 120,000 events read, about 3 s left` (percent only when the inputs' size is known).

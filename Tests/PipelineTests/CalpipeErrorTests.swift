@@ -24,7 +24,7 @@ final class CalpipeErrorTests: XCTestCase {
     func testEachKindHasTheREADMEsExitCode() {
         XCTAssertEqual(CalpipeError.config(file: "p.json", path: "", "x").exitCode, 2)
         XCTAssertEqual(CalpipeError("x").exitCode, 1)
-        XCTAssertEqual(CalpipeError.rejected("x").exitCode, 3)
+        XCTAssertEqual(CalpipeError.rejected("x").exitCode, 1, "a record problem no source caught fails the run")
         XCTAssertEqual(CalpipeError.interrupted("SIGINT").exitCode, 130)
         XCTAssertEqual(CalpipeError.interrupted("SIGTERM").exitCode, 143)
         XCTAssertEqual("\(CalpipeError.interrupted("SIGTERM"))", "interrupted by SIGTERM: nothing was written")
@@ -37,6 +37,7 @@ final class CalpipeErrorTests: XCTestCase {
                                    .config(file: "p.json", path: "sinks", "expected an array")])
         XCTAssertEqual(CalpipeError.report(config).lines, ["p.json: sources[0].type: unknown source type \"icss\"", "p.json: sinks: expected an array"])
         XCTAssertEqual(CalpipeError.report(config).exitCode, 2)
+        XCTAssertEqual(CalpipeError(config).exitCode, 2)
         let failure = CalpipeError.report(CalpipeError("cannot read: no such file", file: "a.ics"))
         XCTAssertEqual(failure.lines, ["calpipe: error: a.ics: cannot read: no such file"])
         XCTAssertEqual(failure.exitCode, 1)
@@ -79,6 +80,19 @@ final class CalpipeErrorTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: file) }
         XCTAssertThrowsError(try ScratchFile(directory: file + "/spill")) { error in
             XCTAssertEqual("\(error)", "cannot create a temporary file in \(file)/spill (a part of the path is a file, not a folder)")
+        }
+    }
+
+    func testAHeldLockSaysWhoHoldsItAndWhatToDo() throws {
+        let path = NSTemporaryDirectory() + "calpipe-lock-\(UUID().uuidString)"
+        defer { unlink(path) }
+        let first = try XCTUnwrap(RunLock.acquire(path: path, pipeline: "team", wait: 0))
+        defer { first.release() }
+        XCTAssertThrowsError(try RunLock.acquire(path: path, pipeline: "other", wait: 0.1, label: "p.json", held: "another run of this pipeline is in progress")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("p.json: another run of this pipeline is in progress: pid \(getpid()), started 20"), text)
+            XCTAssertTrue(text.hasSuffix("Z (pipeline team); gave up after waiting 100 ms; not started (calpipe run --wait SECONDS waits for it)"), text)
+            XCTAssertEqual((error as? CalpipeError)?.exitCode, 1)
         }
     }
 

@@ -190,6 +190,23 @@ final class FileErrorTests: XCTestCase {
         XCTAssertEqual(denied.stderr, "p.json: cannot read: permission denied\n")
     }
 
+    /// The sqlite sink says why its database cannot be made, as the other sinks do.
+    func testADatabaseThatCannotBeMade() throws {
+        try FileManager.default.createDirectory(at: url("folder.sqlite"), withIntermediateDirectories: true)
+        try write("x", to: "blocker")
+        for (output, why) in [("folder.sqlite", "it is a folder, not a file"), ("blocker/a.sqlite", "\"blocker\" is a file, not a folder"),
+                              ("missing/a.sqlite", "the folder \"missing\" does not exist")] {
+            try write("""
+                { "name": "db", "timezone": "UTC", "window": { "from": "2026-11-01", "to": "2026-12-01" },
+                  "sources": [ { "type": "json", "path": "in.json" } ], "stages": [ { "type": "expand" }, { "type": "split" } ],
+                  "sinks": [ { "type": "sqlite", "path": "\(output)" } ] }
+                """, to: "p.json")
+            let result = try run(["run", "-q", "p.json"])
+            XCTAssertEqual(result.code, 1, output)
+            XCTAssertEqual(result.stderr, "calpipe: error: sqlite \(output): cannot write: \(why); nothing was written\n")
+        }
+    }
+
     func testQueryOnAMissingDatabaseOrAFolder() throws {
         let missing = try run(["query", "none.sqlite"])
         XCTAssertEqual(missing.code, 1)

@@ -60,14 +60,16 @@ final class IncrementalRunTests: XCTestCase {
         return out
     }
 
-    static func feed(_ items: [Item]) -> String {
-        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calpipe//incremental test//EN\r\n"
+    /// `header` goes after VERSION and PRODID (calendar properties), `trailer` after the events (a VTIMEZONE may
+    /// follow the events that name it).
+    static func feed(_ items: [Item], header: String = "", trailer: String = "") -> String {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calpipe//incremental test//EN\r\n" + header
         for item in items { text += "BEGIN:VEVENT\r\n" + item.lines.map { $0 + "\r\n" }.joined() + "END:VEVENT\r\n" }
-        return text + "END:VCALENDAR\r\n"
+        return text + trailer + "END:VCALENDAR\r\n"
     }
 
-    func writeFeed(_ items: [Item], name: String = "feed.ics") throws {
-        try Self.feed(items).write(to: dir.appendingPathComponent(name), atomically: false, encoding: .utf8)
+    func writeFeed(_ items: [Item], name: String = "feed.ics", header: String = "", trailer: String = "") throws {
+        try Self.feed(items, header: header, trailer: trailer).write(to: dir.appendingPathComponent(name), atomically: false, encoding: .utf8)
     }
 
     func pipelineText(db: String, from: String = "2026-11-01", to: String = "2027-01-01", zone: String = "Europe/Berlin",
@@ -185,6 +187,84 @@ final class IncrementalRunTests: XCTestCase {
         let report = try run(pipelineText(db: "a.db"))
         XCTAssertGreaterThan(report.counter("sqlite a.db: events unchanged (kept)"), 300, "the run was not incremental")
         XCTAssertGreaterThan(report.counter("sqlite a.db: rows changed"), 0)
+        // Unchanged events were left out by their raw text, unparsed: all but the retitled (ev-3), new and moved
+        // (ev-7) single events and the parts of the series that changed: ev-10 (master), ev-40 (master and changed
+        // override), ev-25 (master and new override), ev-100 (master, its override gone).
+        XCTAssertEqual(report.eventsRead, 9)
+        XCTAssertEqual(report.counter("events unchanged (not parsed)"), items.count - 9)
+        try run(pipelineText(db: "b.db"))
+        assertSameRows(try rows("a.db"), try rows("b.db"))
+    }
+
+    /// Events are left unparsed by their text only while what surrounds them is the same: a changed VTIMEZONE
+    /// (here after the events that name it), a new calendar name or X-WR-TIMEZONE makes every event parsed again,
+    /// and the rows are those of a fresh load.
+    func testChangedContextParsesEveryEvent() throws {
+        func zone(_ offset: String) -> String {
+            "BEGIN:VTIMEZONE\r\nTZID:Custom/Office\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n"
+                + "TZOFFSETFROM:\(offset)\r\nTZOFFSETTO:\(offset)\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+        }
+        var items = Self.items(count: 150)
+        for i in items.indices where i % 2 == 0 {
+            items[i].lines = items[i].lines.map { $0.replacingOccurrences(of: "TZID=Europe/Berlin", with: "TZID=Custom/Office") }
+        }
+        try writeFeed(items, trailer: zone("+0300"))
+        try run(pipelineText(db: "a.db"))
+        items[5].lines[2] = "SUMMARY:changed"
+        try writeFeed(items, trailer: zone("+0300"))
+        var report = try run(pipelineText(db: "a.db"))
+        XCTAssertGreaterThan(report.counter("events unchanged (not parsed)"), 80)
+        for (header, trailer) in [("", zone("+0500")), ("X-WR-CALNAME:Team\r\n", zone("+0500")), ("X-WR-TIMEZONE:Asia/Tokyo\r\n", zone("+0500"))] {
+            try writeFeed(items, header: header, trailer: trailer)
+            report = try run(pipelineText(db: "a.db"))
+            XCTAssertEqual(report.counter("events unchanged (not parsed)"), 0, header)
+            XCTAssertEqual(report.counter("sources unchanged (not read)"), 0, header)
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent("b.db"))
+            try run(pipelineText(db: "b.db"))
+            assertSameRows(try rows("a.db"), try rows("b.db"))
+        }
+    }
+
+    /// A file of schema version 5 (no text hashes) is upgraded: its next run reads the source in full and stores
+    /// every text hash, so the run after it leaves unchanged events unparsed.
+    func testVersion5FileGetsTextHashesOnItsNextRun() throws {
+        var items = Self.items(count: 100)
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db"))
+        do {
+            let db = try Database(path: dir.appendingPathComponent("a.db").path)
+            try db.execute("ALTER TABLE events DROP COLUMN text_hash; ALTER TABLE source_state DROP COLUMN context_hash; PRAGMA user_version = 5")
+        }
+        // Items 2 and 3 are single events (item 1 is an override of the series of item 0).
+        items[2].lines[2] = "SUMMARY:changed"
+        try writeFeed(items)
+        var report = try run(pipelineText(db: "a.db"))
+        XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, "read in full after the upgrade")
+        XCTAssertEqual(try Database(path: dir.appendingPathComponent("a.db").path).scalarInt("SELECT count(*) FROM events WHERE text_hash IS NULL"), 0)
+        items[3].lines[2] = "SUMMARY:changed too"
+        try writeFeed(items)
+        report = try run(pipelineText(db: "a.db"))
+        XCTAssertGreaterThan(report.counter("events unchanged (not parsed)"), 50)
+        try run(pipelineText(db: "b.db"))
+        assertSameRows(try rows("a.db"), try rows("b.db"))
+    }
+
+    /// An unchanged event that now appears twice: the copy is parsed, both go to the sink, which keeps the
+    /// last, as a fresh load does.
+    func testUnchangedEventTwiceGivesTheRowsOfAFreshLoad() throws {
+        var items = Self.items(count: 120)
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db"))
+        // Item 2 (a single event) twice, the first copy changed: the unchanged copy, last, is left unparsed and
+        // wins. Item 3 twice, the second copy changed: the changed copy wins. Item 4 twice, unchanged.
+        items.append(items[2])
+        items[2].lines[3] = "LOCATION:elsewhere"
+        items.append(items[3])
+        items[items.count - 1].lines[3] = "LOCATION:elsewhere too"
+        items.append(items[4])
+        try writeFeed(items)
+        let report = try run(pipelineText(db: "a.db"))
+        XCTAssertGreaterThan(report.counter("events unchanged (not parsed)"), 50)
         try run(pipelineText(db: "b.db"))
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }
@@ -195,10 +275,35 @@ final class IncrementalRunTests: XCTestCase {
         for (from, to) in [("2026-11-02", "2027-01-02"), ("2026-11-09", "2027-01-09"), ("2026-11-05", "2026-12-20"), ("2026-10-25", "2027-01-05")] {
             let report = try run(pipelineText(db: "a.db", from: from, to: to))
             XCTAssertGreaterThan(report.counter("sqlite a.db: events unchanged (kept)"), 300, "\(from)-\(to): the run was not incremental")
+            // Single events that touch no gained day were left unparsed.
+            XCTAssertGreaterThan(report.counter("events unchanged (not parsed)"), 100, "\(from)-\(to)")
             try? FileManager.default.removeItem(at: dir.appendingPathComponent("b.db"))
             try run(pipelineText(db: "b.db", from: from, to: to))
             assertSameRows(try rows("a.db", window: (from, to)), try rows("b.db", window: (from, to)))
         }
+    }
+
+    /// A COUNT series stores the end of its last instance (found by expanding it once), so a moved window that
+    /// gains days after that end leaves the series unparsed, as it leaves a single event; an open-ended series
+    /// reaches every gained day and is parsed.
+    func testMovedWindowLeavesAnEndedCountSeriesUnparsed() throws {
+        let items = [
+            Item(uid: "count@calpipe.test", lines: ["UID:count@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Three weeks",
+                                                   "DTSTART;TZID=Europe/Berlin:20261102T090000", "DTEND;TZID=Europe/Berlin:20261102T100000",
+                                                   "RRULE:FREQ=WEEKLY;COUNT=3"]),
+            Item(uid: "open@calpipe.test", lines: ["UID:open@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Every day",
+                                                  "DTSTART;TZID=Europe/Berlin:20261102T120000", "DTEND;TZID=Europe/Berlin:20261102T123000",
+                                                  "RRULE:FREQ=DAILY"]),
+            Item(uid: "single@calpipe.test", lines: ["UID:single@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Once",
+                                                    "DTSTART;TZID=Europe/Berlin:20261110T090000", "DTEND;TZID=Europe/Berlin:20261110T100000"]),
+        ]
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db", from: "2026-11-01", to: "2026-12-01"))
+        let report = try run(pipelineText(db: "a.db", from: "2026-11-02", to: "2026-12-02"))
+        // The COUNT series (ended 2026-11-16) and the single event; the daily series reaches 2026-12-01.
+        XCTAssertEqual(report.counter("events unchanged (not parsed)"), 2)
+        try run(pipelineText(db: "b.db", from: "2026-11-02", to: "2026-12-02"))
+        assertSameRows(try rows("a.db", window: ("2026-11-02", "2026-12-02")), try rows("b.db", window: ("2026-11-02", "2026-12-02")))
     }
 
     func testMovedWindowAndChangedFeedTogether() throws {

@@ -68,7 +68,7 @@ final class SQLiteSinkErrorTests: XCTestCase {
         try Data("x".utf8).write(to: blocker)
         let path = blocker.appendingPathComponent("agenda.db").path
         XCTAssertEqual(message { try runSink(path: path, events: []) },
-                       "sqlite agenda.db: cannot open or create the file (is its folder missing or not writable?); nothing was written")
+                       "sqlite agenda.db: cannot write: \"\(blocker.path)\" is a file, not a folder; nothing was written")
     }
 
     func testBusyTimeoutDefaultIsThirtySecondsAndSaid() throws {

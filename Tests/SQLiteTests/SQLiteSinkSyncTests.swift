@@ -235,9 +235,10 @@ final class SQLiteSinkSyncTests: XCTestCase {
             ["", "2026-11-23T10:00:00+01:00", "2026-11-23T10:00:00"],
         ])
         XCTAssertEqual(try agenda(db).map { [$0[0], $0[1]] }, [["2026-11-02", "Weekly"], ["2026-11-10", "Weekly (moved)"], ["2026-11-23", "Weekly"]])
-        // A COUNT-bounded series has no end known without expanding: open-ended (NULL) for the sync.
+        // A COUNT-bounded series ends with its last instance, found by expanding it once: 2026-11-23 11:00 in
+        // Berlin (10:00 UTC; the EXDATE of the 16th does not move it).
         XCTAssertEqual(try Database(path: db).rows("SELECT uid, recurrence_id, rrule, exdate, span_end_utc FROM events ORDER BY recurrence_id"), [
-            ["w@x", "", "FREQ=WEEKLY;COUNT=4", "2026-11-16T10:00:00+01:00[Europe/Berlin]", .null],
+            ["w@x", "", "FREQ=WEEKLY;COUNT=4", "2026-11-16T10:00:00+01:00[Europe/Berlin]", .integer(1_795_428_000)],
             ["w@x", "2026-11-09T10:00:00+01:00", .null, .null, 1_794_322_800],
         ])
 

@@ -102,7 +102,7 @@ package final class ForecastStage: Stage {
 
         switch provider {
         case "file":
-            guard let path = options.path("path", required: true) else { throw OptionsRejected() }
+            guard let path = options.path("path", required: true) else { throw CalpipeError.optionsRejected }
             do {
                 self.provider = try FileProvider(path: path, label: options.string("path") ?? path, units: units, maximumDistanceKm: maxDistance)
             } catch {

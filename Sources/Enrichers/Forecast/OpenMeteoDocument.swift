@@ -16,7 +16,7 @@ enum OpenMeteoDocument {
         do {
             json = try JSONParser.parse(bytes: body)
         } catch let e as JSONSyntaxError {
-            throw CalpipeError("malformed JSON (line \(e.line), column \(e.column): \(e.message))")
+            throw CalpipeError("malformed JSON (\(e))")
         }
         if let reason = errorReason(json) { throw CalpipeError(reason) }
         switch json {

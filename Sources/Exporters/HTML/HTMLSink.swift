@@ -34,7 +34,7 @@ package final class HTMLSink: Sink {
                 maxEntriesPerDay: options.integer("max_entries_per_day", default: 100, range: 1...10_000),
                 theme: HTMLTheme.read(options))
             try options.finish()
-            guard let path else { throw OptionsRejected() }
+            guard let path else { throw CalpipeError.optionsRejected }
             return HTMLSink(path: path, settings: settings, label: options.string("path"))
         }
     )

@@ -20,7 +20,7 @@ package final class ICSSink: Sink {
             let expand = options.bool("expand", default: false)
             let head = ICalCalendarHead.read(options)
             try options.finish()
-            guard let path else { throw OptionsRejected() }
+            guard let path else { throw CalpipeError.optionsRejected }
             return ICSSink(path: path, expand: expand, label: options.string("path"), head: head)
         }
     )

@@ -18,7 +18,7 @@ package final class JCalSink: Sink {
             let expand = options.bool("expand", default: false)
             let head = ICalCalendarHead.read(options)
             try options.finish()
-            guard let path else { throw OptionsRejected() }
+            guard let path else { throw CalpipeError.optionsRejected }
             return JCalSink(path: path, expand: expand, label: options.string("path"), head: head)
         }
     )

@@ -28,7 +28,7 @@ package final class JSONExporter: Sink {
             ndjson = options.bool("ndjson", default: ndjson)
             let pretty = options.bool("pretty", default: true)
             let emptyDays = options.bool("empty_days", default: true)
-            guard let path else { throw OptionsRejected() }
+            guard let path else { throw CalpipeError.optionsRejected }
             return JSONExporter(path: path, shape: shape, ndjson: ndjson, pretty: pretty, emptyDays: emptyDays, label: options.string("path"))
         }
     )

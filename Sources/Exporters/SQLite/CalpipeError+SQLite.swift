@@ -9,14 +9,7 @@ extension CalpipeError {
     }
 
     static func sqliteBusy(path: String, waitedMilliseconds: Int) -> CalpipeError {
-        .sqlite(path, "another program is writing this database; gave up after waiting \(waitedText(waitedMilliseconds)) (option busy_timeout_ms); nothing was written")
-    }
-
-    /// "300 ms", "30 s", "2 min".
-    static func waitedText(_ ms: Int) -> String {
-        if ms < 1000 || ms % 1000 != 0 { return "\(ms) ms" }
-        if ms >= 120_000 && ms % 60_000 == 0 { return "\(ms / 60_000) min" }
-        return "\(ms / 1000) s"
+        .sqlite(path, "another program is writing this database; gave up after waiting \(RunLock.waitedText(waitedMilliseconds)) (option busy_timeout_ms); nothing was written")
     }
 
     /// Without the file: `sqlite(wrapping:)` adds it.
@@ -32,9 +25,14 @@ extension CalpipeError {
 
     /// Any error from the SQLite layer in our words, naming the database: SQLite's own text never reaches the
     /// user (docs/sqlite-schema.md, "Errors"). Ours pass through (given the file when they have none).
-    static func sqlite(wrapping error: any Error, path: String, busyTimeout: Int) -> CalpipeError {
+    /// `file`: the database's real path, to say why it cannot be opened (a folder in the way, a missing folder).
+    static func sqlite(wrapping error: any Error, path: String, file: String? = nil, busyTimeout: Int) -> CalpipeError {
         switch error {
         case let e as SQLiteError where e.isBusy: return sqliteBusy(path: path, waitedMilliseconds: busyTimeout)
+        case let e as SQLiteError where e.code == 14 && file != nil:  // SQLITE_CANTOPEN
+            let why = FileProblem.writeProblem(path: file!, label: path, errorNumber: 0)
+            guard why != FileProblem.reason(errorNumber: 0) else { return .sqlite(path, SQLiteError.explain(e), cause: e) }
+            return .sqlite(path, "cannot write: \(why); nothing was written", cause: e)
         case let e as SQLiteError: return .sqlite(path, SQLiteError.explain(e), cause: e)
         default:
             let e = CalpipeError(error)

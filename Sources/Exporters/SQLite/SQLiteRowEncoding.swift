@@ -81,18 +81,39 @@ enum SQLiteRowEncoding {
         }
     }
 
-    /// The last instant the event (or series) can touch, NULL when it recurs without a known end.
+    /// The last instant the event (or series) can touch, NULL when it recurs without a known end. A series
+    /// whose rules all end (UNTIL, or COUNT of at most `countedSpanLimit` instances) ends with its last instance;
+    /// for COUNT that instance is found by expanding the rules once (an incremental run then leaves the series
+    /// unparsed when the window gains a day after it: docs/incremental.md).
     static func spanEnd(_ event: Event, startUTC: Int64, endUTC: Int64, zone: Zone) -> SQLiteValue {
+        if event.recurrenceID?.thisAndFuture == true { return .null }  // it moves instances it does not list
         guard event.isRecurring else { return .integer(endUTC) }
         guard event.recurrence.dates.isEmpty else { return .null }
         var last = Int64.min
+        var counted = false
         for rule in event.recurrence.rules {
-            guard case .until(let until) = rule.end else { return .null }
-            last = max(last, until.utcSeconds(in: zone))
+            switch rule.end {
+            case .until(let until): last = max(last, until.utcSeconds(in: zone))
+            case .count(let n) where n <= countedSpanLimit: counted = true
+            default: return .null
+            }
         }
         // The last instance starts at or before UNTIL and lasts as long as the first.
-        return .integer(max(endUTC, last + (endUTC - startUTC)))
+        var end = max(endUTC, last == Int64.min ? endUTC : last + (endUTC - startUTC))
+        if counted {
+            // Every instance, from DTSTART on (a millennium is past any COUNT this limit allows).
+            let expander = SeriesExpander(zone: zone, span: .init(from: nil, to: startUTC + 1000 * 366 * 86_400),
+                                          maxOccurrences: countedSpanLimit * max(1, event.recurrence.rules.count) + 1,
+                                          includeCancelled: true)
+            let result = expander.expand(event)
+            guard !result.truncated, !result.workBudgetExhausted else { return .null }
+            for o in result.occurrences { end = max(end, o.end.utcSeconds(in: zone)) }
+        }
+        return .integer(end)
     }
+
+    /// COUNT series longer than this keep no span end (expanding them at every write would cost more than it saves).
+    static let countedSpanLimit = 1000
 
     /// Binds the values of `eventContentColumns`, in order, from parameter `first`; returns how many. JSON
     /// columns are written through `json`, a buffer the caller reuses for every event.

@@ -15,4 +15,15 @@ extension SQLiteSchema {
             run_id INTEGER NOT NULL
         );
         """
+
+    /// Version 6 (issue 18, events left unparsed; docs/incremental.md): `events.text_hash` (the hash of the event's raw
+    /// text, `Fingerprint.rawText`) and `source_state.context_hash` (what surrounded the events in the input). A
+    /// reader skips the text of a stored single event without parsing it when the context is the stored one.
+    /// Rows of an upgraded file have no text hash: the config fingerprints are cleared, so that the next run reads
+    /// and writes every source in full and stores them (each event's `updated_run` changes once).
+    static let version6 = """
+        ALTER TABLE events ADD COLUMN text_hash INTEGER;
+        ALTER TABLE source_state ADD COLUMN context_hash TEXT;
+        UPDATE source_state SET config_fingerprint = '';
+        """
 }

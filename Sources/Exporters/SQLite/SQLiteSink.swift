@@ -55,7 +55,7 @@ package final class SQLiteSink: IncrementalSink {
         do {
             return try body()
         } catch {
-            throw CalpipeError.sqlite(wrapping: error, path: displayPath, busyTimeout: busyTimeoutMilliseconds)
+            throw CalpipeError.sqlite(wrapping: error, path: displayPath, file: path, busyTimeout: busyTimeoutMilliseconds)
         }
     }
 
@@ -64,15 +64,10 @@ package final class SQLiteSink: IncrementalSink {
 
     package func open(context: RunContext) throws {
         daysWriter = SQLiteDaysWriter()
-        do {
-            let env = context.environment
-            lock = try RunLock.acquire(path: path + ".lock", pipeline: env.name.isEmpty ? env.pipelineFile : env.name,
-                                       wait: context.runState.lockWaitSeconds, cancelled: { context.cancellation.cancelledReason != nil })
-        } catch RunLock.Failure.held(let holder, let waited) {
-            throw CalpipeError.sqlite(displayPath, "another calpipe run is writing this database: \(holder); "
-                + (waited > 0 ? "gave up after waiting \(CalpipeError.waitedText(Int(waited * 1000))); " : "")
-                + "nothing was written (calpipe run --wait SECONDS waits for it)")
-        }
+        let env = context.environment
+        lock = try RunLock.acquire(path: path + ".lock", pipeline: env.name.isEmpty ? env.pipelineFile : env.name, wait: context.runState.lockWaitSeconds,
+                                   label: label, held: "another calpipe run is writing this database", consequence: "nothing was written",
+                                   cancelled: { context.cancellation.cancelledReason != nil })
         do {
             writer = try wrapping {
                 try SQLiteSyncWriter(path: path, displayPath: displayPath, keepRemoved: keepRemoved,

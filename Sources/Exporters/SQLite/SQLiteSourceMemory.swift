@@ -8,7 +8,12 @@ import Pipeline
 final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
     // @unchecked: filled in `init`, read-only afterwards.
     let fingerprint: SourceFingerprint
+    let contextHash: String?
     private var events: [UInt64: StoredEvent] = [:]
+    /// Single events by the hash of their raw text (`events.text_hash`), when the source has a stored context.
+    private var texts: [Int64: StoredText] = [:]
+    private var ambiguousTexts: Set<Int64> = []
+    private(set) var seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]] = [:]
     private var ambiguous: Set<UInt64> = []
     private var uidCounts: [UInt64: Int32] = [:]
     private(set) var allIDs: [Int64] = []
@@ -16,21 +21,39 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
     /// The fingerprint only (a source that will be skipped or read in full needs no event hashes).
     init(fingerprint: SourceFingerprint) {
         self.fingerprint = fingerprint
+        contextHash = nil
     }
 
-    /// The fingerprint and the hashes of the source's live events.
-    init(fingerprint: SourceFingerprint, db: Database, source: String) throws {
+    /// The fingerprint and the hashes of the source's live events (and, with a context, their texts' hashes).
+    init(fingerprint: SourceFingerprint, db: Database, source: String, contextHash: String?) throws {
         self.fingerprint = fingerprint
-        let s = try db.prepare("SELECT id, uid, recurrence_id, content_hash, removed_run FROM events WHERE source = ?")
+        self.contextHash = contextHash
+        let s = try db.prepare("""
+            SELECT id, uid, recurrence_id, content_hash, removed_run, text_hash, start_utc, span_end_utc,
+                   rrule IS NULL AND rdate IS NULL AND recurrence_id = ''
+            FROM events WHERE source = ?
+            """)
         try s.bind(source, at: 1)
         while try s.step() {
             let id = s.int64(at: 0)
             allIDs.append(id)
-            guard let hash = s.optionalInt64(at: 3), s.optionalInt64(at: 4) == nil else { continue }
+            let live = s.optionalInt64(at: 3) != nil && s.optionalInt64(at: 4) == nil
+            if contextHash != nil {
+                let series: UInt64? = s.int64(at: 8) == 1 ? nil : Self.key(uid: s.text(at: 1) ?? "", recurrenceID: nil)
+                let stored = StoredText(id: id, startUTC: s.int64(at: 6), spanEndUTC: s.optionalInt64(at: 7), series: series)
+                // A part that is removed or has no hash yet: its series is never left unparsed (no text hash).
+                let text = live ? s.optionalInt64(at: 5) : nil
+                if let series { seriesParts[series, default: []].append((text, stored)) }
+                if let text, !ambiguousTexts.contains(text), texts.updateValue(stored, forKey: text) != nil {
+                    texts[text] = nil
+                    ambiguousTexts.insert(text)
+                }
+            }
+            guard live, let hash = s.optionalInt64(at: 3) else { continue }
             let uid = s.text(at: 1) ?? ""
             let key = Self.key(uid: uid, recurrenceID: s.text(at: 2) ?? "")
             if ambiguous.contains(key) { continue }
-            if events.updateValue(StoredEvent(id: id, contentHash: hash), forKey: key) != nil {
+            if events.updateValue(StoredEvent(id: id, contentHash: hash, textHash: s.optionalInt64(at: 5)), forKey: key) != nil {
                 events[key] = nil
                 ambiguous.insert(key)
             }
@@ -41,6 +64,12 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
     func stored(uid: String, recurrenceID: EventTime?) -> StoredEvent? {
         events[Self.key(uid: uid, recurrenceID: recurrenceID.map { SQLiteRowEncoding.iso($0, startUTC: nil) } ?? "")]
     }
+
+    func stored(textHash: Int64) -> StoredText? {
+        texts[textHash]
+    }
+
+    func seriesKey(uid: String) -> UInt64 { Self.key(uid: uid, recurrenceID: nil) }
 
     func componentCount(uid: String) -> Int {
         Int(uidCounts[Self.key(uid: uid, recurrenceID: nil)] ?? 0)

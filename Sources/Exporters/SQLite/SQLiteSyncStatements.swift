@@ -16,8 +16,8 @@ struct SQLiteSyncStatements {
     let sourceHasRows: Statement
 
     init(_ db: Database) throws {
-        // content_hash is compared like the content: a row of an older file (no hash yet) gets its hash.
-        let content = SQLiteRowEncoding.eventContentColumns + ["content_hash"]
+        // The hashes are compared like the content: a row of an older file (no hash yet) gets its hashes.
+        let content = SQLiteRowEncoding.eventContentColumns + ["content_hash", "text_hash"]
         let e = ["source", "uid", "recurrence_id"] + content + ["origin", "created_run", "updated_run"]
         insertEvent = try db.prepare(Self.insertSQL(table: "events", columns: e))
         upsertEvent = try db.prepare(Self.upsertSQL(

@@ -387,9 +387,10 @@ final class SQLiteSyncWriter {
         try s.bind(k.recurrenceID, at: 3)
         let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4, json: &json)
         try s.bind(hasher.hash(event), at: 4 + count)
-        try s.bind(event.origin?.description, at: 5 + count)
-        try s.bind(runID, at: 6 + count)
+        try s.bind(event.rawTextHash, at: 5 + count)
+        try s.bind(event.origin?.description, at: 6 + count)
         try s.bind(runID, at: 7 + count)
+        try s.bind(runID, at: 8 + count)
     }
 
     /// Inserts or updates an event row (and its attendees); returns its id.
@@ -515,7 +516,8 @@ final class SQLiteSyncWriter {
     /// first, and the run goes on with keyed writes.
     private func occurrenceRow(ofDay occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
         if bulkLoading {
-            let eventID = try eventID(occurrence.event)
+            // Borrowed in place: `occurrence.event` as an argument copies the whole event (Occurrence.withEvent).
+            let eventID: Int64 = try occurrence.withEvent { try self.eventID($0) }
             let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.OccurrenceTimes(occurrence).instance)
             if let id = occurrenceIDs[k] { return (id, eventID) }
             try endBulkLoad()
@@ -524,7 +526,7 @@ final class SQLiteSyncWriter {
     }
 
     private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
-        let eventID = try eventID(occurrence.event)
+        let eventID: Int64 = try occurrence.withEvent { try self.eventID($0) }
         return (try writeOccurrence(.init(occurrence), eventID: eventID), eventID)
     }
 
@@ -776,13 +778,13 @@ final class SQLiteSyncWriter {
 
     /// What the file remembers of `source` for this run's plan (`IncrementalSink.memory(ofSource:current:)`).
     func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? {
-        guard let row = try db.rows("SELECT input_fingerprint, config_fingerprint, window, keep_removed FROM source_state WHERE source = ?",
+        guard let row = try db.rows("SELECT input_fingerprint, config_fingerprint, window, keep_removed, context_hash FROM source_state WHERE source = ?",
                                     arguments: [.text(source)]).first,
               row[3].int64 == (keepRemoved ? 1 : 0) else { return nil }
         let stored = SourceFingerprint(input: row[0].text, config: row[1].text ?? "", window: row[2].text ?? "")
         // Skipped, or read in full: no event hashes needed.
         if (stored == current && current.input != nil) || stored.config != current.config { return SQLiteSourceMemory(fingerprint: stored) }
-        let memory = try SQLiteSourceMemory(fingerprint: stored, db: db, source: source)
+        let memory = try SQLiteSourceMemory(fingerprint: stored, db: db, source: source, contextHash: row[4].text)
         memories[source] = memory
         return memory
     }
@@ -807,10 +809,11 @@ final class SQLiteSyncWriter {
             default: break
             }
             try db.execute("""
-                INSERT OR REPLACE INTO source_state (source, pipeline, input_fingerprint, config_fingerprint, window, keep_removed, run_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO source_state (source, pipeline, input_fingerprint, config_fingerprint, window, keep_removed, run_id, context_hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [.text(source), .text(pipeline), context.report.rejections.isEmpty ? SQLiteRowEncoding.text(current.input) : .null,
-                                 .text(current.config), .text(current.window), .integer(keepRemoved ? 1 : 0), .integer(runID)])
+                                 .text(current.config), .text(current.window), .integer(keepRemoved ? 1 : 0), .integer(runID),
+                                 context.report.rejections.isEmpty ? SQLiteRowEncoding.text(incremental.context(for: source)) : .null])
         }
     }
 

@@ -15,7 +15,7 @@ package final class CalDAVSource: EventSource {
         make: { options in
             let spec = InputSpec.decode(options)
             try options.finish()
-            guard let spec else { throw OptionsRejected() }
+            guard let spec else { throw CalpipeError.optionsRejected }
             return CalDAVSource(input: spec)
         }
     )

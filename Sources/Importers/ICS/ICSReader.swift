@@ -36,6 +36,10 @@ package final class ICSReader {
         /// A record kept with a part dropped or fixed (never called under `strict`: the record is rejected
         /// instead). Nil: repairs are given to `warn` as text.
         package var repair: ((Repair) -> Void)?
+        /// Called with each VEVENT's raw text (BEGIN to END, unfolded: the event's `sourceText`) and the line of
+        /// its BEGIN unless the scanner rejects it, before it is parsed; true leaves it out (an
+        /// incremental run knows it unchanged, `IncrementalRun.unchangedTextCheck`). Nil: every event is made.
+        package var unchanged: ((UnsafeRawBufferPointer, Int) -> Bool)?
 
         package init(event: @escaping (consuming Event) throws -> Void, reject: @escaping (SourceLocation, String) throws -> Void,
                     warn: @escaping (String) -> Void = { _ in }, skip: @escaping (String) -> Void = { _ in },
@@ -90,6 +94,7 @@ package final class ICSReader {
             parallel = nil
             scanner = ICSScanner(label: label, firstLine: firstLine, limits: limits, strict: strict, emit: { try builder.perform($0) })
         }
+        scanner.unchanged = handlers.unchanged
     }
 
     deinit { parallel?.stop() }

@@ -18,6 +18,8 @@ final class ICSScanner {
     let strict: Bool
     /// Receives the commands in input order; errors it throws stop reading and come out of `feed`/`finish`.
     let emit: (ICSCommand) throws -> Void
+    /// `ICSReader.Handlers.unchanged`: events it knows are left out before they are made.
+    var unchanged: ((UnsafeRawBufferPointer, Int) -> Bool)?
     // Line assembly.
     @exclusivity(unchecked) private var line: [UInt8] = []
     @exclusivity(unchecked) private var lineOverlong = false
@@ -540,6 +542,7 @@ final class ICSScanner {
         case .calendar:
             try emit(.calendarEnd)
         case .event:
+            if let unchanged, frame.failure == nil, frame.text.withUnsafeBytes({ unchanged($0, frame.beginLine) }) { return }
             try emit(.event(frame))
         case .timezone:
             try emit(.timezone(frame))

@@ -16,7 +16,7 @@ package final class ICSSource: EventSource {
             let workers = options.contains("workers") ? options.integer("workers", default: 0, range: 0...64) : nil
             let strict = options.bool("strict", default: false)
             try options.finish()
-            guard let spec else { throw OptionsRejected() }
+            guard let spec else { throw CalpipeError.optionsRejected }
             return ICSSource(input: spec, workers: workers, strict: strict)
         }
     )
@@ -48,7 +48,9 @@ package final class ICSSource: EventSource {
     }
 
     package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
-        for file in try input.inputs(context: context) {
+        let files = try input.inputs(context: context)
+        let unchanged = unchangedCheck(files: files, context: context)
+        for (fileIndex, file) in files.enumerated() {
             let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
             var events: [Event] = []
             events.reserveCapacity(Self.batchSize)
@@ -57,7 +59,7 @@ package final class ICSSource: EventSource {
             var stamp = context.runState.currentSourceLabel.map(SourceStamp.init(label:))
             var reader: ICSReader?
             try withoutActuallyEscaping(emit) { emit in
-                let handlers = ICSReader.Handlers(
+                var handlers = ICSReader.Handlers(
                     event: { (event: consuming Event) in
                         stamp?.stamp(&event.metadata)
                         events.append(consume event)
@@ -75,6 +77,7 @@ package final class ICSSource: EventSource {
                     skip: { context.report.count("skipped " + $0) },
                     repair: { context.repair($0) }
                 )
+                handlers.unchanged = unchanged.map { check in { check($0, fileIndex, $1) } }
                 let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                                            workers: workers ?? context.runState.idleCores, strict: strict || context.strict, handlers: handlers)
                 reader = fileReader
@@ -83,6 +86,9 @@ package final class ICSSource: EventSource {
                 try fileReader.finish()
                 if !events.isEmpty { try emit(Batch(events: events)) }
             }
+        }
+        if unchanged != nil, let label = context.runState.currentSourceLabel, let run = context.runState.incremental {
+            context.report.count("events unchanged (not parsed)", by: run.unparsedCount(source: label))
         }
     }
 }

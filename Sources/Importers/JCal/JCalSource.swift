@@ -13,7 +13,7 @@ package final class JCalSource: EventSource {
         make: { options in
             let spec = InputSpec.decode(options)
             try options.finish()
-            guard let spec else { throw OptionsRejected() }
+            guard let spec else { throw CalpipeError.optionsRejected }
             return JCalSource(input: spec)
         }
     )
@@ -74,7 +74,7 @@ package final class JCalSource: EventSource {
             for (i, p) in list.enumerated() {
                 do {
                     decoded.append(try JCalDecoder().property(p, path: "[1][\(i)]"))
-                } catch let problem as CalpipeError where problem.isRejection {
+                } catch let problem as CalpipeError where problem.kind == .rejected {
                     context.warn("\(stream.label):\(propertiesLine): calendar property ignored: \(problem)")
                 }
             }
@@ -101,7 +101,7 @@ package final class JCalSource: EventSource {
             let location = SourceLocation(file: stream.label, line: line)
             do {
                 try feed.component(try JCalDecoder().component(value), sourceLine: line)
-            } catch let problem as CalpipeError where problem.isRejection {
+            } catch let problem as CalpipeError where problem.kind == .rejected {
                 context.report.reject(location, problem.description)
             }
         }

@@ -16,7 +16,7 @@ package final class JSONImporter: EventSource {
         ] + EventMapping.optionDocs,
         fileExtensions: ["json", "ndjson", "jsonl"],
         make: { options in
-            guard let input = InputSpec.decode(options) else { throw OptionsRejected() }
+            guard let input = InputSpec.decode(options) else { throw CalpipeError.optionsRejected }
             let items = options.string("items")
             var ndjson = false
             if case .path(let p, _) = input.location { ndjson = p.hasSuffix(".ndjson") || p.hasSuffix(".jsonl") }
@@ -137,7 +137,7 @@ package final class JSONImporter: EventSource {
                     }
                 }
             } catch let e as JSONSyntaxError {
-                throw CalpipeError("line \(e.line), column \(e.column): \(e.message)", file: file.label)
+                throw CalpipeError("\(e)", file: file.label)
             }
         }
         if !batch.isEmpty { try emit(Batch(events: batch)) }

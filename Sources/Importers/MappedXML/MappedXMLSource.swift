@@ -37,7 +37,7 @@ package final class MappedXMLSource: EventSource {
                 }
             }
             try options.finish()
-            guard let input, let pattern else { throw OptionsRejected() }
+            guard let input, let pattern else { throw CalpipeError.optionsRejected }
             return MappedXMLSource(input: input, item: pattern, namespaces: namespaces, mapping: mapping, expressions: expressions)
         }
     )

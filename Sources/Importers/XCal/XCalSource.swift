@@ -15,7 +15,7 @@ package final class XCalSource: EventSource {
         make: { options in
             let spec = InputSpec.decode(options)
             try options.finish()
-            guard let spec else { throw OptionsRejected() }
+            guard let spec else { throw CalpipeError.optionsRejected }
             return XCalSource(input: spec)
         }
     )
@@ -84,7 +84,7 @@ package final class XCalSource: EventSource {
                     do {
                         let tree = try reader.expand()
                         for p in tree.children where p.namespaceURI == ns { properties.append(try decoder.property(p)) }
-                    } catch let problem as CalpipeError where problem.isRejection {
+                    } catch let problem as CalpipeError where problem.kind == .rejected {
                         context.warn("\(label):\(problem.line ?? 0): calendar property ignored: \(problem.message)")
                     }
                     try openCalendar(properties)
@@ -97,7 +97,7 @@ package final class XCalSource: EventSource {
                     do {
                         let component = try decoder.component(try reader.expand())
                         try feed.component(component, sourceLine: line)
-                    } catch let problem as CalpipeError where problem.isRejection {
+                    } catch let problem as CalpipeError where problem.kind == .rejected {
                         context.report.reject(SourceLocation(file: label, line: problem.line ?? line), problem.message)
                     }
                     moved = try reader.skipSubtree()

@@ -11,6 +11,10 @@ public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
     public var description: String { issues.map(\.description).joined(separator: "\n") }
 }
 
+extension ConfigErrors: CalpipeErrorConvertible {
+    public var calpipeError: CalpipeError { CalpipeError(description, kind: .usage, cause: self) }
+}
+
 /// Collects issues while options are decoded. One per pipeline file being read.
 public final class ConfigDiagnostics {
     public let file: String
@@ -27,7 +31,8 @@ public final class ConfigDiagnostics {
     }
 }
 
-/// Thrown by a plugin's factory when its options had problems that were already reported to the diagnostics.
-public struct OptionsRejected: Error {
-    public init() {}
+extension CalpipeError {
+    /// Thrown by a plugin's factory when its options had problems that were already reported to the diagnostics
+    /// (the loader goes on with the next plugin and reports them all).
+    public static let optionsRejected = CalpipeError("the options have problems, each reported with its JSON path", kind: .usage)
 }

@@ -46,7 +46,7 @@ public struct PipelineLoader {
         do {
             json = try JSONParser.parse(bytes: bytes)
         } catch let e as JSONSyntaxError {
-            throw ConfigErrors([CalpipeError.config(file: file, path: "", "line \(e.line), column \(e.column): \(e.message)")])
+            throw ConfigErrors([CalpipeError.config(file: file, path: "", "\(e)")])
         }
         do {
             for override in overrides { json = try override.apply(to: json) }
@@ -203,7 +203,7 @@ public struct PipelineLoader {
                 let product = try descriptor.make(options)
                 try options.finish()
                 built.append((product, object, path))
-            } catch is OptionsRejected {
+            } catch let error as CalpipeError where error == .optionsRejected {
                 continue
             } catch let issue as CalpipeError where issue.kind == .usage {
                 diagnostics.add(issue.path ?? "", issue.message)

@@ -19,15 +19,12 @@ package final class RunLock {
         }
     }
 
-    package enum Failure: Error {
-        /// Another run holds the lock and did not let go within the wait.
-        case held(by: Holder, waited: Double)
-    }
-
     /// Takes the lock, waiting up to `wait` seconds for another run to let go (polling every 50 ms; `cancelled`
     /// stops the wait). nil when the lock file cannot be made (a read-only folder): the run goes on unlocked
-    /// and meets the folder's own error where it writes.
-    package static func acquire(path: String, pipeline: String, wait: Double, cancelled: () -> Bool = { false }) throws -> RunLock? {
+    /// and meets the folder's own error where it writes. Held by another run: throws `label: held: <holder>;
+    /// [gave up after waiting 30 s; ]consequence (calpipe run --wait SECONDS waits for it)`.
+    package static func acquire(path: String, pipeline: String, wait: Double, label: String = "", held: String = "another run holds the lock",
+                               consequence: String = "not started", cancelled: () -> Bool = { false }) throws -> RunLock? {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
         let deadline = Date().addingTimeInterval(max(0, wait))
@@ -39,7 +36,8 @@ package final class RunLock {
             if Date() >= deadline || cancelled() {
                 let holder = readHolder(fd)
                 close(fd)
-                throw Failure.held(by: holder, waited: wait)
+                throw CalpipeError("\(held): \(holder); " + (wait > 0 ? "gave up after waiting \(waitedText(Int(wait * 1000))); " : "")
+                                   + "\(consequence) (calpipe run --wait SECONDS waits for it)", file: label.isEmpty ? nil : label)
             }
             usleep(50_000)
         }
@@ -48,6 +46,13 @@ package final class RunLock {
         _ = ftruncate(fd, 0)
         _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
         return RunLock(path: path, descriptor: fd)
+    }
+
+    /// "300 ms", "30 s", "2 min".
+    package static func waitedText(_ ms: Int) -> String {
+        if ms < 1000 || ms % 1000 != 0 { return "\(ms) ms" }
+        if ms >= 120_000 && ms % 60_000 == 0 { return "\(ms / 60_000) min" }
+        return "\(ms / 1000) s"
     }
 
     private init(path: String, descriptor: Int32) {

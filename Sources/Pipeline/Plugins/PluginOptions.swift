@@ -154,9 +154,9 @@ public struct PluginOptions {
         }
     }
 
-    /// Throws `OptionsRejected` when problems were reported for this plugin's options.
+    /// Throws `CalpipeError.optionsRejected` when problems were reported for this plugin's options.
     public func finish() throws {
         let prefix = path + "."
-        if diagnostics.issues.contains(where: { $0.path?.hasPrefix(prefix) == true || $0.path == path }) { throw OptionsRejected() }
+        if diagnostics.issues.contains(where: { $0.path?.hasPrefix(prefix) == true || $0.path == path }) { throw CalpipeError.optionsRejected }
     }
 }

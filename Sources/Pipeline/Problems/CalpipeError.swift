@@ -77,12 +77,12 @@ public struct CalpipeError: Error, CustomStringConvertible, Equatable, Sendable 
         return text.isEmpty ? message : text + ": " + message
     }
 
-    /// 2 usage, 1 failure, 130 SIGINT, 143 SIGTERM (as a shell reports a process a signal ended).
+    /// 2 usage, 1 failure (also a record problem no source caught: the run failed), 130 SIGINT, 143 SIGTERM (as a
+    /// shell reports a process a signal ended). A run that finished with rejections exits 3 (`ExitStatus.of`).
     public var exitCode: Int32 {
         switch kind {
         case .usage: return ExitStatus.usage
-        case .failure: return ExitStatus.failed
-        case .rejected: return ExitStatus.rejected
+        case .failure, .rejected: return ExitStatus.failed
         case .interrupted(let signal): return ExitStatus.interrupted(by: signal)
         }
     }
@@ -91,9 +91,6 @@ public struct CalpipeError: Error, CustomStringConvertible, Equatable, Sendable 
         if case .interrupted = kind { return true }
         return false
     }
-
-    /// A record problem (`.rejected`), the only kind a source turns into a rejection.
-    public var isRejection: Bool { kind == .rejected }
 
     /// Equal when they say the same (whatever their causes).
     public static func == (a: CalpipeError, b: CalpipeError) -> Bool {

@@ -123,7 +123,8 @@ public struct Runner {
                     context.report.keepSource("\(CalpipeError(error)); the rows of \(label) are kept")
                     continue
                 }
-                if sent == 0 {
+                // Events left unparsed as unchanged (IncrementalRun.unchangedTextCheck) were read: not an empty source.
+                if sent == 0 && incremental?.unparsedCount(source: label) ?? 0 == 0 {
                     EmptySource.check(label: label, source: source, allowEmpty: pipeline.allowEmpty.indices.contains(index) && pipeline.allowEmpty[index],
                                       rejected: context.report.rejections.count - rejectedBefore, context: context)
                 }

@@ -123,10 +123,6 @@ public final class ExpandStage: Stage {
         return Int(max(1, min(days, Int64(finishBatchDays))))
     }
 
-    /// Thrown by the worker thread's expansion when a series outgrows one batch: it is then expanded on the
-    /// stage's thread in chunks instead (`Prepared.deferred`), so results waiting on the worker stay small.
-    private struct TooLarge: Error {}
-
     /// One held series expanded (on `SeriesWorker`'s thread): its occurrences with their sort instants, and
     /// what the warnings need. @unchecked: the batch is handed over whole, from the thread that filled it to
     /// the one that empties it, never shared.
@@ -163,11 +159,12 @@ public final class ExpandStage: Stage {
         let weight = dayWeight(master, expander: expander)
         do {
             let result = try expander.expand(master, overrides: overrides, into: batch, chunk: max(1, finishBatchDays / weight),
-                                             flush: { _ in throw TooLarge() })
+                                             flush: { _ in throw CalpipeError("the series outgrew one batch") })
             return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
                             uid: master.uid, origin: master.origin, weight: weight)
         } catch {
-            // Thrown by `flush` alone: start again on the stage's thread, in chunks (the work lost is one chunk).
+            // Thrown by `flush` alone, when the series outgrows one batch: start again on the stage's thread, in
+            // chunks (`Prepared.deferred`; the work lost is one chunk), so results waiting on the worker stay small.
             return Prepared(occurrences: OccurrenceBatch(capacity: 16), isSeries: true, uid: master.uid, origin: master.origin,
                             weight: weight, deferred: (master, overrides))
         }

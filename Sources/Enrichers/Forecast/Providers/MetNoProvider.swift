@@ -89,7 +89,7 @@ final class MetNoProvider: ForecastProvider {
         do {
             json = try JSONParser.parse(bytes: body)
         } catch let e as JSONSyntaxError {
-            throw CalpipeError("malformed JSON (line \(e.line), column \(e.column): \(e.message))")
+            throw CalpipeError("malformed JSON (\(e))")
         }
         guard let series = json.value(atDottedPath: "properties.timeseries")?.arrayValue else {
             throw CalpipeError("no \"properties.timeseries\" array in the answer")

@@ -35,10 +35,39 @@ package struct StoredEvent: Sendable, Hashable {
     package var id: Int64
     /// `EventHasher.hash` of the event as written.
     package var contentHash: Int64
+    /// `Fingerprint.rawText` of its raw text (`Event.sourceText`), when it had one.
+    package var textHash: Int64?
 
-    package init(id: Int64, contentHash: Int64) {
+    package init(id: Int64, contentHash: Int64, textHash: Int64? = nil) {
         self.id = id
         self.contentHash = contentHash
+        self.textHash = textHash
+    }
+}
+
+/// A stored event found by the hash of its raw text (`Fingerprint.rawText`).
+package struct StoredText: Sendable, Hashable {
+    /// The sink's row id.
+    package var id: Int64
+    /// The UTC span the event (or series) can touch as stored: from its start to `spanEndUTC` (nil: a series with
+    /// no known end), to tell whether it touches a range the window gained.
+    package var startUTC: Int64
+    package var spanEndUTC: Int64?
+    /// For a part of a series (a master with RRULE/RDATE or an override), the key of its UID
+    /// (`SourceMemory.seriesKey`); nil for a single event.
+    package var series: UInt64?
+
+    package init(id: Int64, startUTC: Int64, spanEndUTC: Int64?, series: UInt64?) {
+        self.id = id
+        self.startUTC = startUTC
+        self.spanEndUTC = spanEndUTC
+        self.series = series
+    }
+
+    /// Whether the span touches one of `ranges` (a zero-length span: when it starts inside one).
+    func touches(_ ranges: [Range<Int64>]) -> Bool {
+        let (s, e) = (startUTC, spanEndUTC ?? Int64.max)
+        return ranges.contains { r in s < r.upperBound && (e > r.lowerBound || (e <= s && s >= r.lowerBound)) }
     }
 }
 
@@ -46,6 +75,15 @@ package struct StoredEvent: Sendable, Hashable {
 /// Read-only once made; used from several threads.
 package protocol SourceMemory: AnyObject, Sendable {
     var fingerprint: SourceFingerprint { get }
+    /// The source's context hash stored by the last run (`IncrementalRun.setContext`), nil when none.
+    var contextHash: String? { get }
+    /// The stored event whose raw text has this hash (`Fingerprint.rawText(bytes:)`), if exactly one.
+    func stored(textHash: Int64) -> StoredText?
+    /// Per series (key of its UID): the raw-text hashes of its stored parts (nil for a part without one) with
+    /// their spans. Filled only when the memory has a context hash.
+    var seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]] { get }
+    /// The key of a UID in `seriesParts`.
+    func seriesKey(uid: String) -> UInt64
     /// The stored event with this key (in this source): uid and RECURRENCE-ID (nil for none).
     func stored(uid: String, recurrenceID: EventTime?) -> StoredEvent?
     /// How many events (a series and its overrides) are stored under this uid.

@@ -35,6 +35,13 @@ package final class IncrementalRun: @unchecked Sendable {
     private var reexpanded: [String: Set<Int64>] = [:]
     private let hasher = EventHasher()
     private let zone: Zone
+    /// Per source: this run's context hash (what its reader found outside the events, see `setContext`).
+    private var contexts: [String: String] = [:]
+    /// Per source: this run's input files in reading order (their labels), from `setContext`.
+    private var files: [String: [String: Int]] = [:]
+    /// Per source: ids of the events left unparsed by `unchangedTextCheck`, with where that copy was read (file
+    /// index << 40 | line), so that another copy of the same key, parsed, can tell which one came last.
+    private var unparsed: [String: [Int64: Int64]] = [:]
 
     /// Sources whose sinks hold events from earlier runs.
     private var remembered: Set<String> = []
@@ -138,12 +145,28 @@ package final class IncrementalRun: @unchecked Sendable {
         var dropped = 0
         lock.lock()
         defer { lock.unlock() }
+        // With the stored context, an event whose raw text has the stored text hash is unchanged: no content hash.
+        let sameContext = memory.contextHash != nil && memory.contextHash == contexts[source]
         for i in batch.events.indices {
             let series = Self.isSeriesPart(batch.events[i])
             guard let stored = memory.stored(uid: batch.events[i].uid, recurrenceID: batch.events[i].recurrenceID?.time) else {
                 if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
                 keep.append(true)
                 continue
+            }
+            if let skipped = unparsed[source]?[stored.id] {
+                // Another copy of an event left unparsed (the same key twice in one source): the copy read last
+                // wins, as in a fresh load. The unparsed one is the stored row; a parsed copy read after it is
+                // handed on (below), one read before it is left out.
+                let origin = batch.events[i].origin
+                let at = Self.position(file: files[source]?[origin?.file ?? ""] ?? 0xFFFF, line: origin?.line ?? 0)
+                unparsed[source]?[stored.id] = nil
+                if at < skipped {
+                    unparsed[source]?[stored.id] = skipped
+                    keep.append(false)
+                    dropped += 1
+                    continue
+                }
             }
             if kept[source]?.contains(stored.id) == true || passed[source]?.contains(stored.id) == true {
                 // The same key twice in one source: every copy goes to the sinks, which keep the last, as a
@@ -154,7 +177,8 @@ package final class IncrementalRun: @unchecked Sendable {
                 keep.append(true)
                 continue
             }
-            if !sameInput && hasher.hash(batch.events[i]) != stored.contentHash {
+            let sameText = sameContext && stored.textHash != nil && batch.events[i].rawTextHash == stored.textHash
+            if !sameInput && !sameText && hasher.hash(batch.events[i]) != stored.contentHash {
                 passed[source, default: []].insert(stored.id)
                 if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
                 keep.append(true)
@@ -182,6 +206,78 @@ package final class IncrementalRun: @unchecked Sendable {
     private func touches(_ event: Event, _ ranges: [Range<Int64>]) -> Bool {
         let (s, e) = Occurrence(single: event).interval(in: zone)
         return ranges.contains { r in s < r.upperBound && (e > r.lowerBound || (e <= s && s >= r.lowerBound)) }
+    }
+
+    /// Notes this run's context hash of `source`: a hash of everything in its input that shapes events but is not
+    /// an event's own text (an ICS feed's VTIMEZONEs and calendar properties, the zone database). Stored by the
+    /// sinks with the fingerprint; a later run skips events by their text only when it finds the same context.
+    /// `files` are the labels of the files the source reads, in order (events name them in their origin).
+    package func setContext(_ hash: String, files labels: [String], for source: String) {
+        locked {
+            contexts[source] = hash
+            files[source] = Dictionary(labels.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    package func context(for source: String) -> String? { locked { contexts[source] } }
+
+    /// How many events of `source` were left unparsed (`unchangedTextCheck`).
+    package func unparsedCount(source: String) -> Int { locked { unparsed[source]?.count ?? 0 } }
+
+    private static func position(file: Int, line: Int) -> Int64 { Int64(file) << 40 | Int64(line & 0xFF_FFFF_FFFF) }
+
+    /// For a source read event by event whose context is the stored one: a check a reader calls with an event's
+    /// raw text (BEGIN to END, unfolded, as `Event.sourceText`) before it parses it. True when the text is that of
+    /// a stored single event that needs no work (as `filter` decides for parsed events: not seen before in this
+    /// run, not touching a range the window gained): the reader leaves it out unparsed and its row is kept.
+    /// Series parts are always parsed (the expand stage may need them). nil: every event must be parsed.
+    /// What a reader's quick pass over a source's files found (`TextScan`), for `unchangedTextCheck`.
+    package struct TextScan: Sendable {
+        /// The raw-text hash of every event in the files, with how many times it occurs.
+        package var texts: [Int64: Int] = [:]
+        /// The UIDs of the events whose text the memory does not know (`knowsText`): new or changed events. nil
+        /// when one could not be read for sure (then every series part is parsed).
+        package var newUIDs: Set<String>? = []
+
+        package init() {}
+    }
+
+    /// Whether `hash` is the raw-text hash of a stored event of `source` (a reader's quick pass asks).
+    package func knowsText(_ hash: Int64, source: String) -> Bool {
+        memory(for: source)?.stored(textHash: hash) != nil
+    }
+
+    /// The check's arguments: the text, the index of its file (in the order given to `setContext`) and the line
+    /// of its BEGIN. With a `scan` of the files, the parts of a series are left out too when the series is
+    /// unchanged as a whole: every stored part's text is in the files once, no new or changed event has its UID,
+    /// and no part touches a range the window gained (the expand stage then has nothing to do with it).
+    package func unchangedTextCheck(source: String, scan: TextScan?) -> ((UnsafeRawBufferPointer, Int, Int) -> Bool)? {
+        guard case .events(let delta) = plan(for: source), let memory = memory(for: source),
+              let stored = memory.contextHash, stored == context(for: source) else { return nil }
+        var unchangedSeries: Set<UInt64> = []
+        if let scan, let newUIDs = scan.newUIDs {
+            let changed = Set(newUIDs.map(memory.seriesKey))
+            for (key, parts) in memory.seriesParts where !changed.contains(key) {
+                if parts.allSatisfy({ p in p.textHash.map { scan.texts[$0] == 1 } == true && !p.part.touches(delta) }) {
+                    unchangedSeries.insert(key)
+                }
+            }
+        }
+        return { [self] text, file, line in
+            guard let event = memory.stored(textHash: Fingerprint.rawText(bytes: text)) else { return false }
+            if let series = event.series {
+                guard unchangedSeries.contains(series) else { return false }
+            } else if event.touches(delta) {
+                return false
+            }
+            return locked {
+                // A second copy in the same source is parsed: `filter` then hands every copy on, as a fresh load.
+                if kept[source]?.contains(event.id) == true || passed[source]?.contains(event.id) == true { return false }
+                kept[source, default: []].insert(event.id)
+                unparsed[source, default: [:]][event.id] = Self.position(file: file, line: line)
+                return true
+            }
+        }
     }
 
     /// What the expand stage does with a series (master and overrides) of `source` at the end of the input.

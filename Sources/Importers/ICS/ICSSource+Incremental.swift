@@ -1,0 +1,174 @@
+import Foundation
+import Pipeline
+
+/// Incremental runs (docs/incremental.md, "Events left unparsed"): the `ics` source hashes what surrounds the
+/// events of its files (the context: calendar properties, VTIMEZONEs, other components, the zone database) and,
+/// when a source is read event by event with the context the sink stored, leaves out unparsed every event whose
+/// raw text is that of a stored single event (`IncrementalRun.unchangedTextCheck`).
+extension ICSSource {
+    /// The check for the reader (nil: parse every event). Also notes the context, which the sinks store.
+    func unchangedCheck(files: [InputSpec.Input], context: RunContext) -> ((UnsafeRawBufferPointer, Int, Int) -> Bool)? {
+        guard let run = context.runState.incremental, run.enabled, let label = context.runState.currentSourceLabel,
+              run.current[label]?.input != nil, !files.contains(where: { $0.path == "-" }) else { return nil }
+        switch run.plan(for: label) {
+        case .skipped, .kept: return nil
+        case .full, .events: break
+        }
+        var sha = Fingerprint.ContextHasher()
+        sha.update(Self.zoneDatabaseStamp)
+        var scan = IncrementalRun.TextScan()
+        let known: (Int64) -> Bool
+        if case .events = run.plan(for: label) { known = { run.knowsText($0, source: label) } } else { known = { _ in true } }
+        for file in files {
+            guard let hash = Self.scan(path: file.path, into: &scan, known: known) else { return nil }
+            sha.update(hash)
+        }
+        run.setContext(sha.finishHex(), files: files.map(\.label), for: label)
+        return run.unchangedTextCheck(source: label, scan: scan)
+    }
+
+    /// Size and modification time of the system's zone data: events naming an IANA zone take its rules from it.
+    static var zoneDatabaseStamp: String {
+        var info = stat()
+        for path in ["/usr/share/zoneinfo/tzdata.zi", "/usr/share/zoneinfo"] where stat(path, &info) == 0 {
+            return "\(path) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        }
+        return "no zone data"
+    }
+
+    /// A quick pass over a file, lines unfolded as the scanner does (CR before LF dropped, a line that starts
+    /// with a blank continues the one before, blank lines skipped). Returns SHA-256 (hex) of every line that is not
+    /// inside a VEVENT (from a `BEGIN:VEVENT` line to the next `END:VEVENT` line, in any letter case), and adds
+    /// to `scan` each VEVENT's raw-text hash (its lines with CRLF, as `Event.sourceText`) and, for a text `known`
+    /// does not know, its UID (a UID line with parameters, or two of them, make `newUIDs` nil). Read in 1 MiB
+    /// chunks; nil when the file cannot be read or holds a line longer than 8 MiB (then no event is skipped).
+    static func scan(path: String, into scan: inout IncrementalRun.TextScan, known: (Int64) -> Bool, chunkSize: Int = 1 << 20) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var logical: [UInt8] = []
+        var haveLogical = false
+        var sha = Fingerprint.ContextHasher()
+        var block: [UInt8] = []
+        var inEvent = false
+        var uid: [UInt8]?
+        var uidLines = 0
+        var uidUnsafe = false
+        func logicalLine(_ l: UnsafeRawBufferPointer) {
+            if l.isEmpty || (l[0] == 0x20 && !l.contains { $0 != 0x20 && $0 != 0x09 }) { return }
+            if inEvent {
+                block.append(contentsOf: l)
+                block.append(contentsOf: [0x0D, 0x0A])
+                if l.count >= 3, Self.isPrefix(l, "UID"), l.count > 3, l[3] == 0x3A || l[3] == 0x3B {
+                    uidLines += 1
+                    if l[3] == 0x3B { uidUnsafe = true } else { uid = Array(l[4...]) }
+                }
+                guard Self.isKeyword(l, "END:", "VEVENT") else { return }
+                inEvent = false
+                let hash = block.withUnsafeBytes { Fingerprint.rawText(bytes: $0) }
+                scan.texts[hash, default: 0] += 1
+                if !known(hash) {
+                    if uidLines > 1 || uidUnsafe {
+                        scan.newUIDs = nil
+                    } else if let uid {
+                        scan.newUIDs?.insert(String(decoding: uid, as: UTF8.self))
+                    }
+                }
+            } else if Self.isKeyword(l, "BEGIN:", "VEVENT") {
+                inEvent = true
+                block.removeAll(keepingCapacity: true)
+                block.append(contentsOf: l)
+                block.append(contentsOf: [0x0D, 0x0A])
+                uid = nil
+                uidLines = 0
+                uidUnsafe = false
+            } else {
+                sha.update(l)
+                sha.update("\n")
+            }
+        }
+        // A line whose end and next line's first byte are in the chunk is handled where it is; one that is folded
+        // or crosses chunks is assembled in `logical` (`midLine`: its last physical line has not ended yet).
+        var midLine = false
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunkSize) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { all in
+                let chunk = UnsafeRawBufferPointer(rebasing: all[0..<n])
+                let base = chunk.baseAddress!
+                func lineFeed(from i: Int) -> Int? {
+                    memchr(base + i, 0x0A, n - i).map { base.distance(to: UnsafeRawPointer($0)) }
+                }
+                var i = 0
+                while i < n {
+                    if midLine {
+                        guard let end = lineFeed(from: i) else {
+                            logical.append(contentsOf: chunk[i..<n])
+                            break
+                        }
+                        logical.append(contentsOf: chunk[i..<end])
+                        if logical.last == 0x0D { logical.removeLast() }
+                        midLine = false
+                        i = end + 1
+                        continue
+                    }
+                    if haveLogical {
+                        if chunk[i] == 0x20 || chunk[i] == 0x09 {
+                            i += 1  // folded: the rest of this line continues the logical one
+                            midLine = true
+                            continue
+                        }
+                        logical.withUnsafeBytes { logicalLine($0) }
+                        logical.removeAll(keepingCapacity: true)
+                        haveLogical = false
+                    }
+                    guard let end = lineFeed(from: i) else {
+                        logical.append(contentsOf: chunk[i..<n])
+                        haveLogical = true
+                        midLine = true
+                        break
+                    }
+                    let stop = end > i && chunk[end - 1] == 0x0D ? end - 1 : end
+                    if end + 1 < n, chunk[end + 1] != 0x20, chunk[end + 1] != 0x09 {
+                        logicalLine(UnsafeRawBufferPointer(rebasing: chunk[i..<stop]))
+                    } else {
+                        logical.append(contentsOf: chunk[i..<stop])
+                        haveLogical = true
+                    }
+                    i = end + 1
+                }
+            }
+            if logical.count > 8 << 20 { return nil }
+        }
+        if haveLogical {
+            if midLine, logical.last == 0x0D { logical.removeLast() }
+            logical.withUnsafeBytes { logicalLine($0) }
+        }
+        return sha.finishHex()
+    }
+
+    /// Whether `bytes` starts with `prefix` in any letter case (ASCII; `prefix` in upper case).
+    private static func isPrefix(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        let p = prefix.utf8Start
+        for i in 0..<prefix.utf8CodeUnitCount {
+            let b = bytes[i]
+            if (b >= 0x61 && b <= 0x7A ? b - 0x20 : b) != p[i] { return false }
+        }
+        return true
+    }
+
+    /// Whether the line is `prefix` + `name` (any letter case, blanks after it allowed), as the scanner reads
+    /// BEGIN and END lines.
+    private static func isKeyword(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString, _ name: StaticString) -> Bool {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        guard end == prefix.utf8CodeUnitCount + name.utf8CodeUnitCount, isPrefix(bytes, prefix) else { return false }
+        return isPrefix(UnsafeRawBufferPointer(rebasing: bytes[prefix.utf8CodeUnitCount..<end]), name)
+    }
+}
