@@ -294,6 +294,14 @@ package final class Statement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with the column's text as UTF-8 bytes (empty for NULL) where SQLite keeps them, valid only
+    /// during the call: no String is made (hot loops that only hash or compare the text).
+    package func withTextBytes<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let i = Int32(index)
+        guard let bytes = sqlite3_column_text(handle, i) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, i))))
+    }
+
     /// The column as bytes, nil for NULL.
     package func blob(at index: Int) -> [UInt8]? {
         let i = Int32(index)

@@ -38,8 +38,10 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
             let id = s.int64(at: 0)
             allIDs.append(id)
             let live = s.optionalInt64(at: 3) != nil && s.optionalInt64(at: 4) == nil
+            // The UID's key, from the column's bytes (no String made).
+            let uidKey = s.withTextBytes(at: 1) { Self.key(uid: $0, recurrenceID: nil) }
             if contextHash != nil {
-                let series: UInt64? = s.int64(at: 8) == 1 ? nil : Self.key(uid: s.text(at: 1) ?? "", recurrenceID: nil)
+                let series: UInt64? = s.int64(at: 8) == 1 ? nil : uidKey
                 let stored = StoredText(id: id, startUTC: s.int64(at: 6), spanEndUTC: s.optionalInt64(at: 7), series: series)
                 // A part that is removed or has no hash yet: its series is never left unparsed (no text hash).
                 let text = live ? s.optionalInt64(at: 5) : nil
@@ -50,14 +52,13 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
                 }
             }
             guard live, let hash = s.optionalInt64(at: 3) else { continue }
-            let uid = s.text(at: 1) ?? ""
-            let key = Self.key(uid: uid, recurrenceID: s.text(at: 2) ?? "")
+            let key = s.withTextBytes(at: 1) { uid in s.withTextBytes(at: 2) { Self.key(uid: uid, recurrenceID: $0) } }
             if ambiguous.contains(key) { continue }
             if events.updateValue(StoredEvent(id: id, contentHash: hash, textHash: s.optionalInt64(at: 5)), forKey: key) != nil {
                 events[key] = nil
                 ambiguous.insert(key)
             }
-            uidCounts[Self.key(uid: uid, recurrenceID: nil), default: 0] += 1
+            uidCounts[uidKey, default: 0] += 1
         }
     }
 
@@ -77,11 +78,19 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
 
     /// FNV-1a over the uid's bytes, a separator and the recurrence id's (none: no separator).
     static func key(uid: String, recurrenceID: String?) -> UInt64 {
+        var uid = uid
+        return uid.withUTF8 { u in
+            guard var rid = recurrenceID else { return key(uid: u, recurrenceID: nil) }
+            return rid.withUTF8 { key(uid: u, recurrenceID: $0) }
+        }
+    }
+
+    static func key(uid: UnsafeBufferPointer<UInt8>, recurrenceID: UnsafeBufferPointer<UInt8>?) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in uid.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        for b in uid { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         if let recurrenceID {
             h = (h ^ 0xff) &* 0x0000_0100_0000_01b3
-            for b in recurrenceID.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+            for b in recurrenceID { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         }
         return h
     }
