@@ -80,7 +80,7 @@ final class JSONDaysSpoolTests: XCTestCase {
         let spool = DayEntrySpool(runBytes: 200)
         // Equal keys in several runs keep the order they were added in.
         for i in 0..<50 {
-            let key = DayEntrySpool.Key(day: 20_000 + (i * 7) % 5, allDay: i % 3 == 0, startUTC: Int64(i % 4), title: "t", uid: "same", endUTC: 0)
+            let key = AgendaKey(day: 20_000 + (i * 7) % 5, allDay: i % 3 == 0, startUTC: Int64(i % 4), title: "t", uid: "same", endUTC: 0)
             try spool.add(key, text: "#\(i)")
         }
         XCTAssertGreaterThan(spool.spilledRuns, 3)

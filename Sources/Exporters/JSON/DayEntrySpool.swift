@@ -7,9 +7,6 @@ import Pipeline
 /// runs. Memory holds one run plus a read buffer per run, whatever the size of the feed; a feed whose entries
 /// fit in one run never touches the disk.
 final class DayEntrySpool {
-    /// An entry's place in agenda order.
-    typealias Key = AgendaKey<String>
-
     /// One entry as `drain` hands it out: its key (titles and UIDs as bytes) and rendered bytes, valid during
     /// the call only.
     struct Entry {
@@ -80,7 +77,7 @@ final class DayEntrySpool {
     var spilledRuns: Int { runs.count }
 
     /// Adds an entry whose rendered JSON is `text`.
-    func add(_ key: Key, text: UnsafeBufferPointer<UInt8>) throws {
+    func add(_ key: AgendaKey<String>, text: UnsafeBufferPointer<UInt8>) throws {
         let offset = arena.count
         let titleLength = JSONBytes.withUTF8(key.title) { utf8 in
             // Consecutive entries often share their event's title: its check is remembered.
@@ -105,7 +102,7 @@ final class DayEntrySpool {
     }
 
     /// Adds an entry whose rendered JSON is `text`.
-    func add(_ key: Key, text: String) throws {
+    func add(_ key: AgendaKey<String>, text: String) throws {
         try JSONBytes.withUTF8(text) { try add(key, text: $0) }
     }
 

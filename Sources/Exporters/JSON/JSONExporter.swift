@@ -128,7 +128,7 @@ package final class JSONExporter: Sink {
         try entry.occurrence.withEvent { event in
             entryText.removeAll()
             entryText.dayEntry(entry, event: event, zone: zone, level: 4)
-            let key = DayEntrySpool.Key(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
+            let key = AgendaKey(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
                                         title: event.title ?? "", uid: event.uid, endUTC: entry.endUTC)
             try spool.add(key, text: entryText.buffer)
         }

@@ -41,8 +41,6 @@ public struct AgendaKey<Text> {
     }
 }
 
-extension AgendaKey: Sendable where Text: Sendable {}
-
 extension AgendaKey: Equatable, Comparable where Text == String {
     @inlinable
     public static func < (a: AgendaKey, b: AgendaKey) -> Bool {

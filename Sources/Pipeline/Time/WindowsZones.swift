@@ -3,9 +3,9 @@
 
 /// Windows time zone names (as Outlook and Exchange write them in TZID) and the IANA zone CLDR maps
 /// each one to. `ZoneDatabase` consults this table by default.
-package enum WindowsZones {
+public enum WindowsZones {
     /// 142 Windows names -> IANA names.
-    package static let ianaByWindowsName: [String: String] = [
+    public static let ianaByWindowsName: [String: String] = [
         "AUS Central Standard Time": "Australia/Darwin",
         "AUS Eastern Standard Time": "Australia/Sydney",
         "Afghanistan Standard Time": "Asia/Kabul",

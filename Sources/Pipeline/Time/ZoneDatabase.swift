@@ -8,12 +8,7 @@ public final class ZoneDatabase: Sendable {
     /// Extra name mappings consulted before the system database (e.g. Windows zone names -> IANA).
     private let aliases: [String: String]
 
-    /// Windows zone names are known beside the system's IANA names.
-    public convenience init() {
-        self.init(aliases: WindowsZones.ianaByWindowsName)
-    }
-
-    package init(aliases: [String: String]) {
+    public init(aliases: [String: String] = WindowsZones.ianaByWindowsName) {
         self.aliases = aliases
     }
 
