@@ -59,7 +59,7 @@ extension ICSSource {
             if l.isEmpty || (l[0] == 0x20 && !l.contains { $0 != 0x20 && $0 != 0x09 }) { return }
             if inEvent {
                 block.append(contentsOf: l)
-                block.append(contentsOf: [0x0D, 0x0A])
+                block.append(0x0D); block.append(0x0A)
                 if l.count >= 3, Self.isPrefix(l, "UID"), l.count > 3, l[3] == 0x3A || l[3] == 0x3B {
                     uidLines += 1
                     if l[3] == 0x3B { uidUnsafe = true } else { uid = Array(l[4...]) }
@@ -79,7 +79,7 @@ extension ICSSource {
                 inEvent = true
                 block.removeAll(keepingCapacity: true)
                 block.append(contentsOf: l)
-                block.append(contentsOf: [0x0D, 0x0A])
+                block.append(0x0D); block.append(0x0A)
                 uid = nil
                 uidLines = 0
                 uidUnsafe = false
