@@ -59,10 +59,10 @@ extension ICSSource {
             if l.isEmpty || (l[0] == 0x20 && !l.contains { $0 != 0x20 && $0 != 0x09 }) { return }
             if inEvent {
                 block.append(contentsOf: l)
-                block.append(contentsOf: [0x0D, 0x0A])
+                block.append(0x0D); block.append(0x0A)
                 if l.count >= 3, Self.isPrefix(l, "UID"), l.count > 3, l[3] == 0x3A || l[3] == 0x3B {
                     uidLines += 1
-                    if l[3] == 0x3B { uidUnsafe = true } else { uid = Array(l[4...]) }
+                    if l[3] == 0x3B { uidUnsafe = true } else { uid = Array(UnsafeRawBufferPointer(rebasing: l[4...])) }
                 }
                 guard Self.isKeyword(l, "END:", "VEVENT") else { return }
                 inEvent = false
@@ -79,7 +79,7 @@ extension ICSSource {
                 inEvent = true
                 block.removeAll(keepingCapacity: true)
                 block.append(contentsOf: l)
-                block.append(contentsOf: [0x0D, 0x0A])
+                block.append(0x0D); block.append(0x0A)
                 uid = nil
                 uidLines = 0
                 uidUnsafe = false
@@ -108,10 +108,10 @@ extension ICSSource {
                 while i < n {
                     if midLine {
                         guard let end = lineFeed(from: i) else {
-                            logical.append(contentsOf: chunk[i..<n])
+                            logical.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[i..<n]))
                             break
                         }
-                        logical.append(contentsOf: chunk[i..<end])
+                        logical.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[i..<end]))
                         if logical.last == 0x0D { logical.removeLast() }
                         midLine = false
                         i = end + 1
@@ -128,7 +128,7 @@ extension ICSSource {
                         haveLogical = false
                     }
                     guard let end = lineFeed(from: i) else {
-                        logical.append(contentsOf: chunk[i..<n])
+                        logical.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[i..<n]))
                         haveLogical = true
                         midLine = true
                         break
@@ -137,7 +137,7 @@ extension ICSSource {
                     if end + 1 < n, chunk[end + 1] != 0x20, chunk[end + 1] != 0x09 {
                         logicalLine(UnsafeRawBufferPointer(rebasing: chunk[i..<stop]))
                     } else {
-                        logical.append(contentsOf: chunk[i..<stop])
+                        logical.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[i..<stop]))
                         haveLogical = true
                     }
                     i = end + 1

@@ -24,10 +24,8 @@ package final class IncrementalRun: @unchecked Sendable {
     package let current: [String: SourceFingerprint]
     private var plans: [String: Plan] = [:]
     private var memories: [String: any SourceMemory] = [:]
-    /// Per source: ids of stored events seen unchanged (their rows are kept as they are).
-    private var kept: [String: Set<Int64>] = [:]
-    /// Per source: ids of stored events seen with new content (written again).
-    private var passed: [String: Set<Int64>] = [:]
+    /// Per source: what its read decided about its stored events (`Progress`).
+    private var progress: [String: Progress] = [:]
     /// Per source, per uid of a series (a master with RRULE/RDATE or an override): unchanged components seen,
     /// and whether any component changed or is new.
     private var seriesSeen: [String: [String: (unchanged: [Int64], dirty: Bool)]] = [:]
@@ -39,9 +37,26 @@ package final class IncrementalRun: @unchecked Sendable {
     private var contexts: [String: String] = [:]
     /// Per source: this run's input files in reading order (their labels), from `setContext`.
     private var files: [String: [String: Int]] = [:]
-    /// Per source: ids of the events left unparsed by `unchangedTextCheck`, with where that copy was read (file
-    /// index << 40 | line), so that another copy of the same key, parsed, can tell which one came last.
-    private var unparsed: [String: [Int64: Int64]] = [:]
+
+    /// What a source's read decided about its stored events; one object per source, so that the per-event checks
+    /// find it once, not by the source's label each time (guarded by the run's lock like everything here).
+    private final class Progress {
+        /// Ids of stored events seen unchanged (their rows are kept as they are).
+        var kept: Set<Int64> = []
+        /// Ids of stored events seen with new content (written again).
+        var passed: Set<Int64> = []
+        /// Ids of the events left unparsed by `unchangedTextCheck`, with where that copy was read (file index << 40
+        /// | line), so that another copy of the same key, parsed, can tell which one came last.
+        var unparsed: [Int64: Int64] = [:]
+    }
+
+    /// The source's `Progress`, made on first use. Call with the lock held.
+    private func progress(of source: String) -> Progress {
+        if let p = progress[source] { return p }
+        let p = Progress()
+        progress[source] = p
+        return p
+    }
 
     /// Sources whose sinks hold events from earlier runs.
     private var remembered: Set<String> = []
@@ -63,7 +78,7 @@ package final class IncrementalRun: @unchecked Sendable {
         locked {
             plans[source] = .kept
             memories[source] = nil
-            kept[source] = nil
+            progress[source]?.kept = []
         }
     }
 
@@ -107,14 +122,14 @@ package final class IncrementalRun: @unchecked Sendable {
 
     /// Whether the row `id` of `source` is kept as it is (the event was seen unchanged): sinks do not write it.
     package func isKept(_ id: Int64, source: String) -> Bool {
-        locked { kept[source]?.contains(id) ?? false }
+        locked { progress[source]?.kept.contains(id) ?? false }
     }
 
     /// Stored ids of `source` the sink must treat as possibly gone: every stored id but the kept ones.
     package func notKept(source: String) -> [Int64] {
         locked {
             guard let memory = memories[source] else { return [] }
-            let k = kept[source] ?? []
+            let k = progress[source]?.kept ?? []
             return memory.allIDs.filter { !k.contains($0) }
         }
     }
@@ -125,7 +140,7 @@ package final class IncrementalRun: @unchecked Sendable {
     }
 
     package func keptCount(source: String) -> Int {
-        locked { kept[source]?.count ?? 0 }
+        locked { progress[source]?.kept.count ?? 0 }
     }
 
     private static func isSeriesPart(_ event: Event) -> Bool {
@@ -147,6 +162,7 @@ package final class IncrementalRun: @unchecked Sendable {
         defer { lock.unlock() }
         // With the stored context, an event whose raw text has the stored text hash is unchanged: no content hash.
         let sameContext = memory.contextHash != nil && memory.contextHash == contexts[source]
+        let p = progress(of: source)
         for i in batch.events.indices {
             let series = Self.isSeriesPart(batch.events[i])
             guard let stored = memory.stored(uid: batch.events[i].uid, recurrenceID: batch.events[i].recurrenceID?.time) else {
@@ -154,37 +170,37 @@ package final class IncrementalRun: @unchecked Sendable {
                 keep.append(true)
                 continue
             }
-            if let skipped = unparsed[source]?[stored.id] {
+            if let skipped = p.unparsed[stored.id] {
                 // Another copy of an event left unparsed (the same key twice in one source): the copy read last
                 // wins, as in a fresh load. The unparsed one is the stored row; a parsed copy read after it is
                 // handed on (below), one read before it is left out.
                 let origin = batch.events[i].origin
                 let at = Self.position(file: files[source]?[origin?.file ?? ""] ?? 0xFFFF, line: origin?.line ?? 0)
-                unparsed[source]?[stored.id] = nil
+                p.unparsed[stored.id] = nil
                 if at < skipped {
-                    unparsed[source]?[stored.id] = skipped
+                    p.unparsed[stored.id] = skipped
                     keep.append(false)
                     dropped += 1
                     continue
                 }
             }
-            if kept[source]?.contains(stored.id) == true || passed[source]?.contains(stored.id) == true {
+            if p.kept.contains(stored.id) || p.passed.contains(stored.id) {
                 // The same key twice in one source: every copy goes to the sinks, which keep the last, as a
                 // fresh load does.
-                kept[source]?.remove(stored.id)
-                passed[source, default: []].insert(stored.id)
+                p.kept.remove(stored.id)
+                p.passed.insert(stored.id)
                 if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
                 keep.append(true)
                 continue
             }
             let sameText = sameContext && stored.textHash != nil && batch.events[i].rawTextHash == stored.textHash
             if !sameInput && !sameText && hasher.hash(batch.events[i]) != stored.contentHash {
-                passed[source, default: []].insert(stored.id)
+                p.passed.insert(stored.id)
                 if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
                 keep.append(true)
                 continue
             }
-            kept[source, default: []].insert(stored.id)
+            p.kept.insert(stored.id)
             if series {
                 seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].unchanged.append(stored.id)
                 keep.append(true)
@@ -222,7 +238,7 @@ package final class IncrementalRun: @unchecked Sendable {
     package func context(for source: String) -> String? { locked { contexts[source] } }
 
     /// How many events of `source` were left unparsed (`unchangedTextCheck`).
-    package func unparsedCount(source: String) -> Int { locked { unparsed[source]?.count ?? 0 } }
+    package func unparsedCount(source: String) -> Int { locked { progress[source]?.unparsed.count ?? 0 } }
 
     private static func position(file: Int, line: Int) -> Int64 { Int64(file) << 40 | Int64(line & 0xFF_FFFF_FFFF) }
 
@@ -263,6 +279,7 @@ package final class IncrementalRun: @unchecked Sendable {
                 }
             }
         }
+        let mine = locked { self.progress(of: source) }
         return { [self] text, file, line in
             guard let event = memory.stored(textHash: Fingerprint.rawText(bytes: text)) else { return false }
             if let series = event.series {
@@ -272,9 +289,9 @@ package final class IncrementalRun: @unchecked Sendable {
             }
             return locked {
                 // A second copy in the same source is parsed: `filter` then hands every copy on, as a fresh load.
-                if kept[source]?.contains(event.id) == true || passed[source]?.contains(event.id) == true { return false }
-                kept[source, default: []].insert(event.id)
-                unparsed[source, default: [:]][event.id] = Self.position(file: file, line: line)
+                if mine.kept.contains(event.id) || mine.passed.contains(event.id) { return false }
+                mine.kept.insert(event.id)
+                mine.unparsed[event.id] = Self.position(file: file, line: line)
                 return true
             }
         }
@@ -296,7 +313,7 @@ package final class IncrementalRun: @unchecked Sendable {
             guard case .events(let delta) = plans[source] ?? .full, let memory = memories[source] else { return .full }
             guard let seen = seriesSeen[source]?[uid] else { return .full }
             if !seen.dirty && seen.unchanged.count == memory.componentCount(uid: uid)
-                && seen.unchanged.allSatisfy({ kept[source]?.contains($0) == true }) {
+                && seen.unchanged.allSatisfy({ progress[source]?.kept.contains($0) == true }) {
                 return delta.isEmpty ? .skip : .delta(delta)
             }
             // A part changed, came or went: the whole series is expanded again, and its unchanged parts'
