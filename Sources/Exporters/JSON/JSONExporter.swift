@@ -179,7 +179,6 @@ package final class JSONExporter: Sink {
     /// `empty_days` the days of the window without entries in between.
     private func writeDays(to file: AtomicFile, context: RunContext) throws {
         guard let spool else { return }
-        let zone = context.zone
         rows = spool.count
         let window = emptyDays ? context.window : nil
         // With a window and empty_days every day of the window is listed, and only those.
