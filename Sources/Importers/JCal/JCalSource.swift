@@ -19,7 +19,7 @@ package final class JCalSource: EventSource {
     )
 
     package static let batchSize = 1000
-    let input: InputSpec
+    package let input: InputSpec
 
     package init(input: InputSpec) {
         self.input = input

@@ -28,7 +28,7 @@ package final class JSONImporter: EventSource {
 
     package static let batchSize = 1000
 
-    let input: InputSpec
+    package let input: InputSpec
     let items: String?
     let ndjson: Bool
     let mapping: EventMapping

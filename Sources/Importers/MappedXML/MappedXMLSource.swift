@@ -44,7 +44,7 @@ package final class MappedXMLSource: EventSource {
 
     package static let batchSize = 1000
 
-    let input: InputSpec
+    package let input: InputSpec
     let item: XMLStreamPattern
     let namespaces: [(prefix: String, uri: String)]
     let mapping: EventMapping

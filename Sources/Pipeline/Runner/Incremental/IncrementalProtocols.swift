@@ -12,6 +12,17 @@ package protocol FingerprintableSource: EventSource {
 /// stage that brings in outside data (the forecast) is not one, and turns incremental runs off.
 package protocol DeterministicStage: Stage {}
 
+/// A source that reads one `InputSpec` (a path, glob, URL or standard input): it is fingerprinted by its inputs
+/// (`InputSpec.fingerprint`), so it only declares the conformance.
+package protocol InputSpecSource: FingerprintableSource {
+    var input: InputSpec { get }
+}
+
+extension InputSpecSource {
+    package func inputFingerprint(context: RunContext) throws -> String? { try input.fingerprint(context: context) }
+    package func inputBytes(context: RunContext) -> Int? { input.resolvedBytes(context: context) }
+}
+
 /// What a source's last run left in a sink, as the runner compares it with this run.
 package struct SourceFingerprint: Sendable, Hashable {
     /// The input's fingerprint (`FingerprintableSource`); nil: unknown, never equal.
