@@ -6,7 +6,7 @@ import XCTest
 /// The expand stage's fast paths against the slow ones, on real files: the stage sorts occurrences by
 /// integer keys (UIDs replaced by their rank from `HeldSeries`), tests single events against the window with
 /// a zone cursor before copying them, and reads held series back and expands them on another thread
-/// (`SeriesWorker`). Its output must be, occurrence by occurrence, what the public API gives built the plain way:
+/// (`HeldSeries.drainPrepared`). Its output must be, occurrence by occurrence, what the public API gives built the plain way:
 /// `Occurrence(single:)`, `SeriesExpander.expand(_:overrides:)` per series and `SeriesExpander.sorted`
 /// (which compares the UID strings), batch by batch as the stage hands them on.
 final class ExpandFastPathTests: XCTestCase {

@@ -13,25 +13,31 @@ import Pipeline
 /// still to build) goes back to the main builder, which makes it again from the parsed lines. Rejections,
 /// warnings and skips ride in the jobs between the events, in order.
 ///
-/// Ownership: a frame belongs to this thread until its job is sent, to one worker until the job is done, then
-/// to this thread again (the pool's lock orders the hand-overs). `finish()` or `stop()` ends the workers.
+/// Ownership: a frame belongs to this thread until its job is submitted, to one worker while the job is made,
+/// then to this thread again (`OrderedWorkerPool` hands jobs over). `finish()` or `stop()` ends the workers.
 final class ICSParallelBuilder {
     static let jobEvents = 128
 
     private let builder: ICSEventBuilder
-    private let pool: ICSWorkerPool
-    /// Sent jobs not yet handed on, oldest first.
-    private var inFlight = ICSJobQueue()
+    private let pool: OrderedWorkerPool<ICSJob, ICSJob>
+    /// Jobs submitted and not yet handed on.
+    private var inFlight = 0
     private var current = ICSJob()
-    private let maxInFlight: Int
     /// The worker that made the job handed on last.
     private var lastWorker = -1
 
     init(builder: ICSEventBuilder, workers: Int) {
         self.builder = builder
-        maxInFlight = 2 * workers + 1
         let label = builder.label, zones = builder.zones, fallbackZone = builder.fallbackZone, strict = builder.strict
-        pool = ICSWorkerPool(workers: workers) { ICSEventMaker(label: label, zones: zones, fallbackZone: fallbackZone, strict: strict) }
+        // Each worker keeps a builder of its own (its caches last from job to job).
+        pool = OrderedWorkerPool(name: "calpipe ics worker", workers: workers, bound: 2 * workers + 1) { index in
+            let maker = ICSEventMaker(label: label, zones: zones, fallbackZone: fallbackZone, strict: strict)
+            return { job in
+                maker.make(&job)
+                job.worker = index
+                return job
+            }
+        }
     }
 
     deinit { pool.stop() }
@@ -57,9 +63,11 @@ final class ICSParallelBuilder {
     }
 
     /// Has a worker free events this thread is done with: the one that made the events handed on last
-    /// (a batch of the `ics` source holds about one job's events).
+    /// (a batch of the `ics` source holds about one job's events), while their memory and reference counts
+    /// are still in that core's cache; they go back to its allocator arena, where its next events come from.
     func dispose(_ events: consuming [Event]) {
-        pool.dispose(events, worker: lastWorker)
+        let spent = events
+        pool.post(toWorker: lastWorker) { withExtendedLifetime(spent) {} }
     }
 
     /// Ends the workers without handing on what they made (after an error).
@@ -68,23 +76,23 @@ final class ICSParallelBuilder {
     }
 
     private func send() throws {
-        let job = current
-        current = ICSJob()
+        var job = ICSJob()
+        swap(&job, &current)
         guard !job.items.isEmpty else { return }
-        if inFlight.count >= maxInFlight { try handOnOldest() }
+        if inFlight >= pool.bound { try handOnOldest() }
         job.snapshot = builder.snapshot
-        if job.frames == 0 { job.done = true } else { pool.submit(job) }
-        inFlight.append(job)
+        pool.submit(job)
+        inFlight += 1
     }
 
     private func drain() throws {
         try send()
-        while !inFlight.isEmpty { try handOnOldest() }
+        while inFlight > 0 { try handOnOldest() }
     }
 
     private func handOnOldest() throws {
-        guard let job = inFlight.popFirst() else { return }
-        pool.wait(for: job)
+        guard let job = try pool.take() else { throw CalpipeError("internal error: the ICS workers stopped") }
+        inFlight -= 1
         if job.frames > 0 { lastWorker = job.worker }
         let events = job.events
         var made = job.made.makeIterator()
@@ -94,7 +102,7 @@ final class ICSParallelBuilder {
             case .command(let command):
                 try builder.perform(command)
             case .frame(let frame):
-                guard made.next() == true, let event = events.take() else {
+                guard made.next() == true, let event = events?.take() else {
                     try builder.finishEvent(frame, final: false)
                     continue
                 }
@@ -104,33 +112,31 @@ final class ICSParallelBuilder {
     }
 }
 
-/// A batch of scanner commands for a worker: the events to make, and the commands between them in order.
-final class ICSJob: @unchecked Sendable {
-    enum Item {
+/// A batch of scanner commands for a worker: the events to make, and the commands between them in order; the
+/// worker adds what it made.
+struct ICSJob: Sendable {
+    enum Item: Sendable {
         case frame(ICSFrame)
         case command(ICSCommand)
     }
 
-
     var items: [Item] = []
     var frames = 0
     var snapshot: ICSEventBuilder.Snapshot?
-    // Written by the worker before `done`. Per frame, in order: whether the worker made its event (else the
-    // main builder finishes it, `ICSEventBuilder.finishEvent`).
+    /// Per frame, in order: whether the worker made its event (else the main builder finishes it,
+    /// `ICSEventBuilder.finishEvent`).
     var made: [Bool] = []
     /// The events the worker made, in order.
-    var events = ICSMadeEvents(capacity: 0)
+    var events: ICSMadeEvents?
     /// The warnings and repairs of each made event that gave some (`ICSFrame.hasWarnings`), in order.
     var warnings: [[ICSBuilderMessage]] = []
-    // Guarded by the pool's lock.
-    var done = false
     /// The worker that made the events.
     var worker = -1
 }
 
 /// A worker's part: parses an event's deferred lines and makes the event with a builder of its own.
-/// Made on the reading thread, then used by its worker thread only.
-final class ICSEventMaker: @unchecked Sendable {
+/// Made and used by its worker thread only.
+final class ICSEventMaker {
     private let builder: ICSEventBuilder
     private let warnings: WarningList
 
@@ -148,7 +154,8 @@ final class ICSEventMaker: @unchecked Sendable {
                                        strict: strict, isWorker: true)
     }
 
-    func make(_ job: ICSJob) {
+    func make(_ job: inout ICSJob) {
+        guard job.frames > 0 else { return }
         if let snapshot = job.snapshot { builder.adopt(snapshot) }
         var made: [Bool] = []
         made.reserveCapacity(job.frames)

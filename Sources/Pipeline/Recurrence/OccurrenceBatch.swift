@@ -74,7 +74,7 @@ final class OccurrenceBatch {
         return true
     }
 
-    /// Moves every occurrence of `other` (made elsewhere, e.g. on `SeriesWorker`'s thread) to the end of this
+    /// Moves every occurrence of `other` (made elsewhere, e.g. on the series worker's thread, `HeldSeries.drainPrepared`) to the end of this
     /// batch, in order, with its start and original start instants and this batch's `uidRank`, as `append`
     /// would add them one by one; leaves `other` empty.
     func moveAll(from other: OccurrenceBatch) {

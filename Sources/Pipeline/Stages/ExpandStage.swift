@@ -123,7 +123,7 @@ public final class ExpandStage: Stage {
         return Int(max(1, min(days, Int64(finishBatchDays))))
     }
 
-    /// One held series expanded (on `SeriesWorker`'s thread): its occurrences with their sort instants, and
+    /// One held series expanded (on the series worker's thread, `HeldSeries.drainPrepared`): its occurrences with their sort instants, and
     /// what the warnings need. @unchecked: the batch is handed over whole, from the thread that filled it to
     /// the one that empties it, never shared.
     struct Prepared: @unchecked Sendable {

@@ -269,8 +269,31 @@ final class HeldSeries {
         return (order, uidRank)
     }
 
-    /// `drainRanked` that runs `prepare` on each series on another thread (`SeriesWorker`), a few series
-    /// ahead, and hands its results to `consume` on the caller's thread, in the same order, with the UID rank.
+    /// One held event of a series job: in memory, or where it is on the spill file.
+    enum HeldItem: Sendable {
+        case memory(Event)
+        case file(offset: Int64, length: UInt32)
+    }
+
+    /// One series for the worker: its master first when it has one, then its overrides in arrival order.
+    struct SeriesJob: Sendable {
+        var hasMaster = false
+        var items: [HeldItem] = []
+    }
+
+    /// The spill file and the zone table, for the worker. @unchecked: while the stage drains, the worker is
+    /// the only one to read them (nothing is appended then, the write buffer is flushed before the first job),
+    /// and the pool is stopped before `removeAll` closes the file.
+    private struct SpillReader: @unchecked Sendable {
+        let file: ScratchFile?
+        let zones: ZoneTable
+    }
+
+    /// `drainRanked` that runs `prepare` on each series on another thread (an `OrderedWorkerPool` of one
+    /// worker), a few series ahead, and hands its results to `consume` on the caller's thread, in the same
+    /// order, with the UID rank. The worker also reads the series' events back from the spill file when they
+    /// wait there (decoding is most of what a spilled event costs). The results are the same as running
+    /// `prepare` on the caller's thread, series by series; only the work moves to the machine's other core.
     func drainPrepared<Result: Sendable>(prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result,
                                          consume: (_ result: Result, _ uidRank: Int32) throws -> Void) throws {
         defer { removeAll() }
@@ -278,52 +301,74 @@ final class HeldSeries {
         try work(order: order, uidRank: uidRank, prepare: prepare, consume: consume)
     }
 
-    /// Moves the held events into one job per series (in memory, or their place on the file), in `order`,
-    /// and lets a `SeriesWorker` read and prepare them.
+    /// Moves the held events into one job per series, in `order`, and has a worker read and prepare them.
     private func work<Result: Sendable>(order: [Int32], uidRank: [Int32],
                                         prepare: @escaping @Sendable (_ master: Event?, _ overrides: [Event]) -> Result,
                                         consume: (_ result: Result, _ uidRank: Int32) throws -> Void) throws {
-        func job(_ n: Int32) throws -> SeriesWorker<Result>.Job {
-            let s = series[Int(n)]
-            var job = SeriesWorker<Result>.Job()
-            if s.masterLength != 0 {
-                job.hasMaster = true
-                job.items.append(try item(s.masterPlace, s.masterLength))
-            }
-            var link = s.firstOverride
-            while link >= 0 {
-                let o = overrides[Int(link)]
-                job.items.append(try item(o.place, o.length))
-                link = o.next
-            }
-            return job
-        }
         if let file {
             var none: [UInt8] = []
             try file.read(at: 0, count: 0, into: &none)  // writes out what is still buffered
         }
-        let worker = SeriesWorker(count: order.count, file: file, zones: zones, prepare: prepare)
-        // Jobs are made here (they take events out of `inMemory`), a couple of windows ahead of the series
-        // taken, so memory never holds one per series.
+        let spill = SpillReader(file: file, zones: zones)
+        // 32 series in flight, woken 8 at a time: the two threads do not hand over the lock for every series.
+        let pool = OrderedWorkerPool<SeriesJob, Result>(name: "calpipe-series", workers: 1, bound: 32, wakeBatch: 8) { _ in
+            var buffer: [UInt8] = []
+            return { job in try Self.prepare(&job, spill: spill, buffer: &buffer, prepare) }
+        }
+        // Runs before `removeAll` closes the file.
+        defer { pool.stop() }
+        // Jobs are made here (they take events out of `inMemory`) as the series are taken, so memory never
+        // holds one per series.
         var next = 0
-        func supply(upTo limit: Int) throws {
-            while next < min(limit, order.count) {
-                worker.supply(try job(order[next]))
+        for k in order.indices {
+            while next < order.count && next - k < pool.bound {
+                pool.submit(try job(order[next]))
                 next += 1
             }
-        }
-        try supply(upTo: worker.supplyAhead)
-        worker.start()
-        // Runs before the caller's `removeAll` closes the file.
-        defer { worker.stop() }
-        for k in order.indices {
-            try supply(upTo: k + 1 + worker.supplyAhead)
-            try consume(try worker.take(k), uidRank[Int(order[k])])
+            guard let result = try pool.take() else { throw CalpipeError("internal error: a held series was not read back") }
+            try consume(result, uidRank[Int(order[k])])
         }
     }
 
+    /// Moves the held events of series `n` into a job (in memory, or their place on the file).
+    private func job(_ n: Int32) throws -> SeriesJob {
+        let s = series[Int(n)]
+        var job = SeriesJob()
+        if s.masterLength != 0 {
+            job.hasMaster = true
+            job.items.append(try item(s.masterPlace, s.masterLength))
+        }
+        var link = s.firstOverride
+        while link >= 0 {
+            let o = overrides[Int(link)]
+            job.items.append(try item(o.place, o.length))
+            link = o.next
+        }
+        return job
+    }
+
+    /// On the worker: the series' events (read back when spilled), then `prepare`.
+    private static func prepare<Result>(_ job: inout SeriesJob, spill: SpillReader, buffer: inout [UInt8],
+                                        _ prepare: (_ master: Event?, _ overrides: [Event]) -> Result) throws -> Result {
+        // Taken from the back, so each held event moves out of its item instead of being copied.
+        var events: [Event] = []
+        events.reserveCapacity(job.items.count)
+        while let item = job.items.popLast() {
+            switch item {
+            case .memory(let held):
+                events.append(held)
+            case .file(let offset, let length):
+                guard let file = spill.file else { throw CalpipeError("internal error: a held event is on a spill file that is gone") }
+                events.append(try decode(file: file, zones: spill.zones, at: offset, length: length, buffer: &buffer))
+            }
+        }
+        events.reverse()
+        let master = job.hasMaster ? events.removeFirst() : nil
+        return prepare(master, events)
+    }
+
     /// A held event for a job: taken out of memory, or its place on the file.
-    private func item<R>(_ place: Int64, _ length: UInt32) throws -> SeriesWorker<R>.Item {
+    private func item(_ place: Int64, _ length: UInt32) throws -> HeldItem {
         if place < 0 {
             let i = Int(-place - 1)
             guard let event = inMemory[i] else { throw CalpipeError("internal error: a held event was taken twice") }
