@@ -24,21 +24,17 @@ import Foundation
 package final class OrderedWorkerPool<Job: Sendable, Output: Sendable>: @unchecked Sendable {
     // @unchecked: every mutable field below is guarded by `condition`; a job is moved out of its slot before a
     // worker runs it, and its result moved out before the taker returns it.
-    private enum Slot {
-        case empty
-        case waiting(Job)
-        case running
-        case done(Result<Output, any Error>)
-    }
-
     package let workers: Int
     package let bound: Int
     private let wakeBatch: Int
     private let name: String
     private let makeWorker: @Sendable (_ index: Int) -> (inout Job) throws -> Output
     private let condition = NSCondition()
-    /// Ring of `bound` slots: job n waits in `slots[n % bound]`, then its result, until it is taken.
-    private var slots: [Slot]
+    /// Rings of `bound` slots: job n waits in `jobs[n % bound]` until a worker starts it, its result in
+    /// `results[n % bound]` until it is taken. Both are moved out (`take()`), never copied: a job's arrays stay
+    /// uniquely referenced, so the worker can take them apart in place.
+    private var jobs: [Job?]
+    private var results: [Result<Output, any Error>?]
     /// Jobs submitted, started by a worker, and taken so far (n-th job: index n - 1).
     private var submitted = 0
     private var started = 0
@@ -67,7 +63,8 @@ package final class OrderedWorkerPool<Job: Sendable, Output: Sendable>: @uncheck
         self.bound = max(1, bound)
         self.wakeBatch = min(max(1, wakeBatch), self.bound)
         self.makeWorker = makeWorker
-        slots = Array(repeating: .empty, count: self.bound)
+        jobs = Array(repeating: nil, count: self.bound)
+        results = Array(repeating: nil, count: self.bound)
         inboxes = Array(repeating: [], count: self.workers)
     }
 
@@ -96,7 +93,7 @@ package final class OrderedWorkerPool<Job: Sendable, Output: Sendable>: @uncheck
             submitterWaiting = false
         }
         guard !stopping else { return }
-        slots[submitted % bound] = .waiting(job)
+        jobs[submitted % bound] = consume job
         submitted += 1
         if idleWorkers > 0 && (submitted - started >= wakeBatch || takerWaiting) { condition.broadcast() }
     }
@@ -117,11 +114,9 @@ package final class OrderedWorkerPool<Job: Sendable, Output: Sendable>: @uncheck
             takerWaiting = false
             if stopping { return nil }
         }
-        var slot = Slot.empty
-        swap(&slot, &slots[k % bound])
+        guard let result = results[k % bound].take() else { preconditionFailure("OrderedWorkerPool: a result taken twice") }
         taken += 1
         if submitterWaiting && submitted - taken <= bound - wakeBatch { condition.broadcast() }
-        guard case .done(let result) = slot else { preconditionFailure("OrderedWorkerPool: a result taken twice") }
         return try result.get()
     }
 
@@ -142,17 +137,17 @@ package final class OrderedWorkerPool<Job: Sendable, Output: Sendable>: @uncheck
         stopping = true
         condition.broadcast()
         while running > 0 { condition.wait() }
-        var dropped = Array(repeating: Slot.empty, count: bound)
-        swap(&dropped, &slots)
+        var dropped = (Array(repeating: Job?.none, count: bound), Array(repeating: Result<Output, any Error>?.none, count: bound))
+        swap(&dropped.0, &jobs)
+        swap(&dropped.1, &results)
         inboxes = Array(repeating: [], count: workers)
         condition.unlock()
-        _ = dropped
+        _ = dropped  // released outside the lock
     }
 
     /// Called with the lock held.
     private func isDone(_ n: Int) -> Bool {
-        if case .done = slots[n % bound] { return true }
-        return false
+        results[n % bound] != nil
     }
 
     /// Called with the lock held.
@@ -200,19 +195,18 @@ package final class OrderedWorkerPool<Job: Sendable, Output: Sendable>: @uncheck
             }
             let n = started
             started += 1
-            var slot = Slot.running
-            swap(&slot, &slots[n % bound])
+            guard let job = jobs[n % bound].take() else { preconditionFailure("OrderedWorkerPool: a job started twice") }
             condition.unlock()
-            let result = Self.run(run, on: slot)
+            let result = Self.run(run, on: job)
             condition.lock()
-            slots[n % bound] = .done(result)
+            results[n % bound] = result
             if takerWaiting && isDone(takerIndex) && isDone(takerTarget) { condition.broadcast() }
         }
     }
 
     /// Runs one job; the job is released here, on the worker's thread.
-    private static func run(_ run: (inout Job) throws -> Output, on slot: consuming Slot) -> Result<Output, any Error> {
-        guard case .waiting(var job) = consume slot else { preconditionFailure("OrderedWorkerPool: a job started twice") }
+    private static func run(_ run: (inout Job) throws -> Output, on job: consuming Job) -> Result<Output, any Error> {
+        var job = consume job
         return Result { try run(&job) }
     }
 }
