@@ -35,7 +35,7 @@ package final class OrderedWorkerPool<Job: Sendable, Output: Sendable>: @uncheck
     /// uniquely referenced, so the worker can take them apart in place.
     private var jobs: [Job?]
     private var results: [Result<Output, any Error>?]
-    /// Jobs submitted, started by a worker, and taken so far (n-th job: index n - 1).
+    /// How many jobs were submitted, started by a worker, and taken (jobs are numbered from 0 in submission order).
     private var submitted = 0
     private var started = 0
     private var taken = 0
