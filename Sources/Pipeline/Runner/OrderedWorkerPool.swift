@@ -197,7 +197,7 @@ package final class OrderedWorkerPool<Job: Sendable, Output: Sendable>: @uncheck
             started += 1
             guard let job = jobs[n % bound].take() else { preconditionFailure("OrderedWorkerPool: a job started twice") }
             condition.unlock()
-            let result = Self.run(run, on: job)
+            let result = Self.run(run, on: consume job)
             condition.lock()
             results[n % bound] = result
             if takerWaiting && isDone(takerIndex) && isDone(takerTarget) { condition.broadcast() }
