@@ -75,7 +75,7 @@ final class JSONBytesTests: XCTestCase {
                     }
                 }
                 for d in c.days {
-                    XCTAssertEqual(rendered(pretty: pretty) { $0.dayEntry(d, zone: zone, level: 4) },
+                    XCTAssertEqual(rendered(pretty: pretty) { $0.dayEntry(d, zone: zone, level: 4, initials: AttendeeInitials()) },
                                    reference(EventJSON.dayEntry(d, zone: zone), pretty: pretty, level: 4), "\(d.event.uid) \(d.day.iso8601)")
                 }
             }
@@ -140,7 +140,7 @@ final class JSONBytesTests: XCTestCase {
                     XCTAssertEqual(rendered(pretty: pretty) { $0.occurrence(occurrence, zone: zone, level: level) },
                                    reference(EventJSON.occurrence(occurrence, zone: zone), pretty: pretty, level: level), e.uid)
                     for d in days {
-                        XCTAssertEqual(rendered(pretty: pretty) { $0.dayEntry(d, zone: zone, level: level) },
+                        XCTAssertEqual(rendered(pretty: pretty) { $0.dayEntry(d, zone: zone, level: level, initials: AttendeeInitials()) },
                                        reference(EventJSON.dayEntry(d, zone: zone), pretty: pretty, level: level), "\(e.uid) \(d.day.iso8601)")
                     }
                 }

@@ -4,14 +4,15 @@ import Pipeline
 /// members in the same order, the same text, for the JSON sink's hot loop. `EventJSON` stays the reference
 /// (and what the tests compare with).
 extension JSONBytes {
-    /// `EventJSON.dayEntry(d, zone:)` at indent `level`.
-    func dayEntry(_ d: DayEntry, zone: Zone, level: Int) {
-        d.occurrence.withEvent { dayEntry(d, event: $0, zone: zone, level: level) }
+    /// `EventJSON.dayEntry(d, zone:)` at indent `level`; `initials` remembers attendees' initials from entry
+    /// to entry (a writer's run keeps one).
+    func dayEntry(_ d: DayEntry, zone: Zone, level: Int, initials: AttendeeInitials) {
+        d.occurrence.withEvent { dayEntry(d, event: $0, zone: zone, level: level, initials: initials) }
     }
 
     /// `e` is `d`'s event, borrowed (`Occurrence.withEvent`): reading `d.occurrence.event.uid` and the like
     /// field by field copied the whole event each time (a third of the sink's time on the benchmark feed).
-    func dayEntry(_ d: DayEntry, event e: borrowing Event, zone: Zone, level: Int) {
+    func dayEntry(_ d: DayEntry, event e: borrowing Event, zone: Zone, level: Int, initials: AttendeeInitials) {
         var first = true
         raw("{")
         key("id", level: level, first: &first)
@@ -82,7 +83,7 @@ extension JSONBytes {
             person(p, level: level + 1)
         }
         key("attendees", level: level, first: &first)
-        attendeesWithInitials(e.attendees, level: level + 1)
+        attendeesWithInitials(e.attendees, level: level + 1, initials: initials)
         key("attendee_count", level: level, first: &first)
         integer(Int64(e.attendees.count))
         if !e.categories.isEmpty {
