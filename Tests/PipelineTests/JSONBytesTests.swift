@@ -45,9 +45,9 @@ final class JSONBytesTests: XCTestCase {
     }
 
     private func reference(_ value: JSONValue, pretty: Bool, level: Int) -> String {
-        var text = ""
-        JSONWriter(pretty: pretty).write(value, into: &text, indent: level)
-        return text
+        let out = JSONBytes(pretty: pretty)
+        out.value(value, level: level)
+        return out.string
     }
 
     private func rendered(pretty: Bool, _ write: (JSONBytes) -> Void) -> String {
@@ -300,7 +300,7 @@ final class JSONBytesTests: XCTestCase {
                     expected = "["
                     for (i, v) in values.enumerated() {
                         expected += (i == 0 ? "" : ",") + (pretty ? "\n  " : "")
-                        JSONWriter(pretty: pretty).write(v, into: &expected, indent: 1)
+                        expected += reference(v, pretty: pretty, level: 1)
                     }
                     expected += pretty ? "\n]\n" : "]\n"
                 }

@@ -14,13 +14,6 @@ package struct JSONWriter {
         return out.string
     }
 
-    /// Appends `value` as it stands at indent level `indent` of a larger document.
-    package func write(_ value: JSONValue, into text: inout String, indent: Int) {
-        let out = JSONBytes(pretty: pretty, capacity: 256)
-        out.value(value, level: indent)
-        text += out.string
-    }
-
     /// Integers without a fraction ("3", not "3.0"); other numbers in Swift's shortest round-trip form.
     package static func numberText(_ n: Double) -> String {
         if n.isNaN || n.isInfinite { return "null" }
