@@ -2,7 +2,7 @@
  * The floor for calpipe's sqlite sink benchmark: inserts the same rows calpipe wrote, as fast as plain
  * SQLite allows: one prepared INSERT per table, one transaction, WAL, no secondary indexes or constraints.
  *
- * usage: sqlite-floor SOURCE.db TARGET.db [--same-schema | --bulk-schema]
+ * usage: sqlite-floor SOURCE.db TARGET.db [--same-schema | --bulk-schema | --folded]
  * Loads every row of events, attendees, occurrences and day_entries from SOURCE (a database the sqlite sink
  * wrote) into memory, then times BEGIN .. COMMIT of inserting them into a new TARGET, and prints
  * "ROWS WALL_SECONDS CPU_SECONDS" (CPU time of this process over the same span).
@@ -10,7 +10,11 @@
  * sink's own connection, not enforced) and its secondary indexes are built before COMMIT: what SQLite alone
  * costs for calpipe's schema. With --bulk-schema the target gets the plain tables and, before COMMIT, calpipe's
  * unique keys and secondary indexes built over the loaded rows (what the sink's bulk load of a new database
- * does). Every SQLite return code is checked. Built and run by scripts/sqlite-bench.py.
+ * does). With --folded the target gets the smallest schema that would still serve incremental runs and agenda
+ * queries (issue 18: "occurrences and day rows both stored?"): no occurrences table (each day row carries its
+ * occurrence's instance), no events.source_text, and only three indexes (events' key, day rows' key by event and
+ * instance, the agenda's day index), built before COMMIT. Every SQLite return code is checked. Built and run by
+ * scripts/sqlite-bench.py and scripts/bench (tasks (c) and (h)).
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -46,38 +50,37 @@ typedef struct {
     char insert[4096];
 } Table;
 
-static void load(sqlite3 *src, const char *name, Table *t) {
-    char sql[256];
-    sqlite3_stmt *info;
-    snprintf(sql, sizeof sql, "SELECT name, type, pk FROM pragma_table_info('%s') ORDER BY cid", name);
-    check(src, sqlite3_prepare_v2(src, sql, -1, &info, NULL), sql);
-    int n = 0;
+/* Reads every row of `select` (default: SELECT * FROM name) into t, and makes the plain CREATE TABLE and INSERT
+ * of its columns (names and declared types from the statement; a rowid table's INTEGER PRIMARY KEY `id` kept). */
+static void load(sqlite3 *src, const char *name, const char *select_sql, Table *t) {
+    char sql[512];
+    if (!select_sql) {
+        snprintf(sql, sizeof sql, "SELECT * FROM %s", name);
+        select_sql = sql;
+    }
+    sqlite3_stmt *select;
+    check(src, sqlite3_prepare_v2(src, select_sql, -1, &select, NULL), select_sql);
+    int n = sqlite3_column_count(select);
     size_t cl = (size_t)snprintf(t->create, sizeof t->create, "CREATE TABLE %s (", name);
     size_t il = (size_t)snprintf(t->insert, sizeof t->insert, "INSERT INTO %s VALUES (", name);
-    int rc;
-    while ((rc = sqlite3_step(info)) == SQLITE_ROW) {
-        const char *col = (const char *)sqlite3_column_text(info, 0);
-        const char *type = (const char *)sqlite3_column_text(info, 1);
+    for (int c = 0; c < n; c++) {
+        const char *col = sqlite3_column_name(select, c);
+        const char *type = sqlite3_column_decltype(select, c);
         /* Keep rowid tables' INTEGER PRIMARY KEY (it is the rowid, not an index); no other constraint. */
-        int rowid = strcmp(col, "id") == 0 && sqlite3_column_int(info, 2) == 1;
-        cl += (size_t)snprintf(t->create + cl, sizeof t->create - cl, "%s%s %s%s", n ? ", " : "", col, type,
+        int rowid = strcmp(col, "id") == 0 && strcmp(name, "attendees") != 0;
+        cl += (size_t)snprintf(t->create + cl, sizeof t->create - cl, "%s%s %s%s", c ? ", " : "", col, type ? type : "",
                                rowid ? " PRIMARY KEY" : "");
-        il += (size_t)snprintf(t->insert + il, sizeof t->insert - il, "%s?", n ? ", " : "");
-        n++;
+        il += (size_t)snprintf(t->insert + il, sizeof t->insert - il, "%s?", c ? ", " : "");
     }
-    if (rc != SQLITE_DONE) fail(src, "table_info");
-    check(src, sqlite3_finalize(info), "finalize");
     snprintf(t->create + cl, sizeof t->create - cl, ")");
     snprintf(t->insert + il, sizeof t->insert - il, ")");
     t->columns = n;
 
-    sqlite3_stmt *select;
-    snprintf(sql, sizeof sql, "SELECT * FROM %s", name);
-    check(src, sqlite3_prepare_v2(src, sql, -1, &select, NULL), sql);
     size_t capacity = 1024;
     t->rows = 0;
     t->values = malloc(capacity * (size_t)n * sizeof *t->values);
     if (!t->values) fail(NULL, "malloc");
+    int rc;
     while ((rc = sqlite3_step(select)) == SQLITE_ROW) {
         if (t->rows == capacity) {
             capacity *= 2;
@@ -91,21 +94,42 @@ static void load(sqlite3 *src, const char *name, Table *t) {
         }
         t->rows++;
     }
-    if (rc != SQLITE_DONE) fail(src, sql);
+    if (rc != SQLITE_DONE) fail(src, select_sql);
     check(src, sqlite3_finalize(select), "finalize");
 }
 
 int main(int argc, char **argv) {
     int sameSchema = argc == 4 && strcmp(argv[3], "--same-schema") == 0;
     int bulkSchema = argc == 4 && strcmp(argv[3], "--bulk-schema") == 0;
-    if (argc != 3 && !sameSchema && !bulkSchema) {
-        fprintf(stderr, "usage: sqlite-floor SOURCE.db TARGET.db [--same-schema | --bulk-schema]\n");
+    int folded = argc == 4 && strcmp(argv[3], "--folded") == 0;
+    if (argc != 3 && !sameSchema && !bulkSchema && !folded) {
+        fprintf(stderr, "usage: sqlite-floor SOURCE.db TARGET.db [--same-schema | --bulk-schema | --folded]\n");
         return 2;
     }
     sqlite3 *src, *dst;
     check(NULL, sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY, NULL), argv[1]);
     Table t[TABLE_COUNT];
-    for (int i = 0; i < TABLE_COUNT; i++) load(src, tables[i], &t[i]);
+    if (folded) {
+        /* The smallest schema that still serves incremental runs and agenda queries: no occurrences table (each day
+         * row carries its occurrence's instance), no events.source_text. */
+        char events[4096];
+        size_t l = (size_t)snprintf(events, sizeof events, "SELECT ");
+        sqlite3_stmt *info;
+        const char *sql = "SELECT name FROM pragma_table_info('events') WHERE name != 'source_text' ORDER BY cid";
+        check(src, sqlite3_prepare_v2(src, sql, -1, &info, NULL), sql);
+        int rc, n = 0;
+        while ((rc = sqlite3_step(info)) == SQLITE_ROW)
+            l += (size_t)snprintf(events + l, sizeof events - l, "%s%s", n++ ? ", " : "", (const char *)sqlite3_column_text(info, 0));
+        if (rc != SQLITE_DONE) fail(src, sql);
+        check(src, sqlite3_finalize(info), "finalize");
+        snprintf(events + l, sizeof events - l, " FROM events");
+        load(src, "events", events, &t[0]);
+        load(src, "attendees", NULL, &t[1]);
+        load(src, "occurrences", "SELECT * FROM occurrences WHERE 0", &t[2]);
+        load(src, "day_entries", "SELECT d.*, o.instance FROM day_entries d JOIN occurrences o ON o.id = d.occurrence_id ORDER BY d.id", &t[3]);
+    } else {
+        for (int i = 0; i < TABLE_COUNT; i++) load(src, tables[i], NULL, &t[i]);
+    }
 
     remove(argv[2]);
     if (sqlite3_open_v2(argv[2], &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) fail(dst, argv[2]);
@@ -152,6 +176,13 @@ int main(int argc, char **argv) {
         exec(dst, "CREATE INDEX day_entries_by_day ON day_entries (day, sort_key)");
         exec(dst, "CREATE INDEX day_entries_by_event ON day_entries (event_id)");
         exec(dst, "CREATE INDEX occurrences_by_start ON occurrences (start_utc)");
+    }
+    if (folded) {
+        /* One key per day row that also finds an event's rows (no separate by-event index), the agenda's index,
+         * and the events' key. */
+        exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
+        exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_entries (event_id, instance, day)");
+        exec(dst, "CREATE INDEX day_entries_by_day ON day_entries (day, sort_key)");
     }
     if (indexes) {
         int rc;

@@ -73,12 +73,12 @@ final class IncrementalRunTests: XCTestCase {
     }
 
     func pipelineText(db: String, from: String = "2026-11-01", to: String = "2027-01-01", zone: String = "Europe/Berlin",
-                      stages: String = #"[{"type": "expand"}, {"type": "split"}]"#, keepRemoved: Bool = false) -> String {
+                      stages: String = #"[{"type": "expand"}, {"type": "split"}]"#, keepRemoved: Bool = false, sourceText: Bool = false) -> String {
         """
         {"name": "incremental", "timezone": "\(zone)", "window": {"from": "\(from)", "to": "\(to)"},
          "sources": [{"type": "ics", "path": "feed.ics"}],
          "stages": \(stages),
-         "sinks": [{"type": "sqlite", "path": "\(db)", "keep_removed": \(keepRemoved)}]}
+         "sinks": [{"type": "sqlite", "path": "\(db)", "keep_removed": \(keepRemoved), "source_text": \(sourceText)}]}
         """
     }
 
@@ -233,7 +233,7 @@ final class IncrementalRunTests: XCTestCase {
         try run(pipelineText(db: "a.db"))
         do {
             let db = try Database(path: dir.appendingPathComponent("a.db").path)
-            try db.execute("ALTER TABLE events DROP COLUMN text_hash; ALTER TABLE source_state DROP COLUMN context_hash; PRAGMA user_version = 5")
+            try db.execute("ALTER TABLE events DROP COLUMN text_hash; ALTER TABLE source_state DROP COLUMN context_hash; ALTER TABLE source_state DROP COLUMN source_text; PRAGMA user_version = 5")
         }
         // Items 2 and 3 are single events (item 1 is an override of the series of item 0).
         items[2].lines[2] = "SUMMARY:changed"
@@ -246,6 +246,37 @@ final class IncrementalRunTests: XCTestCase {
         report = try run(pipelineText(db: "a.db"))
         XCTAssertGreaterThan(report.counter("events unchanged (not parsed)"), 50)
         try run(pipelineText(db: "b.db"))
+        assertSameRows(try rows("a.db"), try rows("b.db"))
+    }
+
+    /// The sink option `source_text` changed between runs: the source is read in full (no kept row keeps the old
+    /// setting's text), and the rows equal a fresh load with the new setting. A file of schema version 6 (which always
+    /// stored the text) counts as written with it.
+    func testSourceTextSettingChangeReadsTheSourceInFull() throws {
+        var items = Self.items(count: 60)
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db", sourceText: true))
+        let path = dir.appendingPathComponent("a.db").path
+        XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM events WHERE source_text LIKE 'BEGIN:VEVENT%'"),
+                       try Database(path: path).scalarInt("SELECT count(*) FROM events"))
+        var report = try run(pipelineText(db: "a.db"))
+        XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, "read in full: the setting changed")
+        XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM events WHERE source_text IS NOT NULL"), 0)
+        try run(pipelineText(db: "b.db"))
+        assertSameRows(try rows("a.db"), try rows("b.db"))
+        items[2].lines[2] = "SUMMARY:changed"
+        try writeFeed(items)
+        report = try run(pipelineText(db: "a.db"))
+        XCTAssertGreaterThan(report.counter("events unchanged (not parsed)"), 30, "same setting: incremental again")
+        try run(pipelineText(db: "b.db"))
+        // Schema 6 always wrote the text: after the upgrade the file counts as written with it.
+        do {
+            let db = try Database(path: path)
+            try db.execute("UPDATE events SET source_text = 'BEGIN:VEVENT'; ALTER TABLE source_state DROP COLUMN source_text; PRAGMA user_version = 6")
+        }
+        report = try run(pipelineText(db: "a.db"))
+        XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, "read in full after the upgrade")
+        XCTAssertEqual(try Database(path: path).userVersion, 7)
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }
 

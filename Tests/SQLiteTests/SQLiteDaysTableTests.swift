@@ -55,7 +55,7 @@ final class SQLiteDaysTableTests: XCTestCase {
         XCTAssertEqual(days[2], ["2026-11-25", "Mittwoch", "Mi.", "forecast", .null, "snow", "Slight snowfall", "Berlin"])
         XCTAssertEqual(days[3], ["2026-11-26", "Donnerstag", "Do.", "missing", "beyond-horizon", .null, .null, "Berlin"])
         XCTAssertEqual(try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, generated_at, schema_version FROM meta"),
-                       [["test", "Europe/Berlin", "2026-11-23", "2026-11-30", "de", "2026-11-23T00:00:00Z", 6]])
+                       [["test", "Europe/Berlin", "2026-11-23", "2026-11-30", "de", "2026-11-23T00:00:00Z", 7]])
         XCTAssertEqual(try db.rows("SELECT day, title, day_weekday, day_weather_status, day_icon, timezone FROM agenda"),
                        [["2026-11-24", "Standup", "Dienstag", "missing", .null, "Europe/Berlin"]])
 

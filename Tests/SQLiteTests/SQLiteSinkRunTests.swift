@@ -104,7 +104,10 @@ final class SQLiteSinkRunTests: XCTestCase {
         e.origin = SourceLocation(file: "team.ics", line: 12)
         e.metadata = ["etag": "\"42\""]
         e.sourceText = "BEGIN:VEVENT\r\nUID:full@x\r\nEND:VEVENT\r\n"
+        // The original text is kept only with `source_text: true` (below, after this run's checks).
         try runSink(path: db, events: [e])
+        XCTAssertEqual(try Database(path: db).scalarText("SELECT coalesce(source_text, 'NULL') FROM events"), "NULL")
+        try runSink(path: db, events: [e], keepSourceText: true)
         let row = try Database(path: db).rows("""
             SELECT source, uid, recurrence_id, title, description, location, latitude, longitude, organizer_name, organizer_email,
                    organizer_parameters, categories, color, url, status, all_day, dtstart, dtstart_tzid, start_utc, dtend, duration,

@@ -47,10 +47,11 @@ func event(_ uid: String, _ title: String, _ start: EventTime, _ end: EventTime,
 /// Runs a pipeline of one or more sources → split → sqlite sink, through the real Runner.
 @discardableResult
 func runSink(path: String, sources: [(label: String, source: EventSource)], window: Window? = november2026, keepRemoved: Bool = false,
-             busyTimeout: Int = 10_000, name: String = "test", expand: Bool = false) throws -> RunReport {
+             keepSourceText: Bool = false, busyTimeout: Int = 10_000, name: String = "test", expand: Bool = false) throws -> RunReport {
     let env = PipelineEnvironment(pipelineFile: "pipelines/\(name).json", baseDirectory: URL(fileURLWithPath: "/tmp"), name: name, zone: berlin,
                                   window: window, environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 11, day: 1))
-    let sink = SQLiteSink(path: path, displayPath: "agenda.db", keepRemoved: keepRemoved, busyTimeoutMilliseconds: busyTimeout)
+    let sink = SQLiteSink(path: path, displayPath: "agenda.db", keepRemoved: keepRemoved, keepSourceText: keepSourceText,
+                          busyTimeoutMilliseconds: busyTimeout)
     let pipeline = PipelineDefinition(environment: env, sources: sources.map(\.source), sourceLabels: sources.map(\.label),
                                       stages: (expand ? [ExpandStage()] : []) + [SplitStage()], sinks: [sink])
     let context = RunContext(environment: env, quiet: true)
@@ -60,8 +61,9 @@ func runSink(path: String, sources: [(label: String, source: EventSource)], wind
 
 @discardableResult
 func runSink(path: String, label: String = "team", events: [Event], window: Window? = november2026, keepRemoved: Bool = false,
-             busyTimeout: Int = 10_000) throws -> RunReport {
-    try runSink(path: path, sources: [(label, ListSource([events]))], window: window, keepRemoved: keepRemoved, busyTimeout: busyTimeout)
+             keepSourceText: Bool = false, busyTimeout: Int = 10_000) throws -> RunReport {
+    try runSink(path: path, sources: [(label, ListSource([events]))], window: window, keepRemoved: keepRemoved,
+                keepSourceText: keepSourceText, busyTimeout: busyTimeout)
 }
 
 /// Every row of every table but `runs`, in id order: what "nothing changed" compares.

@@ -116,8 +116,10 @@ enum SQLiteRowEncoding {
     static let countedSpanLimit = 1000
 
     /// Binds the values of `eventContentColumns`, in order, from parameter `first`; returns how many. JSON
-    /// columns are written through `json`, a buffer the caller reuses for every event.
-    static func bindEventValues(_ event: Event, zone: Zone, to s: Statement, from first: Int, json: inout SQLiteJSONText) throws -> Int {
+    /// columns are written through `json`, a buffer the caller reuses for every event. `source_text` holds the
+    /// event's original text only when `keepSourceText` (the sink option `source_text`), else NULL.
+    static func bindEventValues(_ event: Event, zone: Zone, to s: Statement, from first: Int, json: inout SQLiteJSONText,
+                                keepSourceText: Bool) throws -> Int {
         let startUTC = event.start.utcSeconds(in: zone)
         let endUTC = max(startUTC, event.end.utcSeconds(in: zone))
         var dtend: EventTime?
@@ -167,7 +169,7 @@ enum SQLiteRowEncoding {
         // The source label alone is not stored: the row's `source` column says it.
         let onlySource = event.metadata.isEmpty || (event.metadata.count == 1 && event.metadata["source"] != nil)
         try json.bind(to: s, at: i + 29, nullIf: onlySource) { $0.metadata(event.metadata) }
-        try s.bind(event.sourceText, at: i + 30)
+        if keepSourceText { try s.bind(event.sourceText, at: i + 30) } else { try s.bindNull(at: i + 30) }
         return 31
     }
 

@@ -26,4 +26,12 @@ extension SQLiteSchema {
         ALTER TABLE source_state ADD COLUMN context_hash TEXT;
         UPDATE source_state SET config_fingerprint = '';
         """
+
+    /// Version 7 (issue 18, a smaller fresh load): `events.source_text` is written only with the sink option
+    /// `source_text: true`. `source_state.source_text` says whether a source's rows were written with it (1 for every
+    /// row of an older file, which always wrote it): a run with the other setting reads the source in full, so that
+    /// no kept row keeps text it should not have, or lacks text it should.
+    static let version7 = """
+        ALTER TABLE source_state ADD COLUMN source_text INTEGER NOT NULL DEFAULT 1;
+        """
 }

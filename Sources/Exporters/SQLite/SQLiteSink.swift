@@ -12,6 +12,7 @@ package final class SQLiteSink: IncrementalSink {
         options: [
             OptionDoc("path", "path", required: true, "the database file; created when missing, upgraded in place"),
             OptionDoc("keep_removed", "boolean", "keep rows that left a feed and mark them (removed_run) instead of deleting them", default: "false"),
+            OptionDoc("source_text", "boolean", "also store each event's original text (ICS: BEGIN:VEVENT to END:VEVENT) in events.source_text; every property is stored in its columns either way", default: "false"),
             OptionDoc("busy_timeout_ms", "integer", "how long to wait for another program writing the same database before failing", default: "30000"),
         ],
         fileExtensions: ["db", "sqlite", "sqlite3"],
@@ -22,6 +23,7 @@ package final class SQLiteSink: IncrementalSink {
                 path: resolved,
                 displayPath: displayPath,
                 keepRemoved: options.bool("keep_removed", default: false),
+                keepSourceText: options.bool("source_text", default: false),
                 busyTimeoutMilliseconds: options.integer("busy_timeout_ms", default: 30_000, range: 0...86_400_000)
             )
         }
@@ -30,6 +32,8 @@ package final class SQLiteSink: IncrementalSink {
     package let path: String
     package let displayPath: String
     package let keepRemoved: Bool
+    /// Whether `events.source_text` is written (option `source_text`; docs/sqlite-schema.md).
+    package let keepSourceText: Bool
     package let busyTimeoutMilliseconds: Int
     /// Allows the bulk load of a run whose sources have no rows yet (docs/sqlite-schema.md, "Speed"). Not an
     /// option of the pipeline: false is for tests and measurements comparing it with the keyed writes.
@@ -40,8 +44,10 @@ package final class SQLiteSink: IncrementalSink {
     /// Whether the last committed run began as a bulk load (for tests and measurements).
     private(set) var lastRunBulkLoaded = false
 
-    package init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, busyTimeoutMilliseconds: Int = 30_000, bulkLoad: Bool = true) {
+    package init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, keepSourceText: Bool = false,
+                 busyTimeoutMilliseconds: Int = 30_000, bulkLoad: Bool = true) {
         self.bulkLoad = bulkLoad
+        self.keepSourceText = keepSourceText
         self.path = path
         self.displayPath = displayPath ?? path
         self.keepRemoved = keepRemoved
@@ -70,7 +76,7 @@ package final class SQLiteSink: IncrementalSink {
                                    cancelled: { context.cancellation.cancelledReason != nil })
         do {
             writer = try wrapping {
-                try SQLiteSyncWriter(path: path, displayPath: displayPath, keepRemoved: keepRemoved,
+                try SQLiteSyncWriter(path: path, displayPath: displayPath, keepRemoved: keepRemoved, keepSourceText: keepSourceText,
                                      busyTimeout: busyTimeoutMilliseconds, bulkLoad: bulkLoad, context: context)
             }
         } catch {

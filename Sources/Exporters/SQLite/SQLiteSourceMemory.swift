@@ -5,29 +5,39 @@ import Pipeline
 /// its last run stored in `source_state` and, when the run can use them, the content hashes of its events,
 /// keyed by a 64-bit hash of (uid, recurrence id) to keep memory small (about 40 bytes per event). Two keys
 /// with the same hash are both forgotten (their events are then written as new ones): never a wrong skip.
-final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
-    // @unchecked: filled in `init`, read-only afterwards.
+final class SQLiteSourceMemory: SourceMemory, Sendable {
+    // Filled in `init`, read-only afterwards: every field is a constant.
     let fingerprint: SourceFingerprint
     let contextHash: String?
-    private var events: [UInt64: StoredEvent] = [:]
+    private let events: [UInt64: StoredEvent]
     /// Single events by the hash of their raw text (`events.text_hash`), when the source has a stored context.
-    private var texts: [Int64: StoredText] = [:]
-    private var ambiguousTexts: Set<Int64> = []
-    private(set) var seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]] = [:]
-    private var ambiguous: Set<UInt64> = []
-    private var uidCounts: [UInt64: Int32] = [:]
-    private(set) var allIDs: [Int64] = []
+    private let texts: [Int64: StoredText]
+    let seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]]
+    private let uidCounts: [UInt64: Int32]
+    let allIDs: [Int64]
 
     /// The fingerprint only (a source that will be skipped or read in full needs no event hashes).
     init(fingerprint: SourceFingerprint) {
         self.fingerprint = fingerprint
         contextHash = nil
+        events = [:]
+        texts = [:]
+        seriesParts = [:]
+        uidCounts = [:]
+        allIDs = []
     }
 
     /// The fingerprint and the hashes of the source's live events (and, with a context, their texts' hashes).
     init(fingerprint: SourceFingerprint, db: Database, source: String, contextHash: String?) throws {
         self.fingerprint = fingerprint
         self.contextHash = contextHash
+        var events: [UInt64: StoredEvent] = [:]
+        var texts: [Int64: StoredText] = [:]
+        var ambiguousTexts: Set<Int64> = []
+        var seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]] = [:]
+        var ambiguous: Set<UInt64> = []
+        var uidCounts: [UInt64: Int32] = [:]
+        var allIDs: [Int64] = []
         let s = try db.prepare("""
             SELECT id, uid, recurrence_id, content_hash, removed_run, text_hash, start_utc, span_end_utc,
                    rrule IS NULL AND rdate IS NULL AND recurrence_id = ''
@@ -60,6 +70,11 @@ final class SQLiteSourceMemory: SourceMemory, @unchecked Sendable {
             }
             uidCounts[uidKey, default: 0] += 1
         }
+        self.events = events
+        self.texts = texts
+        self.seriesParts = seriesParts
+        self.uidCounts = uidCounts
+        self.allIDs = allIDs
     }
 
     func stored(uid: String, recurrenceID: EventTime?) -> StoredEvent? {

@@ -40,6 +40,8 @@ final class SQLiteSyncWriter {
     let db: Database
     let path: String
     let keepRemoved: Bool
+    /// Whether `events.source_text` holds each event's original text (the sink option `source_text`).
+    let keepSourceText: Bool
     let zone: Zone
     let window: Window?
     let runID: Int64
@@ -87,9 +89,11 @@ final class SQLiteSyncWriter {
     }
 
     /// Opens the database, waits for the write lock, upgrades the schema and records the run.
-    init(path: String, displayPath: String, keepRemoved: Bool, busyTimeout: Int, bulkLoad: Bool = true, context: RunContext) throws {
+    init(path: String, displayPath: String, keepRemoved: Bool, keepSourceText: Bool = false, busyTimeout: Int, bulkLoad: Bool = true,
+         context: RunContext) throws {
         self.path = displayPath
         self.keepRemoved = keepRemoved
+        self.keepSourceText = keepSourceText
         self.context = context
         zone = context.zone
         window = context.window
@@ -385,7 +389,7 @@ final class SQLiteSyncWriter {
         try s.bind(k.source, at: 1)
         try s.bind(k.uid, at: 2)
         try s.bind(k.recurrenceID, at: 3)
-        let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4, json: &json)
+        let count = try SQLiteRowEncoding.bindEventValues(event, zone: zone, to: s, from: 4, json: &json, keepSourceText: keepSourceText)
         try s.bind(hasher.hash(event), at: 4 + count)
         try s.bind(event.rawTextHash, at: 5 + count)
         try s.bind(event.origin?.description, at: 6 + count)
@@ -778,9 +782,9 @@ final class SQLiteSyncWriter {
 
     /// What the file remembers of `source` for this run's plan (`IncrementalSink.memory(ofSource:current:)`).
     func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? {
-        guard let row = try db.rows("SELECT input_fingerprint, config_fingerprint, window, keep_removed, context_hash FROM source_state WHERE source = ?",
+        guard let row = try db.rows("SELECT input_fingerprint, config_fingerprint, window, keep_removed, context_hash, source_text FROM source_state WHERE source = ?",
                                     arguments: [.text(source)]).first,
-              row[3].int64 == (keepRemoved ? 1 : 0) else { return nil }
+              row[3].int64 == (keepRemoved ? 1 : 0), row[5].int64 == (keepSourceText ? 1 : 0) else { return nil }
         let stored = SourceFingerprint(input: row[0].text, config: row[1].text ?? "", window: row[2].text ?? "")
         // Skipped, or read in full: no event hashes needed.
         if (stored == current && current.input != nil) || stored.config != current.config { return SQLiteSourceMemory(fingerprint: stored) }
@@ -809,11 +813,13 @@ final class SQLiteSyncWriter {
             default: break
             }
             try db.execute("""
-                INSERT OR REPLACE INTO source_state (source, pipeline, input_fingerprint, config_fingerprint, window, keep_removed, run_id, context_hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO source_state (source, pipeline, input_fingerprint, config_fingerprint, window, keep_removed, run_id, context_hash,
+                                                     source_text)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [.text(source), .text(pipeline), context.report.rejections.isEmpty ? SQLiteRowEncoding.text(current.input) : .null,
                                  .text(current.config), .text(current.window), .integer(keepRemoved ? 1 : 0), .integer(runID),
-                                 context.report.rejections.isEmpty ? SQLiteRowEncoding.text(incremental.context(for: source)) : .null])
+                                 context.report.rejections.isEmpty ? SQLiteRowEncoding.text(incremental.context(for: source)) : .null,
+                                 .integer(keepSourceText ? 1 : 0)])
         }
     }
 

@@ -35,88 +35,103 @@ public struct Repair: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Counts and messages of one run, filled by the runner and the plugins, printed as the summary.
-public final class RunReport: @unchecked Sendable {
-    private let lock = NSLock()
-    public private(set) var eventsRead = 0
-    public private(set) var occurrences = 0
-    public private(set) var dayEntries = 0
-    public private(set) var rejections: [Rejection] = []
-    public private(set) var warnings: [String] = []
-    /// Records kept with a part dropped or fixed (not counted in `rejections`).
-    public private(set) var repairs: [Repair] = []
-    /// Rows written per sink label, in sink order.
-    public private(set) var rowsWritten: [(sink: String, rows: Int)] = []
-    /// Named counters plugins add to the summary ("skipped VTODO", "forecasts from cache", ...), in first-use order.
-    public private(set) var counters: [(name: String, value: Int)] = []
+/// Counts and messages of one run, filled by the runner and the plugins, printed as the summary. Sources, stages
+/// and sinks on any thread write into it; every field is read and written under one lock (`Locked`), so the
+/// compiler checks that the report is `Sendable`.
+public final class RunReport: Sendable {
+    /// Everything the report holds: what the public properties below read.
+    private struct State {
+        var eventsRead = 0
+        var occurrences = 0
+        var dayEntries = 0
+        var rejections: [Rejection] = []
+        var warnings: [String] = []
+        var repairs: [Repair] = []
+        var rowsWritten: [(sink: String, rows: Int)] = []
+        var counters: [(name: String, value: Int)] = []
+        var cachedCopies: [(label: String, age: Double, origin: String)] = []
+        var timings: [(step: String, seconds: Double)] = []
+        var inputBytesExpected: Int64 = 0
+        var inputBytesRead: Int64 = 0
+        var keptSources: [String] = []
+        var emptyResults: [String] = []
+    }
 
-    /// Cached copies of remote inputs used by the run (label with credentials redacted, age in seconds,
-    /// how: "cached", "revalidated" or "stale"), in use order: the summary shows every copy's age.
-    public private(set) var cachedCopies: [(label: String, age: Double, origin: String)] = []
-
-    /// Seconds spent in each step of the run ("source team", "stage expand", "sink json out/a.json"), in
-    /// first-use order; a source's time leaves out the stages and sinks its batches went through.
-    public private(set) var timings: [(step: String, seconds: Double)] = []
-
-    /// The size of the inputs found so far (files and downloaded feeds; standard input is not counted) and
-    /// how much of them the sources have read: the progress line's percent and time left.
-    public private(set) var inputBytesExpected: Int64 = 0
-    public private(set) var inputBytesRead: Int64 = 0
+    private let state = Locked(State())
 
     public init() {}
 
-    package func expectInput(bytes: Int64) { locked { inputBytesExpected += bytes } }
-    package func readInput(bytes: Int) { locked { inputBytesRead += Int64(bytes) } }
+    public var eventsRead: Int { state.withLock { $0.eventsRead } }
+    public var occurrences: Int { state.withLock { $0.occurrences } }
+    public var dayEntries: Int { state.withLock { $0.dayEntries } }
+    public var rejections: [Rejection] { state.withLock { $0.rejections } }
+    public var warnings: [String] { state.withLock { $0.warnings } }
+    /// Records kept with a part dropped or fixed (not counted in `rejections`).
+    public var repairs: [Repair] { state.withLock { $0.repairs } }
+    /// Rows written per sink label, in sink order.
+    public var rowsWritten: [(sink: String, rows: Int)] { state.withLock { $0.rowsWritten } }
+    /// Named counters plugins add to the summary ("skipped VTODO", "forecasts from cache", ...), in first-use order.
+    public var counters: [(name: String, value: Int)] { state.withLock { $0.counters } }
 
-    package func addTime(_ step: String, nanoseconds: UInt64) {
-        let seconds = Double(nanoseconds) / 1e9
-        locked {
-            if let i = timings.firstIndex(where: { $0.step == step }) { timings[i].seconds += seconds } else { timings.append((step, seconds)) }
-        }
-    }
+    /// Cached copies of remote inputs used by the run (label with credentials redacted, age in seconds,
+    /// how: "cached", "revalidated" or "stale"), in use order: the summary shows every copy's age.
+    public var cachedCopies: [(label: String, age: Double, origin: String)] { state.withLock { $0.cachedCopies } }
+
+    /// Seconds spent in each step of the run ("source team", "stage expand", "sink json out/a.json"), in
+    /// first-use order; a source's time leaves out the stages and sinks its batches went through.
+    public var timings: [(step: String, seconds: Double)] { state.withLock { $0.timings } }
+
+    /// The size of the inputs found so far (files and downloaded feeds; standard input is not counted) and
+    /// how much of them the sources have read: the progress line's percent and time left.
+    public var inputBytesExpected: Int64 { state.withLock { $0.inputBytesExpected } }
+    public var inputBytesRead: Int64 { state.withLock { $0.inputBytesRead } }
 
     /// Sources whose rows were kept because they failed before sending anything, or came back empty where a
     /// database remembers events from them (issue 16): the run exits 1 after writing the rest.
-    public private(set) var keptSources: [String] = []
+    public var keptSources: [String] { state.withLock { $0.keptSources } }
     /// Inputs that were not empty but gave no events: each a warning, and the run exits 3.
-    public private(set) var emptyResults: [String] = []
+    public var emptyResults: [String] { state.withLock { $0.emptyResults } }
 
-    package func keepSource(_ message: String) { locked { keptSources.append(message) } }
-    package func noEvents(_ message: String) { locked { emptyResults.append(message) } }
+    package func expectInput(bytes: Int64) { state.withLock { $0.inputBytesExpected += bytes } }
+    package func readInput(bytes: Int) { state.withLock { $0.inputBytesRead += Int64(bytes) } }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+    package func addTime(_ step: String, nanoseconds: UInt64) {
+        let seconds = Double(nanoseconds) / 1e9
+        state.withLock {
+            if let i = $0.timings.firstIndex(where: { $0.step == step }) { $0.timings[i].seconds += seconds } else { $0.timings.append((step, seconds)) }
+        }
     }
 
+    package func keepSource(_ message: String) { state.withLock { $0.keptSources.append(message) } }
+    package func noEvents(_ message: String) { state.withLock { $0.emptyResults.append(message) } }
+
     public func reject(_ location: SourceLocation, _ reason: String) {
-        locked { rejections.append(Rejection(location: location, reason: reason)) }
+        state.withLock { $0.rejections.append(Rejection(location: location, reason: reason)) }
     }
 
     public func repair(_ repair: Repair) {
-        locked { repairs.append(repair) }
+        state.withLock { $0.repairs.append(repair) }
     }
 
     public func warn(_ message: String) {
-        locked { warnings.append(message) }
+        state.withLock { $0.warnings.append(message) }
     }
 
     public func count(_ name: String, by amount: Int = 1) {
-        locked {
-            if let i = counters.firstIndex(where: { $0.name == name }) { counters[i].value += amount } else { counters.append((name, amount)) }
+        state.withLock {
+            if let i = $0.counters.firstIndex(where: { $0.name == name }) { $0.counters[i].value += amount } else { $0.counters.append((name, amount)) }
         }
     }
 
     public func counter(_ name: String) -> Int {
-        locked { counters.first { $0.name == name }?.value ?? 0 }
+        state.withLock { $0.counters.first { $0.name == name }?.value ?? 0 }
     }
 
     package func cachedCopy(_ label: String, age: Double, origin: String) {
-        locked { cachedCopies.append((label, age, origin)) }
+        state.withLock { $0.cachedCopies.append((label, age, origin)) }
     }
 
-    func addEvents(_ n: Int) { locked { eventsRead += n } }
-    func setOutputCounts(occurrences: Int, days: Int) { locked { self.occurrences += occurrences; dayEntries += days } }
-    func wrote(_ rows: Int, to sink: String) { locked { rowsWritten.append((sink, rows)) } }
+    func addEvents(_ n: Int) { state.withLock { $0.eventsRead += n } }
+    func setOutputCounts(occurrences: Int, days: Int) { state.withLock { $0.occurrences += occurrences; $0.dayEntries += days } }
+    func wrote(_ rows: Int, to sink: String) { state.withLock { $0.rowsWritten.append((sink, rows)) } }
 }
