@@ -1,8 +1,8 @@
 import Pipeline
 
-/// calpipe's JSON forms of day entries, events and occurrences (`EventJSON`), written as bytes: the same
-/// members in the same order, the same text, for the JSON sink's hot loop. `EventJSON` stays the reference
-/// (and what the tests compare with).
+/// calpipe's JSON forms of day entries, events and occurrences (docs/json-format.md), written as bytes: the one
+/// writer of the form. The tests compare it, member by member, with a `JSONValue` reference of the same form
+/// (`EventJSON` in Tests/PipelineTests/EventJSON+Reference.swift).
 extension JSONBytes {
     /// `EventJSON.dayEntry(d, zone:)` at indent `level`; `initials` remembers attendees' initials from entry
     /// to entry (a writer's run keeps one).
