@@ -13,13 +13,11 @@ import Pipeline
 /// How: the signal handler only writes the signal's number into a pipe (all a handler may safely do); a thread
 /// of the watch reads the pipe and acts. The handler is installed before `init` returns, so no signal sent
 /// after that is lost.
-final class SignalWatch: @unchecked Sendable {
-    // @unchecked: `stopping` is guarded by `lock`; the pipe's descriptors are set in init and read-only after.
+final class SignalWatch: Sendable {
     let cancellation: Cancellation
     private let grace: Double
-    private let lock = NSLock()
-    private var stopping = false
-    private var stopped = false
+    /// Whether the process is being stopped at once (or the run ended), and whether the run ended (`stop()`).
+    private let state = Locked((stopping: false, stopped: false))
     private let readEnd: Int32
     private let writeEnd: Int32
 
@@ -75,10 +73,11 @@ final class SignalWatch: @unchecked Sendable {
 
     /// Ends the process now, without leaving temporary files.
     private func stopNow(_ name: String, why: String) {
-        lock.lock()
-        if stopping { lock.unlock(); return }
-        stopping = true
-        lock.unlock()
+        let first = state.withLock { s in
+            defer { s.stopping = true }
+            return !s.stopping
+        }
+        guard first else { return }
         let (_, published) = cancellation.stopNow()
         let outcome = published ? "the outputs had been written" : "nothing was written"
         Terminal.error("calpipe: interrupted by \(name) \(why): stopped at once; \(outcome)")
@@ -87,11 +86,10 @@ final class SignalWatch: @unchecked Sendable {
 
     /// The run ended: signals kill the process again (the default), and no forced stop happens any more.
     func stop() {
-        lock.lock()
-        let wasStopped = stopped
-        stopping = true
-        stopped = true
-        lock.unlock()
+        let wasStopped = state.withLock { s in
+            defer { s = (stopping: true, stopped: true) }
+            return s.stopped
+        }
         guard !wasStopped else { return }
         for (number, _) in Self.signals { signal(number, SIG_DFL) }
         guard readEnd >= 0 else { return }

@@ -8,9 +8,9 @@ import Pipeline
 /// Ownership: between `init` and `finish()`/`cancel()` the file is used by the writer's thread only; both
 /// wait for the thread to end. At most `depth` chunks wait, so memory stays bounded. A write error stops the
 /// writing: later chunks are dropped, and `send` and `finish` rethrow it.
-final class BackgroundFileWriter: @unchecked Sendable {
-    // @unchecked: the file is not Sendable; it is used by the writer's thread only until finish()/cancel()
-    // joined it (`HandoffThread`).
+final class BackgroundFileWriter: Sendable {
+    /// The file is captured by the thread's write closure: used by the writer's thread only until finish()/cancel()
+    /// joined it (`HandoffThread`).
     private let thread: HandoffThread<[UInt8]>
 
     init(file: AtomicFile, depth: Int = 2) {

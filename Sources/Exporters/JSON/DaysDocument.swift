@@ -15,6 +15,7 @@ package enum DaysDocument {
         let head = DaysDocumentHead(generatedAt: generatedAt, pipeline: pipeline, timezone: zone.identifier, window: window, locale: locale,
                                     today: today, attribution: credits.isEmpty ? nil : credits.joined(separator: "; "), sources: [])
         let out = JSONBytes(pretty: pretty)
+        let initials = AttendeeInitials()
         out.raw("{")
         var first = true
         head.members(into: out, level: 0, first: &first, withSources: true)
@@ -28,7 +29,7 @@ package enum DaysDocument {
             for (j, entry) in day.entries.enumerated() {
                 if j > 0 { out.byte(0x2C) }
                 out.newline(4)
-                out.dayEntry(entry, zone: zone, level: 4)
+                out.dayEntry(entry, zone: zone, level: 4, initials: initials)
             }
             if !day.entries.isEmpty { out.newline(3) }
             out.raw("]")

@@ -14,7 +14,7 @@ extension JSONBytes {
     }
 
     /// The attendees, each with `initials` when it has a name or address.
-    func attendeesWithInitials(_ items: [Attendee], level: Int) {
+    func attendeesWithInitials(_ items: [Attendee], level: Int, initials: AttendeeInitials) {
         raw("[")
         var first = true
         for i in items.indices {
@@ -25,7 +25,7 @@ extension JSONBytes {
             optionalQuoted("email", items[i].email, level: level + 1, first: &inner)
             optionalQuoted("role", items[i].role, level: level + 1, first: &inner)
             optionalQuoted("status", items[i].status, level: level + 1, first: &inner)
-            optionalQuoted("initials", attendeeInitials.of(items[i]), level: level + 1, first: &inner)
+            optionalQuoted("initials", initials.of(items[i]), level: level + 1, first: &inner)
             close("}", level: level + 1, empty: inner)
         }
         close("]", level: level, empty: first)

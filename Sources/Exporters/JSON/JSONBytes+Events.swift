@@ -1,17 +1,18 @@
 import Pipeline
 
-/// calpipe's JSON forms of day entries, events and occurrences (`EventJSON`), written as bytes: the same
-/// members in the same order, the same text, for the JSON sink's hot loop. `EventJSON` stays the reference
-/// (and what the tests compare with).
+/// calpipe's JSON forms of day entries, events and occurrences (docs/json-format.md), written as bytes: the one
+/// writer of the form. The tests compare it, member by member, with a `JSONValue` reference of the same form
+/// (`EventJSON` in Tests/PipelineTests/EventJSON+Reference.swift).
 extension JSONBytes {
-    /// `EventJSON.dayEntry(d, zone:)` at indent `level`.
-    func dayEntry(_ d: DayEntry, zone: Zone, level: Int) {
-        d.occurrence.withEvent { dayEntry(d, event: $0, zone: zone, level: level) }
+    /// `EventJSON.dayEntry(d, zone:)` at indent `level`; `initials` remembers attendees' initials from entry
+    /// to entry (a writer's run keeps one).
+    func dayEntry(_ d: DayEntry, zone: Zone, level: Int, initials: AttendeeInitials) {
+        d.occurrence.withEvent { dayEntry(d, event: $0, zone: zone, level: level, initials: initials) }
     }
 
     /// `e` is `d`'s event, borrowed (`Occurrence.withEvent`): reading `d.occurrence.event.uid` and the like
     /// field by field copied the whole event each time (a third of the sink's time on the benchmark feed).
-    func dayEntry(_ d: DayEntry, event e: borrowing Event, zone: Zone, level: Int) {
+    func dayEntry(_ d: DayEntry, event e: borrowing Event, zone: Zone, level: Int, initials: AttendeeInitials) {
         var first = true
         raw("{")
         key("id", level: level, first: &first)
@@ -82,7 +83,7 @@ extension JSONBytes {
             person(p, level: level + 1)
         }
         key("attendees", level: level, first: &first)
-        attendeesWithInitials(e.attendees, level: level + 1)
+        attendeesWithInitials(e.attendees, level: level + 1, initials: initials)
         key("attendee_count", level: level, first: &first)
         integer(Int64(e.attendees.count))
         if !e.categories.isEmpty {

@@ -53,6 +53,8 @@ package final class JSONExporter: Sink {
     private var output = JSONBytes(pretty: false, capacity: 0)
     /// One day entry's JSON, rendered before it goes to the spool.
     private var entryText = JSONBytes(pretty: false, capacity: 0)
+    /// Attendee initials, worked out once per attendee (the same people come back in entry after entry).
+    private var initials = AttendeeInitials()
     private static let outputChunk = 1 << 20
 
     /// `label`: the path as the user wrote it, for the summary.
@@ -83,6 +85,7 @@ package final class JSONExporter: Sink {
         spool = shape == .days ? DayEntrySpool(runBytes: spoolRunBytes) : nil
         output = JSONBytes(pretty: pretty && !ndjson, capacity: Self.outputChunk + (1 << 16))
         entryText = JSONBytes(pretty: pretty && !ndjson)
+        initials = AttendeeInitials()
         if shape != .days, !ndjson { output.raw("[") }
     }
 
@@ -127,7 +130,7 @@ package final class JSONExporter: Sink {
         // The event borrowed, not copied (`Occurrence.withEvent`).
         try entry.occurrence.withEvent { event in
             entryText.removeAll()
-            entryText.dayEntry(entry, event: event, zone: zone, level: 4)
+            entryText.dayEntry(entry, event: event, zone: zone, level: 4, initials: initials)
             let key = AgendaKey(day: entry.day.daysSinceEpoch, allDay: entry.allDay, startUTC: entry.startUTC,
                                         title: event.title ?? "", uid: event.uid, endUTC: entry.endUTC)
             try spool.add(key, text: entryText.buffer)

@@ -1,3 +1,5 @@
+import Pipeline
+
 /// Tells quickly whether text is in NFC (Unicode normalization form C), for the JSON days spool, which compares
 /// titles as bytes when both are (Swift compares Strings by their NFC scalars).
 ///

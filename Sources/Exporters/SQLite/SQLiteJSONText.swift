@@ -1,22 +1,17 @@
 import CalSQLite
 import Pipeline
 
-/// The compact JSON of the sink's JSON columns (docs/sqlite-schema.md), written as UTF-8 bytes into one buffer
-/// that the writer reuses for every row and bound from there: the same text `JSONWriter(pretty: false)` writes
-/// for the values `SQLiteRowEncoding` describes, without building a `JSONValue` tree and a String per column.
+/// The compact JSON of the sink's JSON columns (docs/sqlite-schema.md), written by the one byte writer
+/// (`JSONBytes`) into a buffer the writer reuses for every row, and bound from there: the same text
+/// `JSONWriter(pretty: false)` writes for the values `SQLiteRowEncoding` describes, without building a
+/// `JSONValue` tree and a String per column.
 struct SQLiteJSONText {
-    private(set) var bytes: [UInt8] = []
+    let out = JSONBytes(pretty: false, capacity: 4096)
 
-    init() {
-        bytes.reserveCapacity(4096)
-    }
-
-    mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-    }
+    func reset() { out.removeAll() }
 
     /// The text as a String (for comparisons with stored values).
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String { out.string }
 
     /// Binds NULL when `empty`, else the text `write` makes (from a reset buffer) to parameter `index` of `s`.
     mutating func bind(to s: Statement, at index: Int, nullIf empty: Bool, _ write: (inout SQLiteJSONText) -> Void) throws {
@@ -28,137 +23,94 @@ struct SQLiteJSONText {
 
     /// Binds the text to parameter `index` of `s` (copied into the statement's own buffer for it).
     func bind(to s: Statement, at index: Int) throws {
-        try bytes.withUnsafeBytes { source in
-            try s.bindText(at: index, capacity: source.count) { target in
-                if source.count > 0 { target.copyMemory(from: source) }
-                return source.count
-            }
+        let source = UnsafeRawBufferPointer(out.buffer)
+        try s.bindText(at: index, capacity: source.count) { target in
+            if source.count > 0 { target.copyMemory(from: source) }
+            return source.count
         }
     }
 
-    private mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    /// A JSON string, escaped as `JSONWriter.appendQuoted` does: `"` `\` and control characters (`\n`, `\r`,
-    /// `\t`, else `\u00xx`); everything else, non-ASCII included, as is.
-    mutating func quoted(_ text: String) {
-        bytes.append(0x22)
-        var text = text
-        text.withUTF8 { utf8 in
-            var plain = true
-            for u in utf8 where u < 0x20 || u == 0x22 || u == 0x5C {
-                plain = false
-                break
-            }
-            if plain {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            let hex: StaticString = "0123456789abcdef"
-            for u in utf8 {
-                switch u {
-                case 0x22: bytes.append(0x5C); bytes.append(0x22)
-                case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-                case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    raw("\\u00")
-                    hex.withUTF8Buffer { digits in
-                        bytes.append(digits[Int(u >> 4)])
-                        bytes.append(digits[Int(u & 15)])
-                    }
-                default: bytes.append(u)
-                }
-            }
-        }
-        bytes.append(0x22)
-    }
+    func quoted(_ text: String) { out.quoted(text) }
 
     /// `["a","b"]`
-    mutating func strings(_ items: [String]) {
-        array(items) { $0.quoted($1) }
+    func strings(_ items: [String]) {
+        array(items) { out.quoted($0) }
     }
 
     /// `[e0,e1,...]`, each element written by `element`.
-    private mutating func array<Element>(_ items: [Element], _ element: (inout SQLiteJSONText, Element) -> Void) {
-        raw("[")
+    private func array<Element>(_ items: [Element], _ element: (Element) -> Void) {
+        out.byte(0x5B)
         for i in items.indices {
-            if i > 0 { raw(",") }
-            element(&self, items[i])
+            if i > 0 { out.byte(0x2C) }
+            element(items[i])
         }
-        raw("]")
+        out.byte(0x5D)
     }
 
     /// `[{"name":...,"values":[...]}]` (`SQLiteRowEncoding.parametersJSON`)
-    mutating func parameters(_ parameters: [Parameter]) {
-        array(parameters) { json, parameter in
-            json.raw("{\"name\":")
-            json.quoted(parameter.name)
-            json.raw(",\"values\":")
-            json.strings(parameter.values)
-            json.raw("}")
+    func parameters(_ parameters: [Parameter]) {
+        array(parameters) { parameter in
+            out.raw("{\"name\":")
+            out.quoted(parameter.name)
+            out.raw(",\"values\":")
+            strings(parameter.values)
+            out.byte(0x7D)
         }
     }
 
     /// `{"name":...,"parameters":[...]?,"value":...}` (`SQLiteRowEncoding.propertyJSON`)
-    mutating func property(_ p: RawProperty) {
-        raw("{\"name\":")
-        quoted(p.name)
+    func property(_ p: RawProperty) {
+        out.raw("{\"name\":")
+        out.quoted(p.name)
         if !p.parameters.isEmpty {
-            raw(",\"parameters\":")
+            out.raw(",\"parameters\":")
             parameters(p.parameters)
         }
-        raw(",\"value\":")
-        quoted(p.value)
-        raw("}")
+        out.raw(",\"value\":")
+        out.quoted(p.value)
+        out.byte(0x7D)
     }
 
-    mutating func properties(_ items: [RawProperty]) {
-        array(items) { $0.property($1) }
+    func properties(_ items: [RawProperty]) {
+        array(items) { property($0) }
     }
 
     /// `{"name":...,"properties":[...],"components":[...]?}` (`SQLiteRowEncoding.componentJSON`)
-    mutating func component(_ c: RawComponent) {
-        raw("{\"name\":")
-        quoted(c.name)
-        raw(",\"properties\":")
+    func component(_ c: RawComponent) {
+        out.raw("{\"name\":")
+        out.quoted(c.name)
+        out.raw(",\"properties\":")
         properties(c.properties)
         if !c.components.isEmpty {
-            raw(",\"components\":")
+            out.raw(",\"components\":")
             components(c.components)
         }
-        raw("}")
+        out.byte(0x7D)
     }
 
-    mutating func components(_ items: [RawComponent]) {
-        array(items) { $0.component($1) }
+    func components(_ items: [RawComponent]) {
+        array(items) { component($0) }
     }
 
     /// `{"SUMMARY":[parameters...]}`, keys sorted.
-    mutating func fieldParameters(_ map: [String: [Parameter]]) {
-        raw("{")
-        for (i, entry) in map.sorted(by: { $0.key < $1.key }).enumerated() {
-            if i > 0 { raw(",") }
-            quoted(entry.key)
-            raw(":")
+    func fieldParameters(_ map: [String: [Parameter]]) {
+        out.byte(0x7B)
+        var first = true
+        for entry in map.sorted(by: { $0.key < $1.key }) {
+            out.key(entry.key, level: 0, first: &first)
             parameters(entry.value)
         }
-        raw("}")
+        out.byte(0x7D)
     }
 
     /// The metadata without the runner's "source" stamp, keys sorted (`SQLiteRowEncoding.metadataJSON`).
-    mutating func metadata(_ map: [String: String]) {
-        raw("{")
+    func metadata(_ map: [String: String]) {
+        out.byte(0x7B)
         var first = true
         for entry in map.sorted(by: { $0.key < $1.key }) where entry.key != "source" {
-            if !first { raw(",") }
-            first = false
-            quoted(entry.key)
-            raw(":")
-            quoted(entry.value)
+            out.key(entry.key, level: 0, first: &first)
+            out.quoted(entry.value)
         }
-        raw("}")
+        out.byte(0x7D)
     }
 }

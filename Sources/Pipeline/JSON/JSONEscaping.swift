@@ -1,7 +1,7 @@
 /// The one JSON string escaper of calpipe: `"` `\` and control characters (`\n`, `\r`, `\t`, else `\u00xx`);
 /// everything else, non-ASCII included, as is (byte by byte is the same as scalar by scalar: no byte of a
-/// multi-byte UTF-8 sequence is below 0x80). `JSONWriter` (strings) and the exporters' byte writer
-/// (`JSONBytes`) both write through it. Inlinable, so the byte writer's hot loop stays as fast as its own was.
+/// multi-byte UTF-8 sequence is below 0x80). The byte writer (`JSONBytes`) behind every JSON output writes
+/// strings through it. Public and inlinable, so the sinks' hot loops in other modules inline it.
 public enum JSONEscaping {
     /// True when no byte needs an escape.
     @inlinable

@@ -1,5 +1,6 @@
-/// Writes JSON deterministically: keys in the order given, numbers in a stable shortest form,
-/// pretty (two-space indent) or compact.
+/// Writes a `JSONValue` deterministically: keys in the order given, numbers in a stable shortest form,
+/// pretty (two-space indent) or compact. A walk of the tree over the one byte writer (`JSONBytes`), so a
+/// value written here and the same value written by a sink are the same bytes.
 package struct JSONWriter {
     package var pretty: Bool
 
@@ -8,46 +9,9 @@ package struct JSONWriter {
     }
 
     package func string(_ value: JSONValue) -> String {
-        var out = ""
-        write(value, into: &out, indent: 0)
-        return out
-    }
-
-    package func write(_ value: JSONValue, into out: inout String, indent: Int) {
-        switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += Self.numberText(n)
-        case .string(let s): Self.appendQuoted(s, to: &out)
-        case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                newline(&out, indent + 1)
-                write(item, into: &out, indent: indent + 1)
-            }
-            newline(&out, indent)
-            out += "]"
-        case .object(let object):
-            if object.members.isEmpty { out += "{}"; return }
-            out += "{"
-            for (i, member) in object.members.enumerated() {
-                if i > 0 { out += "," }
-                newline(&out, indent + 1)
-                Self.appendQuoted(member.key, to: &out)
-                out += pretty ? ": " : ":"
-                write(member.value, into: &out, indent: indent + 1)
-            }
-            newline(&out, indent)
-            out += "}"
-        }
-    }
-
-    private func newline(_ out: inout String, _ level: Int) {
-        guard pretty else { return }
-        out += "\n"
-        out += String(repeating: "  ", count: level)
+        let out = JSONBytes(pretty: pretty, capacity: 256)
+        out.value(value, level: 0)
+        return out.string
     }
 
     /// Integers without a fraction ("3", not "3.0"); other numbers in Swift's shortest round-trip form.
@@ -56,21 +20,32 @@ package struct JSONWriter {
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
         return String(n)
     }
+}
 
-    /// `s` as a quoted JSON string (`JSONEscaping`).
-    package static func appendQuoted(_ s: String, to out: inout String) {
-        out += "\""
-        var text = s
-        text.withUTF8 { utf8 in
-            if JSONEscaping.isPlain(utf8) {
-                out += s
-                return
+extension JSONBytes {
+    /// `value` as it stands at indent `level`.
+    package func value(_ value: JSONValue, level: Int) {
+        switch value {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n): number(n)
+        case .string(let s): quoted(s)
+        case .array(let items):
+            raw("[")
+            var first = true
+            for item in items {
+                element(level: level, first: &first)
+                self.value(item, level: level + 1)
             }
-            let escaped = [UInt8](unsafeUninitializedCapacity: JSONEscaping.worstCase(utf8.count)) { buffer, count in
-                count = JSONEscaping.escape(utf8, to: buffer.baseAddress!) - buffer.baseAddress!
+            close("]", level: level, empty: first)
+        case .object(let object):
+            raw("{")
+            var first = true
+            for member in object.members {
+                key(member.key, level: level, first: &first)
+                self.value(member.value, level: level + 1)
             }
-            out += String(decoding: escaped, as: UTF8.self)
+            close("}", level: level, empty: first)
         }
-        out += "\""
     }
 }

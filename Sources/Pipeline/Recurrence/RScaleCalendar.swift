@@ -7,7 +7,7 @@ import Foundation
 /// Available: every calendar Foundation provides whose dates come out right on this platform. ETHIOAA
 /// (Ethiopic Amete Alem) is left out: on Linux, `Calendar(identifier: .ethiopicAmeteAlem)` gives Gregorian
 /// fields (2014-05-06 comes back as year 2014, month 5, day 6 instead of 7506-09-28).
-final class RScaleCalendar: @unchecked Sendable {
+final class RScaleCalendar: Sendable {
     /// Upper-case RSCALE names (CLDR calendar names) calpipe expands, and Foundation's identifier for each.
     static let identifiers: [(String, Calendar.Identifier)] = [
         ("GREGORIAN", .gregorian), ("BUDDHIST", .buddhist), ("CHINESE", .chinese), ("COPTIC", .coptic), ("DANGI", .dangi),

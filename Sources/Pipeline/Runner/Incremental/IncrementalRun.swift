@@ -3,7 +3,7 @@ import Foundation
 /// One run's incremental decisions (docs/incremental.md), shared by the runner (which fills them as sources
 /// are read), the expand stage (which skips unchanged series) and incremental sinks (which keep the rows of
 /// what was left out). Thread-safe: the sinks write on a thread of their own, series expand on another.
-package final class IncrementalRun: @unchecked Sendable {
+package final class IncrementalRun: Sendable {
     /// What happens to one source in this run.
     package enum Plan: Sendable {
         /// Read and written as in any run (no memory, another config, or incremental runs are off).
@@ -19,27 +19,42 @@ package final class IncrementalRun: @unchecked Sendable {
         case kept
     }
 
-    private let lock = NSLock()
     /// This run's fingerprint per source label.
     package let current: [String: SourceFingerprint]
-    private var plans: [String: Plan] = [:]
-    private var memories: [String: any SourceMemory] = [:]
-    /// Per source: what its read decided about its stored events (`Progress`).
-    private var progress: [String: Progress] = [:]
-    /// Per source, per uid of a series (a master with RRULE/RDATE or an override): unchanged components seen,
-    /// and whether any component changed or is new.
-    private var seriesSeen: [String: [String: (unchanged: [Int64], dirty: Bool)]] = [:]
-    /// Per source: kept ids whose series is expanded again in full (a component changed, came or went).
-    private var reexpanded: [String: Set<Int64>] = [:]
-    private let hasher = EventHasher()
     private let zone: Zone
-    /// Per source: this run's context hash (what its reader found outside the events, see `setContext`).
-    private var contexts: [String: String] = [:]
-    /// Per source: this run's input files in reading order (their labels), from `setContext`.
-    private var files: [String: [String: Int]] = [:]
+
+    /// Everything the runner, the stage and the sinks change during the run, behind one lock.
+    private struct State {
+        var plans: [String: Plan] = [:]
+        var memories: [String: any SourceMemory] = [:]
+        /// Per source: what its read decided about its stored events (`Progress`).
+        var progress: [String: Progress] = [:]
+        /// Per source, per uid of a series (a master with RRULE/RDATE or an override): unchanged components seen,
+        /// and whether any component changed or is new.
+        var seriesSeen: [String: [String: (unchanged: [Int64], dirty: Bool)]] = [:]
+        /// Per source: kept ids whose series is expanded again in full (a component changed, came or went).
+        var reexpanded: [String: Set<Int64>] = [:]
+        let hasher = EventHasher()
+        /// Per source: this run's context hash (what its reader found outside the events, see `setContext`).
+        var contexts: [String: String] = [:]
+        /// Per source: this run's input files in reading order (their labels), from `setContext`.
+        var files: [String: [String: Int]] = [:]
+        /// Sources whose sinks hold events from earlier runs.
+        var remembered: Set<String> = []
+
+        /// The source's `Progress`, made on first use.
+        mutating func progress(of source: String) -> Progress {
+            if let p = progress[source] { return p }
+            let p = Progress()
+            progress[source] = p
+            return p
+        }
+    }
+
+    private let state = Locked(State())
 
     /// What a source's read decided about its stored events; one object per source, so that the per-event checks
-    /// find it once, not by the source's label each time (guarded by the run's lock like everything here).
+    /// find it once, not by the source's label each time (read and changed only with the run's lock held).
     private final class Progress {
         /// Ids of stored events seen unchanged (their rows are kept as they are).
         var kept: Set<Int64> = []
@@ -50,16 +65,6 @@ package final class IncrementalRun: @unchecked Sendable {
         var unparsed: [Int64: Int64] = [:]
     }
 
-    /// The source's `Progress`, made on first use. Call with the lock held.
-    private func progress(of source: String) -> Progress {
-        if let p = progress[source] { return p }
-        let p = Progress()
-        progress[source] = p
-        return p
-    }
-
-    /// Sources whose sinks hold events from earlier runs.
-    private var remembered: Set<String> = []
     /// False when the run may not skip anything (a stage that is not deterministic, a pipeline built in code,
     /// `--full`): only `.full` and `.kept` plans then.
     package let enabled: Bool
@@ -70,45 +75,39 @@ package final class IncrementalRun: @unchecked Sendable {
         self.enabled = enabled
     }
 
-    func setRemembered(_ source: String) { locked { _ = remembered.insert(source) } }
-    package func isRemembered(_ source: String) -> Bool { locked { remembered.contains(source) } }
+    func setRemembered(_ source: String) { state.withLock { _ = $0.remembered.insert(source) } }
+    package func isRemembered(_ source: String) -> Bool { state.withLock { $0.remembered.contains(source) } }
 
     /// Keeps the rows of `source` as they are: its sync is skipped and its fingerprint not stored.
     func keep(_ source: String) {
-        locked {
-            plans[source] = .kept
-            memories[source] = nil
-            progress[source]?.kept = []
+        state.withLock { s in
+            s.plans[source] = .kept
+            s.memories[source] = nil
+            s.progress[source]?.kept = []
         }
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
-
     func setPlan(_ plan: Plan, memory: (any SourceMemory)?, for source: String) {
-        locked {
-            plans[source] = plan
-            memories[source] = memory
+        state.withLock { s in
+            s.plans[source] = plan
+            s.memories[source] = memory
         }
     }
 
     package func plan(for source: String) -> Plan {
-        locked { plans[source] ?? .full }
+        state.withLock { $0.plans[source] ?? .full }
     }
 
     /// The memory the plan of `source` was made with (nil for full runs of it).
     package func memory(for source: String) -> (any SourceMemory)? {
-        locked { memories[source] }
+        state.withLock { $0.memories[source] }
     }
 
     /// True when every source is skipped or read event by event.
     func writesLittle(_ sources: [String]) -> Bool {
-        locked {
+        state.withLock { s in
             sources.allSatisfy { label in
-                switch plans[label] ?? .full {
+                switch s.plans[label] ?? .full {
                 case .skipped, .events: return true
                 case .full, .kept: return false
                 }
@@ -117,30 +116,30 @@ package final class IncrementalRun: @unchecked Sendable {
     }
 
     package var skippedSources: [String] {
-        locked { plans.filter { if case .skipped = $0.value { return true } else { return false } }.map(\.key).sorted() }
+        state.withLock { $0.plans.filter { if case .skipped = $0.value { return true } else { return false } }.map(\.key).sorted() }
     }
 
     /// Whether the row `id` of `source` is kept as it is (the event was seen unchanged): sinks do not write it.
     package func isKept(_ id: Int64, source: String) -> Bool {
-        locked { progress[source]?.kept.contains(id) ?? false }
+        state.withLock { $0.progress[source]?.kept.contains(id) ?? false }
     }
 
     /// Stored ids of `source` the sink must treat as possibly gone: every stored id but the kept ones.
     package func notKept(source: String) -> [Int64] {
-        locked {
-            guard let memory = memories[source] else { return [] }
-            let k = progress[source]?.kept ?? []
+        state.withLock { s in
+            guard let memory = s.memories[source] else { return [] }
+            let k = s.progress[source]?.kept ?? []
             return memory.allIDs.filter { !k.contains($0) }
         }
     }
 
     /// Kept ids whose series was expanded again in full: sinks sync their children like those of written events.
     package func reexpandedIDs(source: String) -> Set<Int64> {
-        locked { reexpanded[source] ?? [] }
+        state.withLock { $0.reexpanded[source] ?? [] }
     }
 
     package func keptCount(source: String) -> Int {
-        locked { progress[source]?.kept.count ?? 0 }
+        state.withLock { $0.progress[source]?.kept.count ?? 0 }
     }
 
     private static func isSeriesPart(_ event: Event) -> Bool {
@@ -158,57 +157,57 @@ package final class IncrementalRun: @unchecked Sendable {
         var keep: [Bool] = []
         keep.reserveCapacity(batch.events.count)
         var dropped = 0
-        lock.lock()
-        defer { lock.unlock() }
-        // With the stored context, an event whose raw text has the stored text hash is unchanged: no content hash.
-        let sameContext = memory.contextHash != nil && memory.contextHash == contexts[source]
-        let p = progress(of: source)
-        for i in batch.events.indices {
-            let series = Self.isSeriesPart(batch.events[i])
-            guard let stored = memory.stored(uid: batch.events[i].uid, recurrenceID: batch.events[i].recurrenceID?.time) else {
-                if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
-                keep.append(true)
-                continue
-            }
-            if let skipped = p.unparsed[stored.id] {
-                // Another copy of an event left unparsed (the same key twice in one source): the copy read last
-                // wins, as in a fresh load. The unparsed one is the stored row; a parsed copy read after it is
-                // handed on (below), one read before it is left out.
-                let origin = batch.events[i].origin
-                let at = Self.position(file: files[source]?[origin?.file ?? ""] ?? 0xFFFF, line: origin?.line ?? 0)
-                p.unparsed[stored.id] = nil
-                if at < skipped {
-                    p.unparsed[stored.id] = skipped
-                    keep.append(false)
-                    dropped += 1
+        state.withLock { s in
+            // With the stored context, an event whose raw text has the stored text hash is unchanged: no content hash.
+            let sameContext = memory.contextHash != nil && memory.contextHash == s.contexts[source]
+            let p = s.progress(of: source)
+            for i in batch.events.indices {
+                let series = Self.isSeriesPart(batch.events[i])
+                guard let stored = memory.stored(uid: batch.events[i].uid, recurrenceID: batch.events[i].recurrenceID?.time) else {
+                    if series { s.seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
+                    keep.append(true)
                     continue
                 }
-            }
-            if p.kept.contains(stored.id) || p.passed.contains(stored.id) {
-                // The same key twice in one source: every copy goes to the sinks, which keep the last, as a
-                // fresh load does.
-                p.kept.remove(stored.id)
-                p.passed.insert(stored.id)
-                if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
-                keep.append(true)
-                continue
-            }
-            let sameText = sameContext && stored.textHash != nil && batch.events[i].rawTextHash == stored.textHash
-            if !sameInput && !sameText && hasher.hash(batch.events[i]) != stored.contentHash {
-                p.passed.insert(stored.id)
-                if series { seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
-                keep.append(true)
-                continue
-            }
-            p.kept.insert(stored.id)
-            if series {
-                seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].unchanged.append(stored.id)
-                keep.append(true)
-            } else if !delta.isEmpty && touches(batch.events[i], delta) {
-                keep.append(true)
-            } else {
-                keep.append(false)
-                dropped += 1
+                if let skipped = p.unparsed[stored.id] {
+                    // Another copy of an event left unparsed (the same key twice in one source): the copy read last
+                    // wins, as in a fresh load. The unparsed one is the stored row; a parsed copy read after it is
+                    // handed on (below), one read before it is left out.
+                    let origin = batch.events[i].origin
+                    let at = Self.position(file: s.files[source]?[origin?.file ?? ""] ?? 0xFFFF, line: origin?.line ?? 0)
+                    p.unparsed[stored.id] = nil
+                    if at < skipped {
+                        p.unparsed[stored.id] = skipped
+                        keep.append(false)
+                        dropped += 1
+                        continue
+                    }
+                }
+                if p.kept.contains(stored.id) || p.passed.contains(stored.id) {
+                    // The same key twice in one source: every copy goes to the sinks, which keep the last, as a
+                    // fresh load does.
+                    p.kept.remove(stored.id)
+                    p.passed.insert(stored.id)
+                    if series { s.seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
+                    keep.append(true)
+                    continue
+                }
+                let sameText = sameContext && stored.textHash != nil && batch.events[i].rawTextHash == stored.textHash
+                if !sameInput && !sameText && s.hasher.hash(batch.events[i]) != stored.contentHash {
+                    p.passed.insert(stored.id)
+                    if series { s.seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].dirty = true }
+                    keep.append(true)
+                    continue
+                }
+                p.kept.insert(stored.id)
+                if series {
+                    s.seriesSeen[source, default: [:]][batch.events[i].uid, default: ([], false)].unchanged.append(stored.id)
+                    keep.append(true)
+                } else if !delta.isEmpty && touches(batch.events[i], delta) {
+                    keep.append(true)
+                } else {
+                    keep.append(false)
+                    dropped += 1
+                }
             }
         }
         guard dropped > 0 else { return batch }
@@ -229,16 +228,16 @@ package final class IncrementalRun: @unchecked Sendable {
     /// sinks with the fingerprint; a later run skips events by their text only when it finds the same context.
     /// `files` are the labels of the files the source reads, in order (events name them in their origin).
     package func setContext(_ hash: String, files labels: [String], for source: String) {
-        locked {
-            contexts[source] = hash
-            files[source] = Dictionary(labels.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        state.withLock { s in
+            s.contexts[source] = hash
+            s.files[source] = Dictionary(labels.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
-    package func context(for source: String) -> String? { locked { contexts[source] } }
+    package func context(for source: String) -> String? { state.withLock { $0.contexts[source] } }
 
     /// How many events of `source` were left unparsed (`unchangedTextCheck`).
-    package func unparsedCount(source: String) -> Int { locked { progress[source]?.unparsed.count ?? 0 } }
+    package func unparsedCount(source: String) -> Int { state.withLock { $0.progress[source]?.unparsed.count ?? 0 } }
 
     private static func position(file: Int, line: Int) -> Int64 { Int64(file) << 40 | Int64(line & 0xFF_FFFF_FFFF) }
 
@@ -279,7 +278,7 @@ package final class IncrementalRun: @unchecked Sendable {
                 }
             }
         }
-        let mine = locked { self.progress(of: source) }
+        let mine = state.withLock { $0.progress(of: source) }
         return { [self] text, file, line in
             guard let event = memory.stored(textHash: Fingerprint.rawText(bytes: text)) else { return false }
             if let series = event.series {
@@ -287,7 +286,7 @@ package final class IncrementalRun: @unchecked Sendable {
             } else if event.touches(delta) {
                 return false
             }
-            return locked {
+            return state.withLock { _ in
                 // A second copy in the same source is parsed: `filter` then hands every copy on, as a fresh load.
                 if mine.kept.contains(event.id) || mine.passed.contains(event.id) { return false }
                 mine.kept.insert(event.id)
@@ -309,16 +308,16 @@ package final class IncrementalRun: @unchecked Sendable {
 
     /// Called once per series by the expand stage, after every source was read.
     package func seriesPlan(source: String, uid: String) -> SeriesPlan {
-        locked {
-            guard case .events(let delta) = plans[source] ?? .full, let memory = memories[source] else { return .full }
-            guard let seen = seriesSeen[source]?[uid] else { return .full }
+        state.withLock { s in
+            guard case .events(let delta) = s.plans[source] ?? .full, let memory = s.memories[source] else { return .full }
+            guard let seen = s.seriesSeen[source]?[uid] else { return .full }
             if !seen.dirty && seen.unchanged.count == memory.componentCount(uid: uid)
-                && seen.unchanged.allSatisfy({ progress[source]?.kept.contains($0) == true }) {
+                && seen.unchanged.allSatisfy({ s.progress[source]?.kept.contains($0) == true }) {
                 return delta.isEmpty ? .skip : .delta(delta)
             }
             // A part changed, came or went: the whole series is expanded again, and its unchanged parts'
             // children are synced like those of written events.
-            reexpanded[source, default: []].formUnion(seen.unchanged)
+            s.reexpanded[source, default: []].formUnion(seen.unchanged)
             return .full
         }
     }
