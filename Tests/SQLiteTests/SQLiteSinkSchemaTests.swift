@@ -30,7 +30,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
-            ["index", "day_entries_by_day"], ["index", "day_entries_by_event"], ["index", "day_entries_key"],
+            ["index", "day_entries_by_day"], ["index", "day_entries_key"],
             ["index", "events_key"], ["index", "occurrences_by_start"], ["index", "occurrences_key"],
             ["index", "sqlite_autoindex_source_state_1"],
             ["table", "attendees"], ["table", "day_entries"], ["table", "days"], ["table", "events"], ["table", "forecasts"],

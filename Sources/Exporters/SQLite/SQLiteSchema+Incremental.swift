@@ -27,11 +27,14 @@ extension SQLiteSchema {
         UPDATE source_state SET config_fingerprint = '';
         """
 
-    /// Version 7 (issue 18, a smaller fresh load): `events.source_text` is written only with the sink option
-    /// `source_text: true`. `source_state.source_text` says whether a source's rows were written with it (1 for every
-    /// row of an older file, which always wrote it): a run with the other setting reads the source in full, so that
-    /// no kept row keeps text it should not have, or lacks text it should.
+    /// Version 7 (issue 18, a smaller fresh load and fewer pages changed by a moved window): `events.source_text` is
+    /// written only with the sink option `source_text: true`. `source_state.source_text` says whether a source's rows
+    /// were written with it (1 for every row of an older file, which always wrote it): a run with the other setting
+    /// reads the source in full, so that no kept row keeps text it should not have, or lacks text it should.
+    /// `day_entries_by_event` goes: the sync finds an event's day entries through its occurrences (`occurrences_key`,
+    /// then `day_entries_key`), and the index put every series' new and deleted day rows on a page of their own.
     static let version7 = """
         ALTER TABLE source_state ADD COLUMN source_text INTEGER NOT NULL DEFAULT 1;
+        DROP INDEX IF EXISTS day_entries_by_event;
         """
 }

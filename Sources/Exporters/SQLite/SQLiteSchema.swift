@@ -22,7 +22,6 @@ enum SQLiteSchema {
         ("day_entries_key", "CREATE UNIQUE INDEX day_entries_key ON day_entries (occurrence_id, day)"),
         ("occurrences_by_start", "CREATE INDEX occurrences_by_start ON occurrences (start_utc)"),
         ("day_entries_by_day", "CREATE INDEX day_entries_by_day ON day_entries (day, sort_key)"),
-        ("day_entries_by_event", "CREATE INDEX day_entries_by_event ON day_entries (event_id)"),
     ]
 
     /// calpipe 0.1: events, attendees, occurrences, day entries, runs.

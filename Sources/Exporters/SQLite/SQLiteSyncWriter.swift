@@ -724,16 +724,23 @@ final class SQLiteSyncWriter {
             AND start_utc < :end AND (end_utc > :start OR (end_utc <= start_utc AND start_utc >= :start))
             AND id NOT IN (SELECT id FROM temp.seen_occurrences)
             """
+        // Day entries are found by their occurrences (occurrences_key, then day_entries_key): the table has no
+        // index by event (schema 7: one would put every series' new and deleted rows on pages of their own). A
+        // condition marked unindexed ("+event_id ...", the ranges the window gained) is read off the day range.
+        let dayChildren = children.hasPrefix("+") ? children : "occurrence_id IN (SELECT id FROM occurrences WHERE \(children))"
         let dayInWindow = """
-            \(children) AND id <= :maxDay
+            \(dayChildren) AND id <= :maxDay
             AND day >= :fromDay AND day < :toDay
             AND id NOT IN (SELECT id FROM temp.seen_days)
             """
         /// Deletes the day entries (and their forecasts) whose `column` is in temp.doomed, and for event ids
-        /// their occurrences too.
+        /// their occurrences too (last: the day entries are found through them).
         func deleteChildren(of column: String) throws {
-            try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(column) IN (SELECT id FROM temp.doomed))")
-            try run("DELETE FROM day_entries WHERE \(column) IN (SELECT id FROM temp.doomed)")
+            let days = column == "event_id"
+                ? "occurrence_id IN (SELECT id FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed))"
+                : "\(column) IN (SELECT id FROM temp.doomed)"
+            try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(days))")
+            try run("DELETE FROM day_entries WHERE \(days)")
             if column == "event_id" { try run("DELETE FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed)") }
         }
         @discardableResult
