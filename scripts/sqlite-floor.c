@@ -174,7 +174,6 @@ int main(int argc, char **argv) {
         exec(dst, "CREATE UNIQUE INDEX occurrences_key ON occurrences (event_id, instance)");
         exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_entries (occurrence_id, day)");
         exec(dst, "CREATE INDEX day_entries_by_day ON day_entries (day, sort_key)");
-        exec(dst, "CREATE INDEX day_entries_by_event ON day_entries (event_id)");
         exec(dst, "CREATE INDEX occurrences_by_start ON occurrences (start_utc)");
     }
     if (folded) {
