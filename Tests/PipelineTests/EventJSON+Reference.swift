@@ -112,11 +112,7 @@ extension EventJSON {
             o["weather_code"] = f.weatherCode.map { .number(Double($0)) } ?? .null
             o["icon"] = f.icon.map { .string($0) } ?? .null
             o["summary"] = f.summary.map { .string($0) } ?? .null
-            o["temperature_max"] = f.temperatureMax.map { .number($0) } ?? .null
-            o["temperature_min"] = f.temperatureMin.map { .number($0) } ?? .null
-            o["precipitation_probability"] = f.precipitationProbability.map { .number($0) } ?? .null
-            o["precipitation"] = f.precipitationAmount.map { .number($0) } ?? .null
-            o["wind_speed_max"] = f.windSpeedMax.map { .number($0) } ?? .null
+            addMeasures(f, to: &o)
             o["units"] = .string(f.units)
             o["fetched_at"] = f.fetchedAt.map { .string(CivilDateTime(secondsSinceEpoch: $0).iso8601 + "Z") } ?? .null
             return .object(o)
@@ -136,16 +132,21 @@ extension EventJSON {
             o["longitude"] = .number(place.longitude)
             o["weather_code"] = f.weatherCode.map { .number(Double($0)) } ?? .null
             o["summary"] = f.summary.map { .string($0) } ?? .null
-            o["temperature_max"] = f.temperatureMax.map { .number($0) } ?? .null
-            o["temperature_min"] = f.temperatureMin.map { .number($0) } ?? .null
-            o["precipitation_probability"] = f.precipitationProbability.map { .number($0) } ?? .null
-            o["precipitation"] = f.precipitationAmount.map { .number($0) } ?? .null
-            o["wind_speed_max"] = f.windSpeedMax.map { .number($0) } ?? .null
+            addMeasures(f, to: &o)
             return .object(o)
         }
     }
 
     // MARK: Parts
+
+    /// The day's measures, in the order both weather forms write them.
+    private static func addMeasures(_ f: DailyForecast, to o: inout JSONObject) {
+        o["temperature_max"] = f.temperatureMax.map { .number($0) } ?? .null
+        o["temperature_min"] = f.temperatureMin.map { .number($0) } ?? .null
+        o["precipitation_probability"] = f.precipitationProbability.map { .number($0) } ?? .null
+        o["precipitation"] = f.precipitationAmount.map { .number($0) } ?? .null
+        o["wind_speed_max"] = f.windSpeedMax.map { .number($0) } ?? .null
+    }
 
     static func writeTimes(start: EventTime, end: Event.EndSpec?, into o: inout JSONObject) {
         o["start"] = .string(text(of: start))
