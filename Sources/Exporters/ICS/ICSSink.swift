@@ -5,7 +5,7 @@ import Pipeline
 /// One VTIMEZONE per zone used, generated for the years the events span; unknown properties and VALARMs kept;
 /// the calendar's name, refresh interval and colour (RFC 7986) from the options.
 /// Deterministic (same input and run time, same bytes) and atomic (temporary file, then rename); `"path": "-"` is stdout.
-package final class ICSSink: Sink {
+package final class ICSSink: ICalOutputSink {
     package static let descriptor = SinkDescriptor(
         type: "ics",
         kind: .sink,
@@ -30,8 +30,8 @@ package final class ICSSink: Sink {
 
     package let path: String
     package let expand: Bool
-    private let writtenPath: String
-    private let output: ICalExportOutput
+    let writtenPath: String
+    let output: ICalExportOutput
 
     init(path: String, expand: Bool, label: String?, head: ICalCalendarHead) {
         self.path = path
@@ -45,10 +45,4 @@ package final class ICSSink: Sink {
         self.init(path: path, expand: expand, label: label, head: ICalCalendarHead(name: calendarName))
     }
 
-    package var needs: BatchContent { expand ? .occurrences : .events }
-    package var label: String { "ics \(writtenPath)" }
-    package func open(context: RunContext) throws { try output.open(context: context) }
-    package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
-    package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
-    package func abort(context: RunContext) { output.abort() }
 }

@@ -3,7 +3,7 @@ import Pipeline
 /// `type: jcal`: writes a jCal (RFC 7265) document with the same content the `ics` sink writes (every event
 /// walked by `ICalEventWriter` into typed properties, rendered straight into JSON), VTIMEZONEs first.
 /// `expand: true` writes one VEVENT per occurrence. Deterministic and atomic; `"path": "-"` is stdout.
-package final class JCalSink: Sink {
+package final class JCalSink: ICalOutputSink {
     package static let descriptor = SinkDescriptor(
         type: "jcal",
         kind: .sink,
@@ -23,8 +23,8 @@ package final class JCalSink: Sink {
         }
     )
 
-    private let output: ICalExportOutput
-    private let writtenPath: String
+    let output: ICalExportOutput
+    let writtenPath: String
 
     init(path: String, expand: Bool, label: String?, head: ICalCalendarHead) {
         output = ICalExportOutput(path: path, expand: expand, format: .jcal, head: head)
@@ -36,10 +36,4 @@ package final class JCalSink: Sink {
         self.init(path: path, expand: expand, label: label, head: ICalCalendarHead(name: calendarName))
     }
 
-    package var needs: BatchContent { output.expand ? .occurrences : .events }
-    package var label: String { "jcal \(writtenPath)" }
-    package func open(context: RunContext) throws { try output.open(context: context) }
-    package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
-    package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
-    package func abort(context: RunContext) { output.abort() }
 }

@@ -3,7 +3,7 @@ import Pipeline
 /// `type: xcal`: writes an xCal (RFC 6321) document with the same content the `ics` sink writes (every event
 /// walked by `ICalEventWriter` into typed properties, rendered straight into XML), VTIMEZONEs first.
 /// `expand: true` writes one VEVENT per occurrence. Deterministic and atomic; `"path": "-"` is stdout.
-package final class XCalSink: Sink {
+package final class XCalSink: ICalOutputSink {
     package static let descriptor = SinkDescriptor(
         type: "xcal",
         kind: .sink,
@@ -23,7 +23,7 @@ package final class XCalSink: Sink {
         }
     )
 
-    private let output: ICalExportOutput
+    let output: ICalExportOutput
 
     init(path: String, expand: Bool, label: String?, head: ICalCalendarHead) {
         output = ICalExportOutput(path: path, expand: expand, format: .xcal, head: head)
@@ -35,11 +35,5 @@ package final class XCalSink: Sink {
         self.init(path: path, expand: expand, label: label, head: ICalCalendarHead(name: calendarName))
     }
 
-    private let writtenPath: String
-    package var needs: BatchContent { output.expand ? .occurrences : .events }
-    package var label: String { "xcal \(writtenPath)" }
-    package func open(context: RunContext) throws { try output.open(context: context) }
-    package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
-    package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
-    package func abort(context: RunContext) { output.abort() }
+    let writtenPath: String
 }
