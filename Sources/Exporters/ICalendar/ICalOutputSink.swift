@@ -1,0 +1,18 @@
+import Pipeline
+
+/// The `ics`, `xcal` and `jcal` sinks: a descriptor each, and the same body (`ICalExportOutput`), which this
+/// protocol forwards every sink call to. A conforming sink holds the output and the path its label shows.
+protocol ICalOutputSink: Sink {
+    var output: ICalExportOutput { get }
+    /// The path as the pipeline wrote it (its label), or the resolved one.
+    var writtenPath: String { get }
+}
+
+extension ICalOutputSink {
+    package var needs: BatchContent { output.expand ? .occurrences : .events }
+    package var label: String { "\(output.format) \(writtenPath)" }
+    package func open(context: RunContext) throws { try output.open(context: context) }
+    package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
+    package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }
+    package func abort(context: RunContext) { output.abort() }
+}
