@@ -40,6 +40,9 @@ struct Agenda: ParsableCommand {
     @Option(help: "Language of weekday and month names (en, en-GB, de, ...).")
     var locale = "en"
 
+    @Option(name: .customLong("set"), help: ArgumentHelp("Put VALUE at KEY in the pipeline file before it is read (repeatable): window.from=today-1d, sources[0].path=feeds/team.ics.", valueName: "KEY=VALUE"))
+    var overrides: [String] = []
+
     func validate() throws {
         if let width, width < 30 || width > 1000 { throw ValidationError("--width: \(width) is out of range (expected 30 to 1000)") }
     }
@@ -98,10 +101,24 @@ struct Agenda: ParsableCommand {
     }
 
     private func pipelineDays() throws -> ([TerminalAgenda.Day], CivilDate) {
-        var pipeline = try PipelineSession.loader().load(file: input)
+        var pipeline = try PipelineSession.loader(overrides: overrides).load(file: input)
         let today = pipeline.environment.today
-        let lower = try day(from, option: "from", today: today) ?? pipeline.environment.window?.from
-        let upper = try day(to, option: "to", today: today) ?? pipeline.environment.window?.to
+        let window = pipeline.environment.window
+        let lower = try day(from, option: "from", today: today) ?? window?.from
+        let upper = try day(to, option: "to", today: today) ?? window?.to
+        if let lower, let upper, upper <= lower {
+            throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
+        }
+        // Days asked for outside the pipeline's window are expanded too: the pipeline runs with the asked range as
+        // its window, so a day the feed has (a holiday next spring) shows its events instead of an empty day.
+        if let lower, let upper, window.map({ lower < $0.from || upper > $0.to }) ?? true {
+            let widened = overrides + ["window.from=" + lower.iso8601, "window.to=" + upper.iso8601]
+            pipeline = try PipelineSession.loader(overrides: widened).load(file: input)
+            if let window {
+                Terminal.error("calpipe: note: \(lower.iso8601) to \(upper.iso8601) reaches outside the pipeline's window (\(window.from.iso8601) to "
+                               + "\(window.to.iso8601)); the pipeline is read for the days shown")
+            }
+        }
         // The pipeline's own sinks are not run: the agenda is collected instead (a dry run for them).
         let collector = AgendaCollector(range: lower.map { $0.daysSinceEpoch } ?? Int.min, upper.map { $0.daysSinceEpoch } ?? Int.max)
         pipeline.sinks = [collector]

@@ -32,8 +32,10 @@ struct Calpipe: ParsableCommand {
             Terminal.error(message)
             Foundation.exit(ExitStatus.usage)
         }
+        var parsed: ParsableCommand.Type?
         do {
             var command = try parseAsRoot(arguments)
+            parsed = type(of: command)
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -43,13 +45,25 @@ struct Calpipe: ParsableCommand {
             }
             if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
             if code == .validationFailure {
-                Terminal.error(fullMessage(for: error))
+                // A usage error found while a subcommand runs (not while its arguments were parsed) shows that
+                // subcommand's usage, as ArgumentParser does for its own checks, not the top level's.
+                if let parsed, parsed != Calpipe.self, let validation = error as? ValidationError {
+                    Terminal.error(subcommandUsageError(validation.message, command: parsed))
+                } else {
+                    Terminal.error(fullMessage(for: error))
+                }
                 Foundation.exit(ExitStatus.usage)
             }
             let (lines, status) = CalpipeError.report(error)
             for line in lines { Terminal.error(line) }
             Foundation.exit(status)
         }
+    }
+
+    /// `Error: MESSAGE`, the subcommand's usage and where its help is, in ArgumentParser's layout.
+    static func subcommandUsageError(_ message: String, command: ParsableCommand.Type) -> String {
+        let name = command._commandName
+        return "Error: \(message)\nUsage: \(usageString(for: command))\n  See 'calpipe \(name) --help' for more information."
     }
 
     /// `calpipe: unknown command "rnu" (expected one of: run, validate, ...); did you mean "run"?`, or nil when

@@ -13,7 +13,7 @@ struct PipelineSession {
     var wait: Double = 0
     /// Read and write everything, also what did not change (`run --full`).
     var full = false
-    /// The pipeline file, locked for the run (`.NAME.lock` beside it); nil: no pipeline lock (`convert`).
+    /// The pipeline file, locked for the run (`RunLock.path(for:environment:)`); nil: no pipeline lock (`convert`).
     var lockedFile: String?
 
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
@@ -39,8 +39,7 @@ struct PipelineSession {
         var pipelineLock: RunLock?
         defer { pipelineLock?.release() }
         if let lockedFile, !dryRun {
-            let url = URL(fileURLWithPath: lockedFile)
-            let lockPath = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".lock").path
+            let lockPath = RunLock.path(for: lockedFile, environment: pipeline.environment.environment)
             do {
                 pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait, label: lockedFile,
                                                    held: "another run of this pipeline is in progress", cancelled: { cancellation.cancelledReason != nil })
@@ -51,12 +50,14 @@ struct PipelineSession {
         }
         let started = Date()
         var lastProgress = Date()
-        let runner = Runner(dryRun: dryRun, incremental: !full, progress: logger.showsProgress ? { report in
+        var runner = Runner(dryRun: dryRun, incremental: !full, progress: logger.showsProgress ? { report in
             let now = Date()
             guard now.timeIntervalSince(lastProgress) > 0.25 else { return }
             lastProgress = now
             logger.progress(Self.progressText(report, seconds: now.timeIntervalSince(started)))
         } : nil)
+        // A pipeline file's run keeps its outputs whole when nothing changed (RunStamp, in calpipe's state folder).
+        if let lockedFile { runner.stampFile = RunStamp.path(for: lockedFile, environment: pipeline.environment.environment) }
         var failure: Error?
         do {
             try runner.run(pipeline, context: context)
@@ -64,6 +65,7 @@ struct PipelineSession {
             failure = error
         }
         logger.clearProgress()
+        logger.flushGroups()
         let seconds = Date().timeIntervalSince(started)
         let name = pipeline.environment.name
         /// Logs `message` as an error (if any), writes the summary, and ends with `code` (all from `ExitStatus`).
@@ -122,6 +124,7 @@ struct PipelineSession {
 
     /// One count line, then a line per sink and per counter: `demo: 50 events read, 83 occurrences, ...`.
     private func summaryLines(_ report: RunReport, name: String, seconds: Double) -> [String] {
+        if report.keptOutputs { return ["\(name): " + report.notes.joined(separator: "; ") + String(format: " (%.2f s)", seconds)] }
         var line = "\(name): " + Self.plural(report.eventsRead, "event") + " read"
         line += ", " + Self.plural(report.occurrences, "occurrence") + ", " + Self.plural(report.dayEntries, "day entry", "day entries")
         line += ", \(report.rejections.count) rejected"
@@ -132,6 +135,7 @@ struct PipelineSession {
         var lines = [line]
         for (sink, rows) in report.rowsWritten { lines.append("  \(sink): " + Self.plural(rows, "row") + " written") }
         for (counter, value) in report.counters { lines.append("  \(counter): \(value)") }
+        for note in report.notes { lines.append("  " + note) }
         for copy in report.cachedCopies { lines.append("  cached copy of \(copy.label): \(DurationOption.describe(copy.age)) old (\(copy.origin))") }
         return lines
     }

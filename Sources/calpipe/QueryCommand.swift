@@ -77,12 +77,19 @@ struct Query: ParsableCommand {
             throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
         }
         let agenda = try reader.agendaDays(from: lower, to: upper, zone: zone, everyDay: everyDay)
+        // Days outside the window the database was last run with hold only what earlier runs kept: say so, so an
+        // empty day there is not read as a free one.
+        let stored = meta?.window
+        if let stored, lower < stored.from || upper > stored.to {
+            Terminal.error("calpipe: note: \(database) holds the days \(stored.from.iso8601) to \(stored.to.adding(days: -1).iso8601) (the window of its "
+                           + "last run); days outside them show only what earlier runs kept")
+        }
         if json {
             print(DaysDocument.render(agenda, pipeline: meta?.pipeline ?? "", zone: zone, window: meta?.window, locale: meta?.locale ?? "en",
                                       generatedAt: meta?.generatedAt ?? 0, today: today), terminator: "")
         } else {
             let names = WeekdayNames(locale: meta?.locale ?? "en")
-            print(AgendaFormatter.table(agenda, names: names, today: today, width: width ?? Terminal.outputWidth), terminator: "")
+            print(AgendaFormatter.table(agenda, names: names, today: today, width: width ?? Terminal.outputWidth, stored: stored), terminator: "")
         }
     }
 }
@@ -152,7 +159,8 @@ enum AgendaFormatter {
         return String(line.prefix(width - 1)) + "…"
     }
 
-    static func table(_ days: [AgendaDay], names: WeekdayNames, today: CivilDate, width: Int?) -> String {
+    /// `stored`: the window the database was last run with; an empty day outside it says so.
+    static func table(_ days: [AgendaDay], names: WeekdayNames, today: CivilDate, width: Int?, stored: Window? = nil) -> String {
         guard !days.isEmpty else { return "no agenda entries\n" }
         var out = ""
         for day in days {
@@ -161,7 +169,13 @@ enum AgendaFormatter {
             let w = weather(day.weather)
             if !w.isEmpty { header += "  " + w }
             out += cut(header, to: width) + "\n"
-            if day.entries.isEmpty { out += "  no events\n" }
+            if day.entries.isEmpty {
+                if let stored, day.date < stored.from || day.date >= stored.to {
+                    out += "  no events stored for this day (the database holds \(stored.from.iso8601) to \(stored.to.adding(days: -1).iso8601))\n"
+                } else {
+                    out += "  no events\n"
+                }
+            }
             for entry in day.entries {
                 var title = entry.event.title ?? "(no title)"
                 if entry.parts > 1 { title += " (\(entry.part)/\(entry.parts))" }

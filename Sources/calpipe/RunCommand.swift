@@ -45,7 +45,13 @@ struct Run: ParsableCommand {
         // From the start: a signal while the pipeline loads stops the run before it writes anything.
         let signals = SignalWatch()
         defer { signals.stop() }
-        let definition = try PipelineSession.loader(overrides: overrides, offline: offline).load(file: pipeline)
+        let loader = try PipelineSession.loader(overrides: overrides, offline: offline)
+        let definition = try loader.load(file: pipeline)
+        // The files the pipeline names, checked as `validate` checks them: a missing input is a pipeline problem
+        // (exit 2, its JSON path), reported the same way whichever command finds it.
+        let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment, overrides: loader.overrides)
+        if !quiet { for warning in files.warnings { Terminal.error("\(warning.file ?? pipeline): \(warning.path ?? ""): warning: \(warning.message)") } }
+        if !files.errors.isEmpty { throw ConfigErrors(files.errors) }
         // The resolved plan on a dry run; otherwise only what the loader changed (an added expand stage).
         if dryRun && !quiet {
             for line in definition.planLines { Terminal.error("calpipe: " + line) }

@@ -9,6 +9,9 @@ final class RunLogger: Sendable {
     let quiet: Bool
     /// Whether a progress line is on the terminal; records arrive from the sinks' thread too.
     private let progressShown = Locked(false)
+    /// Repeated warnings of text logs are grouped by kind (`WarningGroups`); `--log-level debug` and JSON logs
+    /// get every one.
+    private let groups = Locked(WarningGroups())
 
     init(level: LogRecord.Level, format: LogOptions.LogFormat, quiet: Bool) {
         self.level = level
@@ -22,6 +25,7 @@ final class RunLogger: Sendable {
     func log(_ record: LogRecord) {
         if quiet && record.level < .error { return }
         guard record.level >= level else { return }
+        if record.level == .warning, format == .text, level > .debug, !groups.withLock({ $0.admit(record) }) { return }
         progressShown.withLock { shown in
             if shown {
                 Terminal.clearProgress()
@@ -29,6 +33,15 @@ final class RunLogger: Sendable {
             }
             Terminal.error(format == .json ? record.json : record.text)
         }
+    }
+
+    /// One line per kind of warning that had more than were printed (see `WarningGroups`).
+    func flushGroups() {
+        let lines = groups.withLock { groups in
+            defer { groups = WarningGroups() }
+            return groups.summary()
+        }
+        for line in lines { log(LogRecord(level: .warning, message: line)) }
     }
 
     func progress(_ text: String) {

@@ -30,7 +30,7 @@ struct CalpipeProcess {
         process.environment = env
         // Standard output to a file (no second pipe to drain while standard error is read).
         let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-stdout-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: outFile.path, contents: nil))
         defer { try? FileManager.default.removeItem(at: outFile) }
         let out = try FileHandle(forWritingTo: outFile)
         let err = Pipe()

@@ -16,11 +16,11 @@ final class AtomicFileTests: XCTestCase {
     func testAStaleTemporaryFileIsRemovedByTheNextWriterOfItsTarget() throws {
         // What SIGKILL leaves: a 0-byte and a half-written temporary file, nobody holding them.
         for (name, size) in [(".agenda.json.calpipe-Ab12Cd", 0), (".agenda.json.calpipe-xY98zW", 70_000)] {
-            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data(repeating: 0x20, count: size))
+            XCTAssertTrue(FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data(repeating: 0x20, count: size)))
         }
         // Not ours: another target's temporary file, and names that only look alike.
         for name in [".other.json.calpipe-Ab12Cd", ".agenda.json.calpipe-toolong1", "agenda.json.calpipe-Ab12Cd"] {
-            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+            XCTAssertTrue(FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()))
         }
         let file = try AtomicFile(path: dir.appendingPathComponent("agenda.json").path)
         try file.write("{}\n")
@@ -46,7 +46,7 @@ final class AtomicFileTests: XCTestCase {
     func testAStaleFileLeftByAKilledProcessIsRemoved() throws {
         // A real process that holds the temporary file's lock, killed with SIGKILL: the lock goes with it.
         let stale = dir.appendingPathComponent(".agenda.json.calpipe-K1lled").path
-        FileManager.default.createFile(atPath: stale, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: stale, contents: Data()))
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = ["--no-fork", stale, "sleep", "30"]

@@ -117,7 +117,7 @@ final class ScheduledRunTests: XCTestCase {
         try write(Self.calendar(["a"]), "a.ics")
         try pipeline(sources: #"[{"type": "ics", "path": "a.ics"}]"#)
         // Another run of the same pipeline.
-        var lock = try RunLock.acquire(path: dir.appendingPathComponent(".p.json.lock").path, pipeline: "team", wait: 0)
+        var lock = try RunLock.acquire(path: RunLock.path(for: dir.appendingPathComponent("p.json").path, environment: ProcessInfo.processInfo.environment), pipeline: "team", wait: 0)
         XCTAssertNotNil(lock)
         var result = try calpipe(["run", "p.json"])
         XCTAssertEqual(result.code, 1)
@@ -125,7 +125,7 @@ final class ScheduledRunTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasSuffix(" (pipeline team); not started (calpipe run --wait SECONDS waits for it)\n"), result.stderr)
         lock?.release()
         // Another pipeline writing the same database.
-        lock = try RunLock.acquire(path: dir.appendingPathComponent("agenda.db.lock").path, pipeline: "other", wait: 0)
+        lock = try RunLock.acquire(path: RunLock.path(for: dir.appendingPathComponent("agenda.db").path, environment: ProcessInfo.processInfo.environment), pipeline: "other", wait: 0)
         result = try calpipe(["run", "p.json"])
         XCTAssertEqual(result.code, 1)
         XCTAssertTrue(result.stderr.hasPrefix("calpipe: error: sqlite agenda.db: another calpipe run is writing this database: pid \(getpid()), started 20"), result.stderr)
@@ -147,8 +147,8 @@ final class ScheduledRunTests: XCTestCase {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let stale = out.appendingPathComponent(".agenda.json.calpipe-Ab12Cd").path
         let live = out.appendingPathComponent(".agenda.json.calpipe-Zz99Yy").path
-        FileManager.default.createFile(atPath: stale, contents: Data())
-        FileManager.default.createFile(atPath: live, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: stale, contents: Data()))
+        XCTAssertTrue(FileManager.default.createFile(atPath: live, contents: Data()))
         // A run that is still writing holds its temporary file locked.
         let fd = open(live, O_RDONLY)
         defer { close(fd) }

@@ -46,7 +46,7 @@ final class SQLiteDaysTableTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("agenda.db").path
         let feed = [event("a@x", "Standup", at(2026, 11, 24, 9), at(2026, 11, 24, 10))]
-        try run(path, events: feed, locale: "de")
+        _ = try run(path, events: feed, locale: "de")
         let db = try Database(path: path, configuration: .init(readOnly: true))
         let days = try db.rows("SELECT day, weekday, weekday_short, weather_status, weather_reason, icon, summary, place FROM days ORDER BY day")
         XCTAssertEqual(days.count, 7)

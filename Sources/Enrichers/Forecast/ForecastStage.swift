@@ -45,6 +45,8 @@ package final class ForecastStage: Stage {
     package let providerName: String
     package let units: ForecastUnits
     private let provider: ForecastProvider
+    /// The forecast file of the `file` provider without geocoding: the stage's only outside data (`RunStamp`).
+    private var forecastFile: String?
     private let resolver: PlaceResolver
     private let bufferLimit: Int
     private var buffer: [DayEntry] = []
@@ -103,8 +105,9 @@ package final class ForecastStage: Stage {
         switch provider {
         case "file":
             guard let path = options.path("path", required: true) else { throw CalpipeError.optionsRejected }
+            if !geocode { forecastFile = path }
             do {
-                self.provider = try FileProvider(path: path, label: options.string("path") ?? path, units: units, maximumDistanceKm: maxDistance)
+                self.provider = try FileProvider(path: path, label: options.pathLabel("path") ?? path, units: units, maximumDistanceKm: maxDistance)
             } catch {
                 throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("path"), "\(CalpipeError(error))")
             }
@@ -317,4 +320,13 @@ private struct Candidate {
     var key: Key
     var place: Coordinate
     var name: String?
+}
+
+/// With a forecast file and no geocoding the stage's output depends on its input, the day and that file only: a
+/// run may keep its outputs when none of them changed. Live providers cannot tell.
+extension ForecastStage: FingerprintableStage {
+    package func stageFingerprint(context: RunContext) -> String? {
+        guard let forecastFile else { return nil }
+        return try? Fingerprint.file(atPath: forecastFile)
+    }
 }

@@ -35,7 +35,7 @@ package final class HTMLSink: Sink {
                 theme: HTMLTheme.read(options))
             try options.finish()
             guard let path else { throw CalpipeError.optionsRejected }
-            return HTMLSink(path: path, settings: settings, label: options.string("path"))
+            return HTMLSink(path: path, settings: settings, label: options.pathLabel("path"))
         }
     )
 
@@ -139,4 +139,8 @@ struct HTMLLayout {
         let last = CivilDate(daysSinceEpoch: end)
         stripDays = (first.daysSinceEpoch - (first.isoWeekday - 1))..<(last.daysSinceEpoch + (7 - last.isoWeekday) + 1)
     }
+}
+
+extension HTMLSink: FileOutputSink {
+    package var outputPath: String { path }
 }

@@ -14,14 +14,14 @@ package final class ICSSink: ICalOutputSink {
             OptionDoc("path", "path", required: true, "output file, or \"-\" for standard output; relative to the pipeline file"),
             OptionDoc("expand", "boolean", "one VEVENT per occurrence (with RECURRENCE-ID) instead of the source events with their rules", default: "false"),
         ] + ICalCalendarHead.options,
-        fileExtensions: ["ics"],
+        fileExtensions: ["ics", "ical"],
         make: { options in
             let path = options.path("path", required: true)
             let expand = options.bool("expand", default: false)
             let head = ICalCalendarHead.read(options)
             try options.finish()
             guard let path else { throw CalpipeError.optionsRejected }
-            return ICSSink(path: path, expand: expand, label: options.string("path"), head: head)
+            return ICSSink(path: path, expand: expand, label: options.pathLabel("path"), head: head, windowed: options.environment.window != nil)
         }
     )
 
@@ -33,11 +33,11 @@ package final class ICSSink: ICalOutputSink {
     let writtenPath: String
     let output: ICalExportOutput
 
-    init(path: String, expand: Bool, label: String?, head: ICalCalendarHead) {
+    init(path: String, expand: Bool, label: String?, head: ICalCalendarHead, windowed: Bool = false) {
         self.path = path
         self.expand = expand
         writtenPath = label ?? path
-        output = ICalExportOutput(path: path, expand: expand, format: .ics, head: head)
+        output = ICalExportOutput(path: path, expand: expand, format: .ics, head: head, windowed: windowed)
     }
 
     /// A sink with the calendar head a pipeline named `calendarName` gets (no NAME when nil).

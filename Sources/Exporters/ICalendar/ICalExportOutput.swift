@@ -18,10 +18,20 @@ final class ICalExportOutput {
     private var jcal: ICalEventWriter<JCalContentWriter>
     private let bytes = JSONBytes(pretty: false, capacity: 1 << 16)
     private var rows = 0
+    /// With a window and without `expand`: the window bounds what is exported. The events wait in `spool` until
+    /// commit, and only those that had an occurrence in the window (`inWindow`, from the expand stage's
+    /// occurrences, which for a series come at the end of the run) are written, series still as series.
+    let windowed: Bool
+    private var spool: EventSpool?
+    private var spooledKeys: [Int] = []
+    private var inWindow: Set<Int> = []
+    /// Events left out for having no occurrence in the window, for the summary.
+    private(set) var outsideWindow = 0
 
-    init(path: String, expand: Bool, format: Format, head: ICalCalendarHead = ICalCalendarHead()) {
+    init(path: String, expand: Bool, format: Format, head: ICalCalendarHead = ICalCalendarHead(), windowed: Bool = false) {
         self.path = path
         self.expand = expand
+        self.windowed = windowed && !expand
         self.format = format
         self.head = head
         xcal = ICalEventWriter(output: XCalContentWriter(out: bytes, indent: 3))
@@ -38,9 +48,54 @@ final class ICalExportOutput {
         jcal = ICalEventWriter(output: JCalContentWriter(out: bytes, indent: 2), openEndedYear: year, stamp: stamp)
         bytes.removeAll()
         rows = 0
+        outsideWindow = 0
+        spooledKeys = []
+        inWindow = []
+        spool = windowed && context.window != nil ? EventSpool() : nil
+    }
+
+    /// An event's identity for the window test: its source, UID, RECURRENCE-ID and line (events of one feed that
+    /// share a UID stay apart).
+    private static func key(_ event: Event) -> Int {
+        var hasher = Hasher()
+        hasher.combine(event.metadata["source"])
+        hasher.combine(event.uid)
+        hasher.combine(event.recurrenceID)
+        hasher.combine(event.origin?.line)
+        return hasher.finalize()
     }
 
     func write(_ batch: Batch) throws {
+        if let spool {
+            for event in batch.events {
+                try spool.append(event)
+                spooledKeys.append(Self.key(event))
+            }
+            if batch.content.contains(.occurrences) {
+                for occurrence in batch.occurrences { inWindow.insert(Self.key(occurrence.event)) }
+            }
+            return
+        }
+        try render(batch)
+    }
+
+    /// Writes the spooled events that had an occurrence in the window, in the order they came.
+    private func writeSpooled(_ spool: EventSpool) throws {
+        var chunk: [Event] = []
+        try spool.forEach(where: { self.inWindow.contains(self.spooledKeys[$0]) }) { event in
+            chunk.append(event)
+            if chunk.count >= 512 {
+                try render(Batch(events: chunk))
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        if !chunk.isEmpty { try render(Batch(events: chunk)) }
+        outsideWindow = spooledKeys.count - spooledKeys.filter { inWindow.contains($0) }.count
+        spool.close()
+        self.spool = nil
+    }
+
+    private func render(_ batch: Batch) throws {
         guard let scratch else { return }
         switch format {
         case .ics:
@@ -90,7 +145,11 @@ final class ICalExportOutput {
     }
 
     func commit(context: RunContext, label: String) throws -> Int {
+        if let spool { try writeSpooled(spool) }
         guard let file, let scratch else { return 0 }
+        if outsideWindow > 0 {
+            context.report.count("\(label): events outside the window left out", by: outsideWindow)
+        }
         let skipped = skippedNames
         if !skipped.isEmpty {
             let names = Set(skipped).sorted().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
@@ -148,6 +207,8 @@ final class ICalExportOutput {
     }
 
     func abort() {
+        spool?.close()
+        spool = nil
         file?.abort()
         file = nil
         scratch = nil

@@ -2,15 +2,17 @@ import Pipeline
 
 /// The `ics`, `xcal` and `jcal` sinks: a descriptor each, and the same body (`ICalExportOutput`), which this
 /// protocol forwards every sink call to. A conforming sink holds the output and the path its label shows.
-protocol ICalOutputSink: Sink {
+protocol ICalOutputSink: FileOutputSink {
     var output: ICalExportOutput { get }
     /// The path as the pipeline wrote it (its label), or the resolved one.
     var writtenPath: String { get }
 }
 
 extension ICalOutputSink {
-    package var needs: BatchContent { output.expand ? .occurrences : .events }
+    /// With a window, the events and the occurrences that tell which of them touch it (`ICalExportOutput.windowed`).
+    package var needs: BatchContent { output.expand ? .occurrences : output.windowed ? [.events, .occurrences] : .events }
     package var label: String { "\(output.format) \(writtenPath)" }
+    package var outputPath: String { output.path }
     package func open(context: RunContext) throws { try output.open(context: context) }
     package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
     package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }

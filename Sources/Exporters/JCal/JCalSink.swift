@@ -19,15 +19,15 @@ package final class JCalSink: ICalOutputSink {
             let head = ICalCalendarHead.read(options)
             try options.finish()
             guard let path else { throw CalpipeError.optionsRejected }
-            return JCalSink(path: path, expand: expand, label: options.string("path"), head: head)
+            return JCalSink(path: path, expand: expand, label: options.pathLabel("path"), head: head, windowed: options.environment.window != nil)
         }
     )
 
     let output: ICalExportOutput
     let writtenPath: String
 
-    init(path: String, expand: Bool, label: String?, head: ICalCalendarHead) {
-        output = ICalExportOutput(path: path, expand: expand, format: .jcal, head: head)
+    init(path: String, expand: Bool, label: String?, head: ICalCalendarHead, windowed: Bool = false) {
+        output = ICalExportOutput(path: path, expand: expand, format: .jcal, head: head, windowed: windowed)
         writtenPath = label ?? path
     }
 

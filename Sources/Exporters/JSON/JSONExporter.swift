@@ -29,7 +29,7 @@ package final class JSONExporter: Sink {
             let pretty = options.bool("pretty", default: true)
             let emptyDays = options.bool("empty_days", default: true)
             guard let path else { throw CalpipeError.optionsRejected }
-            return JSONExporter(path: path, shape: shape, ndjson: ndjson, pretty: pretty, emptyDays: emptyDays, label: options.string("path"))
+            return JSONExporter(path: path, shape: shape, ndjson: ndjson, pretty: pretty, emptyDays: emptyDays, label: options.pathLabel("path"))
         }
     )
 
@@ -277,4 +277,8 @@ package final class JSONExporter: Sink {
         }
         self.spool = nil
     }
+}
+
+extension JSONExporter: FileOutputSink {
+    package var outputPath: String { path }
 }

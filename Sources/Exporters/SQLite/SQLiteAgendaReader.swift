@@ -42,6 +42,17 @@ package final class SQLiteAgendaReader {
             throw CalpipeError.sqlite(path, "no such file")
         }
         if isFolder.boolValue { throw CalpipeError.sqlite(path, "cannot read: it is a folder, not a file") }
+        // A file that is not a database at all (a calendar, a JSON document) is named as such, before SQLite's
+        // own reading would call it damaged.
+        if let handle = FileHandle(forReadingAtPath: path) {
+            let head = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            if head != Data("SQLite format 3\u{0}".utf8) {
+                throw CalpipeError.sqlite(path, head.isEmpty ? "cannot read: the file is empty, not a calpipe agenda database"
+                    : "cannot read: not a SQLite database (this reads what a pipeline's sqlite sink wrote; for a calendar file: "
+                    + "calpipe convert FILE -o agenda.sqlite)")
+            }
+        }
         do {
             db = try Database(path: path, configuration: .init(readOnly: true, busyTimeoutMilliseconds: 5_000))
             let version = try db.userVersion

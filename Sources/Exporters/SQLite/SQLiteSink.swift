@@ -17,7 +17,7 @@ package final class SQLiteSink: IncrementalSink {
         ],
         fileExtensions: ["db", "sqlite", "sqlite3"],
         make: { options in
-            let displayPath = options.string("path") ?? ""
+            let displayPath = options.pathLabel("path") ?? ""
             let resolved = options.path("path", required: true) ?? ""
             return SQLiteSink(
                 path: resolved,
@@ -65,13 +65,15 @@ package final class SQLiteSink: IncrementalSink {
         }
     }
 
-    /// The lock beside the database (`PATH.lock`): one calpipe run writes it at a time (issue 18).
+    /// The database's lock (`RunLock.path(for:environment:)`, in calpipe's own folder): one calpipe run writes it at a time.
     private var lock: RunLock?
 
     package func open(context: RunContext) throws {
         daysWriter = SQLiteDaysWriter()
         let env = context.environment
-        lock = try RunLock.acquire(path: path + ".lock", pipeline: env.name.isEmpty ? env.pipelineFile : env.name, wait: context.runState.lockWaitSeconds,
+        // Like the file sinks: the database's folder is made when it is missing.
+        try AtomicFile.makeFolders(for: FileProblem.absolutePath(path), label: displayPath)
+        lock = try RunLock.acquire(path: RunLock.path(for: path, environment: env.environment), pipeline: env.name.isEmpty ? env.pipelineFile : env.name, wait: context.runState.lockWaitSeconds,
                                    label: label, held: "another calpipe run is writing this database", consequence: "nothing was written",
                                    cancelled: { context.cancellation.cancelledReason != nil })
         do {
@@ -132,4 +134,8 @@ package final class SQLiteSink: IncrementalSink {
         lock?.release()
         lock = nil
     }
+}
+
+extension SQLiteSink: FileOutputSink {
+    package var outputPath: String { path }
 }

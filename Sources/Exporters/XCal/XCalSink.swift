@@ -12,21 +12,21 @@ package final class XCalSink: ICalOutputSink {
             OptionDoc("path", "path", required: true, "output file, or \"-\" for standard output; relative to the pipeline file"),
             OptionDoc("expand", "boolean", "one VEVENT per occurrence (with RECURRENCE-ID) instead of the source events with their rules", default: "false"),
         ] + ICalCalendarHead.options,
-        fileExtensions: ["xcs", "xml"],
+        fileExtensions: ["xcs", "xcal", "xml"],
         make: { options in
             let path = options.path("path", required: true)
             let expand = options.bool("expand", default: false)
             let head = ICalCalendarHead.read(options)
             try options.finish()
             guard let path else { throw CalpipeError.optionsRejected }
-            return XCalSink(path: path, expand: expand, label: options.string("path"), head: head)
+            return XCalSink(path: path, expand: expand, label: options.pathLabel("path"), head: head, windowed: options.environment.window != nil)
         }
     )
 
     let output: ICalExportOutput
 
-    init(path: String, expand: Bool, label: String?, head: ICalCalendarHead) {
-        output = ICalExportOutput(path: path, expand: expand, format: .xcal, head: head)
+    init(path: String, expand: Bool, label: String?, head: ICalCalendarHead, windowed: Bool = false) {
+        output = ICalExportOutput(path: path, expand: expand, format: .xcal, head: head, windowed: windowed)
         writtenPath = label ?? path
     }
 

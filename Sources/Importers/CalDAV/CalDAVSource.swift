@@ -32,7 +32,7 @@ package final class CalDAVSource: EventSource {
 
     package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let reader = try XMLStreamReader(file: file, progress: context.report)
+            let reader = try XMLStreamReader(file: file, progress: context.report, expected: "a CalDAV response")
             guard try reader.nextElement() else {
                 throw XMLError(message: "not a CalDAV response: the document has no elements", line: 0, column: 0, file: file.label)
             }

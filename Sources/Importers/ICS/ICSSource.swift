@@ -51,44 +51,58 @@ package final class ICSSource: EventSource {
         let files = try input.inputs(context: context)
         let unchanged = unchangedCheck(files: files, context: context)
         for (fileIndex, file) in files.enumerated() {
-            let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
-            var events: [Event] = []
-            events.reserveCapacity(Self.batchSize)
-            // Stamped here with the runner's stamp (events of a calendar share one dictionary), so the runner need
-            // not copy each batch to stamp it.
-            var stamp = context.runState.currentSourceLabel.map(SourceStamp.init(label:))
-            var reader: ICSReader?
-            try withoutActuallyEscaping(emit) { emit in
-                var handlers = ICSReader.Handlers(
-                    event: { (event: consuming Event) in
-                        stamp?.stamp(&event.metadata)
-                        events.append(consume event)
-                        if events.count >= Self.batchSize {
-                            try emit(Batch(events: events))
-                            // What the pipeline did not keep is freed by the reader's workers.
-                            var spent: [Event] = []
-                            spent.reserveCapacity(Self.batchSize)
-                            swap(&spent, &events)
-                            if let reader { reader.dispose(spent) }
-                        }
-                    },
-                    reject: { location, reason in context.report.reject(location, reason) },
-                    warn: { context.warn($0) },
-                    skip: { context.report.count("skipped " + $0) },
-                    repair: { context.repair($0) }
-                )
-                handlers.unchanged = unchanged.map { check in { check($0, fileIndex, $1) } }
-                let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
-                                           workers: workers ?? context.runState.idleCores, strict: strict || context.strict, handlers: handlers)
-                reader = fileReader
-                defer { reader = nil }
-                try chunks.forEachChunk { try fileReader.feed($0) }
-                try fileReader.finish()
-                if !events.isEmpty { try emit(Batch(events: events)) }
+            var handedOn = false
+            do {
+                try read(file, fileIndex: fileIndex, unchanged: unchanged, context: context) { batch in
+                    handedOn = true
+                    try emit(batch)
+                }
+            } catch {
+                try input.rejectUnreadableFile(error, file: file, eventsHandedOn: handedOn, strict: strict, context: context)
             }
         }
         if unchanged != nil, let label = context.runState.currentSourceLabel, let run = context.runState.incremental {
             context.report.count("events unchanged (not parsed)", by: run.unparsedCount(source: label))
+        }
+    }
+
+    /// Reads one file of the input.
+    private func read(_ file: InputSpec.Input, fileIndex: Int, unchanged: ((UnsafeRawBufferPointer, Int, Int) -> Bool)?,
+                      context: RunContext, emit: (Batch) throws -> Void) throws {
+        let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
+        var events: [Event] = []
+        events.reserveCapacity(Self.batchSize)
+        // Stamped here with the runner's stamp (events of a calendar share one dictionary), so the runner need
+        // not copy each batch to stamp it.
+        var stamp = context.runState.currentSourceLabel.map(SourceStamp.init(label:))
+        var reader: ICSReader?
+        try withoutActuallyEscaping(emit) { emit in
+            var handlers = ICSReader.Handlers(
+                event: { (event: consuming Event) in
+                    stamp?.stamp(&event.metadata)
+                    events.append(consume event)
+                    if events.count >= Self.batchSize {
+                        try emit(Batch(events: events))
+                        // What the pipeline did not keep is freed by the reader's workers.
+                        var spent: [Event] = []
+                        spent.reserveCapacity(Self.batchSize)
+                        swap(&spent, &events)
+                        if let reader { reader.dispose(spent) }
+                    }
+                },
+                reject: { location, reason in context.report.reject(location, reason) },
+                warn: { context.warn($0) },
+                skip: { context.report.count("skipped " + $0) },
+                repair: { context.repair($0) }
+            )
+            handlers.unchanged = unchanged.map { check in { check($0, fileIndex, $1) } }
+            let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
+                                       workers: workers ?? context.runState.idleCores, strict: strict || context.strict, handlers: handlers)
+            reader = fileReader
+            defer { reader = nil }
+            try chunks.forEachChunk { try fileReader.feed($0) }
+            try fileReader.finish()
+            if !events.isEmpty { try emit(Batch(events: events)) }
         }
     }
 }

@@ -11,7 +11,7 @@ package final class XCalSource: EventSource {
         kind: .source,
         summary: "xCal (RFC 6321, iCalendar in XML) files, streamed one component at a time",
         options: InputSpec.optionDocs,
-        fileExtensions: ["xcs", "xml"],
+        fileExtensions: ["xcs", "xcal", "xml"],
         make: { options in
             let spec = InputSpec.decode(options)
             try options.finish()
@@ -31,7 +31,7 @@ package final class XCalSource: EventSource {
 
     package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
-            let reader = try XMLStreamReader(file: file, progress: context.report)
+            let reader = try XMLStreamReader(file: file, progress: context.report, expected: "an xCal document")
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
                 try read(reader, into: feed, context: context)
             }

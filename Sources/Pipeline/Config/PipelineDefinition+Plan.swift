@@ -41,6 +41,10 @@ extension PipelineDefinition {
         stageTypes.insert("expand", at: index)
         stageLabels.insert("expand", at: min(index, stageLabels.count))
         addedStageIndexes = [index]
+        // A calendar sink with a window reads occurrences only to tell which events touch the window: it gets them
+        // without a note (the plan shows the stage).
+        let needsInstances = splitIndex != nil || sinks.contains { !$0.needs.isDisjoint(with: [.occurrences, .days]) && !$0.needs.contains(.events) }
+        guard needsInstances else { return nil }
         let before = splitIndex != nil ? "in front of \"split\"" : "first"
         return "added {\"type\": \"expand\"} \(before): without it recurring events keep only their first occurrence (add it to \"stages\" to silence this note)"
     }

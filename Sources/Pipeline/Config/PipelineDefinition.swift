@@ -19,6 +19,8 @@ public struct PipelineDefinition {
     /// What shapes the rows besides the input, for incremental runs (docs/incremental.md): one text per source
     /// (its options, the stages' options and the zone). nil (pipelines built in code): runs are never incremental.
     public var configFingerprints: [String]?
+    /// SHA-256 of the pipeline document as read (after `${ENV}` and `--set`): part of the run's stamp (`RunStamp`).
+    public var documentFingerprint: String?
     /// Per source: `allow_empty` (a feed that may truly empty out: no events then removes its rows).
     public var allowEmpty: [Bool] = []
 

@@ -1,3 +1,4 @@
+import CalHash
 import Foundation
 
 /// Reads and validates a pipeline file, builds its plugins from the registry, and reports every problem
@@ -138,6 +139,7 @@ public struct PipelineLoader {
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
         var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
                                             stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
+        definition.documentFingerprint = SHA256.hex(of: Array(JSONWriter(pretty: false).string(.object(root)).utf8))
         definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
         definition.configFingerprints = builtSources.map { built in
             IncrementalConfig.fingerprint(zone: zone, source: built.object, stages: builtStages.map(\.object))

@@ -115,7 +115,8 @@ public final class AtomicFile {
     // MARK: Folders and temporary files
 
     /// Creates the folders on the way to `absolute` that are missing, with messages for what stands in the way.
-    static func makeFolders(for absolute: String, label: String) throws {
+    /// Creates the missing folders on the way to `absolute` (a file sink's, a database's), or says which part is a file.
+    package static func makeFolders(for absolute: String, label: String) throws {
         let folder = FileProblem.parentFolder(absolute)
         var info = stat()
         if stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }

@@ -89,7 +89,7 @@ public enum FileProblem {
 
     // MARK: Paths
 
-    static func absolutePath(_ path: String) -> String {
+    package static func absolutePath(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return URL(fileURLWithPath: full).standardizedFileURL.path
     }

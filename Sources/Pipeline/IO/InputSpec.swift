@@ -111,8 +111,41 @@ public struct InputSpec: Sendable, Hashable {
     public struct Input: Sendable, Hashable {
         /// The local file to read ("-" for stdin).
         public var path: String
-        /// The name for messages: the path as written (or the URL).
+        /// The name for messages: the path as the user can use it from the current folder
+        /// (`PipelineEnvironment.displayPath`), or the URL.
         public var label: String
+        /// The name that keys it across runs (fingerprints): the path as written, relative to the pipeline file's
+        /// folder, whatever the current folder.
+        public var key: String
+
+        public init(path: String, label: String, key: String? = nil) {
+            self.path = path
+            self.label = label
+            self.key = key ?? label
+        }
+    }
+
+    /// Whether the path is a glob pattern (several files may match).
+    public var isGlob: Bool {
+        if case .path(let resolved, _) = location { return resolved != "-" && resolved.contains(where: { "*?[".contains($0) }) }
+        return false
+    }
+
+    /// A file of a glob that cannot be read at all (its first bytes are not a calendar) is rejected as a file: the
+    /// rejection is reported (exit 3) and the source goes on with the other files. Rethrows `error` when the input
+    /// is not a glob, under `--strict` (or the source's `strict`), for an interruption, or when events of the file
+    /// were handed on already (a failure part way is not a file that "cannot be read at all").
+    public func rejectUnreadableFile(_ error: Error, file: Input, eventsHandedOn: Bool, strict: Bool, context: RunContext) throws {
+        let problem = CalpipeError(error)
+        guard isGlob, !strict, !context.strict, !eventsHandedOn, !problem.isInterruption, context.cancellation.stopReason == nil else { throw error }
+        let pattern = written.map(context.environment.displayPath) ?? file.label
+        context.report.reject(SourceLocation(file: file.label), "\(problem.message): the file is left out, the other files of \(pattern) are read")
+    }
+
+    /// The path as written in the pipeline file (nil for a URL).
+    var written: String? {
+        if case .path(_, let written) = location { return written }
+        return nil
     }
 
     /// The concrete inputs, in a stable order: glob matches sorted; a URL fetched through the context's fetcher.
@@ -125,10 +158,17 @@ public struct InputSpec: Sendable, Hashable {
 
     /// A fingerprint of the inputs (`Fingerprint.file` of each, with its label); nil for standard input.
     public func fingerprint(context: RunContext) throws -> String? {
+        if let known = context.runState.inputFingerprints[self] { return known }
+        let fingerprint = try takeFingerprint(context: context)
+        context.runState.inputFingerprints[self] = .some(fingerprint)
+        return fingerprint
+    }
+
+    private func takeFingerprint(context: RunContext) throws -> String? {
         var parts: [String] = []
         for input in try inputs(context: context) {
             if input.path == "-" { return nil }
-            parts.append(input.label + "=" + (try Fingerprint.file(atPath: input.path)))
+            parts.append(input.key + "=" + (try Fingerprint.file(atPath: input.path)))
         }
         return parts.joined(separator: "\n")
     }
@@ -153,13 +193,16 @@ public struct InputSpec: Sendable, Hashable {
             }
             guard resolved.contains(where: { "*?[".contains($0) }) else {
                 Self.expect(resolved, context: context)
-                return [Input(path: resolved, label: written)]
+                return [Input(path: resolved, label: context.environment.displayPath(written), key: written)]
             }
             let matches = Self.glob(resolved)
-            if matches.isEmpty { throw CalpipeError("no file matches this pattern", file: written) }
+            if matches.isEmpty { throw CalpipeError("no file matches this pattern", file: context.environment.displayPath(written)) }
             let base = context.environment.baseDirectory.standardizedFileURL.path + "/"
             for match in matches { Self.expect(match, context: context) }
-            return matches.map { Input(path: $0, label: $0.hasPrefix(base) ? String($0.dropFirst(base.count)) : $0) }
+            return matches.map { match in
+                let key = Self.relative(match, to: base)
+                return Input(path: match, label: context.environment.displayPath(key), key: key)
+            }
         case .url(let url):
             let label = URLRedaction.redact(url)
             guard let fetcher = context.environment.fetcher else {
@@ -176,6 +219,17 @@ public struct InputSpec: Sendable, Hashable {
             Self.expect(body.path, context: context)
             return [Input(path: body.path, label: label)]
         }
+    }
+
+    /// `path` relative to the folder `base` (which ends in "/"), with ".." where it lies outside it
+    /// (`../feeds/a.ics`); absolute when they share only the root.
+    static func relative(_ path: String, to base: String) -> String {
+        if path.hasPrefix(base) { return String(path.dropFirst(base.count)) }
+        let from = base.split(separator: "/"), to = path.split(separator: "/")
+        var common = 0
+        while common < min(from.count, to.count - 1), from[common] == to[common] { common += 1 }
+        guard common > 0 else { return path }
+        return (Array(repeating: "..", count: from.count - common) + to[common...].map(String.init)).joined(separator: "/")
     }
 
     /// Adds a file's size to the bytes the run expects to read (for the progress line).

@@ -1,9 +1,12 @@
+import CalHash
 import Foundation
 
-/// One run at a time (issue 18): an exclusive `flock` on a lock file (beside the pipeline file, beside a
-/// database), held until `release()` or the process ends (also by a crash or SIGKILL: the kernel drops it).
-/// The holder writes "pid started-at pipeline" into the file, so a run that finds it taken can say whose it is.
-/// The file itself stays (removing it would race with the next run).
+/// One run at a time (issue 18): an exclusive `flock` on a lock file for a pipeline file or a database, held until
+/// `release()` or the process ends (also by a crash or SIGKILL: the kernel drops it). The holder writes
+/// "pid started-at pipeline" into the file, so a run that finds it taken can say whose it is. The file itself
+/// stays (removing it would race with the next run). Lock files live in calpipe's own folder
+/// (`RunLock.path(for:environment:)`), never beside the user's files.
+
 package final class RunLock {
     package let path: String
     private var descriptor: Int32
@@ -46,6 +49,44 @@ package final class RunLock {
         _ = ftruncate(fd, 0)
         _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
         return RunLock(path: path, descriptor: fd)
+    }
+
+    /// The lock file for `target` (a pipeline file or a database): `NAME.HASH.lock` in the first of
+    /// `$CALPIPE_LOCKS`, `$XDG_RUNTIME_DIR/calpipe/locks`, `$XDG_CACHE_HOME/calpipe/locks`, `~/.cache/calpipe/locks`
+    /// that can be made (created if missing), else the system's temporary folder. HASH is of the target's absolute
+    /// path with its folder's symbolic links resolved, so every way of naming one file finds the same lock.
+    package static func path(for target: String, environment: [String: String]) -> String {
+        let absolute = FileProblem.absolutePath(target)
+        let url = URL(fileURLWithPath: absolute)
+        let name = url.lastPathComponent
+        var folder = url.deletingLastPathComponent().path
+        if let real = realpath(folder, nil) {
+            folder = String(cString: real)
+            free(real)
+        }
+        let key = SHA256.hex(of: Array((folder + "/" + name).utf8)).prefix(16)
+        let file = "\(name.isEmpty ? "run" : name).\(key).lock"
+        for candidate in lockFolders(environment: environment) {
+            if (try? FileManager.default.createDirectory(atPath: candidate, withIntermediateDirectories: true)) != nil,
+               access(candidate, W_OK) == 0 {
+                return candidate + "/" + file
+            }
+        }
+        return NSTemporaryDirectory() + "/calpipe-\(getuid())-" + file
+    }
+
+    private static func lockFolders(environment: [String: String]) -> [String] {
+        func absolute(_ key: String) -> String? {
+            guard let value = environment[key], value.hasPrefix("/") else { return nil }
+            return value
+        }
+        var folders: [String] = []
+        if let explicit = absolute("CALPIPE_LOCKS") { folders.append(explicit) }
+        if let runtime = absolute("XDG_RUNTIME_DIR") { folders.append(runtime + "/calpipe/locks") }
+        if let cache = absolute("XDG_CACHE_HOME") { folders.append(cache + "/calpipe/locks") }
+        let home = absolute("HOME") ?? NSHomeDirectory()
+        if !home.isEmpty { folders.append(home + "/.cache/calpipe/locks") }
+        return folders
     }
 
     /// "300 ms", "30 s", "2 min".

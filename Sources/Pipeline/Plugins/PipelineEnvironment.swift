@@ -46,6 +46,35 @@ public struct PipelineEnvironment: Sendable {
         return baseDirectory.appendingPathComponent(path).standardizedFileURL.path
     }
 
+    /// A path from the pipeline file as the user can use it in messages: as written when the pipeline file is in the
+    /// current folder (or the path is absolute, "-" or a URL), else with the pipeline file's folder in front
+    /// (`pipelines/../out/a.json` read as `out/a.json`), so it names the file from where the user stands.
+    public func displayPath(_ written: String) -> String {
+        if written == "-" || written.hasPrefix("/") || written.hasPrefix("~") || written.contains("://") { return written }
+        guard let slash = pipelineFile.lastIndex(of: "/") else { return written }
+        let folder = String(pipelineFile[..<slash])
+        if folder.isEmpty { return "/" + written }
+        return Self.lexicallyNormalized(folder + "/" + written)
+    }
+
+    /// `a/./b/../c` -> `a/c`; leading `..` stay; never empty (".").
+    static func lexicallyNormalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == "..", absolute { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        if absolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
+    }
+
     /// The run's time: `SOURCE_DATE_EPOCH` (seconds since 1970, as reproducible builds define it) when the
     /// environment sets it to a number, else `clock`.
     public static func runTime(environment: [String: String], clock: Date = Date()) -> Int64 {

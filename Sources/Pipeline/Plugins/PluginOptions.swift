@@ -64,6 +64,11 @@ public struct PluginOptions {
         return environment.resolve(path: s)
     }
 
+    /// A path option as messages name it (`PipelineEnvironment.displayPath`): usable from the current folder.
+    public func pathLabel(_ key: String) -> String? {
+        string(key).map(environment.displayPath)
+    }
+
     public func bool(_ key: String, default value: Bool) -> Bool {
         assertDeclared(key)
         guard let v = object[key] else { return value }

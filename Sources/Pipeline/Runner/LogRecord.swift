@@ -33,7 +33,7 @@ public struct LogRecord: Sendable, Hashable {
     }
 
     /// "feeds/team.ics:12: DTSTART missing" -> ("feeds/team.ics", 12); messages that name no line -> nil.
-    static func fileAndLine(_ message: String) -> (String, Int)? {
+    package static func fileAndLine(_ message: String) -> (String, Int)? {
         guard let sep = message.range(of: ": ") else { return nil }
         let head = message[..<sep.lowerBound]
         guard let colon = head.lastIndex(of: ":"), let line = Int(head[head.index(after: colon)...]), colon > head.startIndex else { return nil }

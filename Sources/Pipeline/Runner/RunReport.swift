@@ -55,6 +55,8 @@ public final class RunReport: Sendable {
         var inputBytesRead: Int64 = 0
         var keptSources: [String] = []
         var emptyResults: [String] = []
+        var notes: [String] = []
+        var keptOutputs = false
     }
 
     private let state = Locked(State())
@@ -91,6 +93,14 @@ public final class RunReport: Sendable {
     public var keptSources: [String] { state.withLock { $0.keptSources } }
     /// Inputs that were not empty but gave no events: each a warning, and the run exits 3.
     public var emptyResults: [String] { state.withLock { $0.emptyResults } }
+
+    /// Lines the summary adds about how the run went ("kept: nothing changed since ...", "read in full: ...").
+    public var notes: [String] { state.withLock { $0.notes } }
+    /// Whether the run found nothing changed and kept every output as it was (nothing read, nothing written).
+    public var keptOutputs: Bool { state.withLock { $0.keptOutputs } }
+
+    package func note(_ text: String) { state.withLock { $0.notes.append(text) } }
+    package func markOutputsKept() { state.withLock { $0.keptOutputs = true } }
 
     package func expectInput(bytes: Int64) { state.withLock { $0.inputBytesExpected += bytes } }
     package func readInput(bytes: Int) { state.withLock { $0.inputBytesRead += Int64(bytes) } }

@@ -22,6 +22,8 @@ package final class RunState {
     package internal(set) var incremental: IncrementalRun?
     /// Inputs already resolved in this run (a URL is fetched once, also when its fingerprint was taken first).
     var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
+    /// Input fingerprints already taken in this run (the run's stamp and the incremental plan both want them).
+    var inputFingerprints: [InputSpec: String?] = [:]
 }
 
 /// The one writer of `metadata["source"]`: the label of the source an event came from. The runner stamps every

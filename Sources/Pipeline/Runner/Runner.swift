@@ -11,6 +11,10 @@ public struct Runner {
     /// Skip unchanged sources and events where the sinks allow it (docs/incremental.md); false reads and
     /// writes everything (`calpipe run --full`).
     public var incremental: Bool
+    /// Where the run's stamp is kept (`RunStamp.path(for:environment:)`); nil: a run never keeps its outputs whole
+    /// (`convert`, tests). With it, a run whose inputs, pipeline and outputs did not change since the last run
+    /// keeps every output and reads nothing, and a run that cannot be incremental says why in its summary.
+    package var stampFile: String?
 
     public init(dryRun: Bool = false, concurrentSinks: Bool = true, incremental: Bool = true, progress: ((RunReport) -> Void)? = nil) {
         self.dryRun = dryRun
@@ -44,6 +48,30 @@ public struct Runner {
         // Sinks that write through `AtomicFile` (they register a temporary file when they open) only prepare
         // when they commit; the others commit in place (a database transaction). See `commitAll`.
         var writesFiles: [Bool] = []
+        var stamp: RunStamp?
+        if let stampFile, !sinks.isEmpty {
+            switch RunStamp.make(pipeline, sinks: sinks, context: context) {
+            case .success(let current):
+                if let previous = RunStamp.load(stampFile) {
+                    if let change = current.change(since: previous) {
+                        context.report.note("read: \(change) since the last run")
+                    } else if incremental {
+                        let when = CivilDateTime(secondsSinceEpoch: previous.finishedAt)
+                        var line = "kept: nothing changed since the last run (\(when.date.iso8601) \(when.shortTimeText) UTC): "
+                            + "every output is as it left it (calpipe run --full writes them again)"
+                        if previous.warnings > 0 { line += "; its \(previous.warnings) warning\(previous.warnings == 1 ? "" : "s") not repeated" }
+                        context.report.note(line)
+                        context.report.markOutputsKept()
+                        return
+                    }
+                }
+                stamp = current
+            case .failure(let reason):
+                if !sinks.allSatisfy({ $0 is any IncrementalSink }) {
+                    context.report.note("read in full: \(reason.text), so every run reads every source and writes every output")
+                }
+            }
+        }
         do {
             context.runState.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, enabled: incremental, context: context)
             for sink in sinks {
@@ -158,6 +186,12 @@ public struct Runner {
                 throw CalpipeError("\(n) record\(n == 1 ? " was" : "s were") rejected and --strict is set: nothing was written")
             }
             try commitAll(opened, writesFiles: writesFiles, context: context)
+            // A run that wrote every output from every source, with nothing rejected, is the one the next run
+            // compares itself with.
+            let report = context.report
+            if let stampFile, let stamp, report.rejections.isEmpty, report.keptSources.isEmpty, report.emptyResults.isEmpty {
+                stamp.recording(finishedAt: context.environment.now, warnings: report.warnings.count + report.repairs.count).save(to: stampFile)
+            }
         } catch {
             // The sinks are the pump's until its thread has ended.
             pump?.cancel()

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Tells a calendar file's format from its first bytes, for `calpipe convert` without `--format`:
+/// Tells a calendar file's format from its first bytes, for `calpipe convert` without `--format` and for the hint
+/// an XML source gives when its file is not XML:
 /// extensions are ambiguous (`.xml` may be xCal or a CalDAV REPORT answer, `.json` may be jCal or plain
 /// JSON records) or missing (`feed`, `calendar.txt`).
 ///
@@ -10,12 +11,12 @@ import Foundation
 ///   local name decides: `icalendar` is xCal (`xcal`), `multistatus` a CalDAV answer (`caldav-xml`);
 /// - `[` followed by the string `"vcalendar"` is jCal (`jcal`); any other `[` or `{` is JSON (`json`).
 /// Anything else is not recognised (nil), and the caller falls back to the extension.
-enum FormatSniffer {
-    static let prefixLength = 64 * 1024
+package enum FormatSniffer {
+    package static let prefixLength = 64 * 1024
 
     /// The source type for the regular file at `path`, or nil when it is not a regular file (standard input,
     /// a pipe: reading would consume it), cannot be read or is not recognised.
-    static func sourceType(ofFileAt path: String) -> String? {
+    package static func sourceType(ofFileAt path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
@@ -24,7 +25,7 @@ enum FormatSniffer {
         return sourceType(of: [UInt8](data))
     }
 
-    static func sourceType(of bytes: [UInt8]) -> String? {
+    package static func sourceType(of bytes: [UInt8]) -> String? {
         var i = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         skipSpace(bytes, &i)
@@ -102,5 +103,25 @@ enum FormatSniffer {
             i += 1
         }
         return nil
+    }
+
+    /// What the file at `path` looks like when it is not XML, for an XML source's error: `"not XML: it starts like
+    /// iCalendar (BEGIN:VCALENDAR); read it with \"type\": \"ics\""`. nil when it starts with `<`, is empty or
+    /// cannot be read (the XML reader then says what it finds).
+    package static func notXMLHint(ofFileAt path: String, expected: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 4096) else { return nil }
+        let bytes = [UInt8](data)
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        skipSpace(bytes, &i)
+        guard i < bytes.count, bytes[i] != UInt8(ascii: "<") else { return nil }
+        let names = ["ics": "iCalendar (BEGIN:VCALENDAR)", "jcal": "jCal", "json": "JSON"]
+        if let type = sourceType(of: bytes), let name = names[type] {
+            return "not \(expected): the file is not XML, it starts like \(name); read it with \"type\": \"\(type)\""
+        }
+        return "not \(expected): the file is not XML (an XML document starts with \"<\")"
     }
 }
