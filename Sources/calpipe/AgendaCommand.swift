@@ -7,9 +7,9 @@ struct Agenda: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the agenda of a pipeline or of a database in the terminal.",
         discussion: """
-            With a pipeline file, runs it without writing its sinks and prints every day of its window (empty
-            days included); with a database written by the sqlite sink, prints what it stores. Day headers carry
-            the weather; lines are fitted to the terminal's width. Colours follow --color: "auto" colours a
+            With a pipeline file, runs it without writing its sinks and prints every day of its window (empty \
+            days included); with a database written by the sqlite sink, prints what it stores. Day headers carry \
+            the weather; lines are fitted to the terminal's width. Colours follow --color: "auto" colours a \
             terminal unless NO_COLOR is set.
 
             Example:

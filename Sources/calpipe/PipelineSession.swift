@@ -124,7 +124,17 @@ struct PipelineSession {
 
     /// One count line, then a line per sink and per counter: `demo: 50 events read, 83 occurrences, ...`.
     private func summaryLines(_ report: RunReport, name: String, seconds: Double) -> [String] {
-        if report.keptOutputs { return ["\(name): " + report.notes.joined(separator: "; ") + String(format: " (%.2f s)", seconds)] }
+        var lines: [String] = []
+        if report.keptOutputs {
+            lines = ["\(name): " + report.notes.joined(separator: "; ") + String(format: " (%.2f s)", seconds)]
+        } else {
+            lines = countLines(report, name: name, seconds: seconds)
+        }
+        for copy in report.cachedCopies { lines.append("  cached copy of \(copy.label): \(DurationOption.describe(copy.age)) old (\(copy.origin))") }
+        return lines
+    }
+
+    private func countLines(_ report: RunReport, name: String, seconds: Double) -> [String] {
         var line = "\(name): " + Self.plural(report.eventsRead, "event") + " read"
         line += ", " + Self.plural(report.occurrences, "occurrence") + ", " + Self.plural(report.dayEntries, "day entry", "day entries")
         line += ", \(report.rejections.count) rejected"
@@ -136,7 +146,6 @@ struct PipelineSession {
         for (sink, rows) in report.rowsWritten { lines.append("  \(sink): " + Self.plural(rows, "row") + " written") }
         for (counter, value) in report.counters { lines.append("  \(counter): \(value)") }
         for note in report.notes { lines.append("  " + note) }
-        for copy in report.cachedCopies { lines.append("  cached copy of \(copy.label): \(DurationOption.describe(copy.age)) old (\(copy.origin))") }
         return lines
     }
 

@@ -7,10 +7,10 @@ struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the agenda stored in a database written by the sqlite sink.",
         discussion: """
-            Shows days with a header (weekday, date, the day's weather) and their entries in agenda order (all-day
-            first, then by start time, then title); a day without entries says "no events". Lines are cut to the
-            terminal's width. Days are YYYY-MM-DD, today, tomorrow, yesterday, +3, -1, a weekday (monday: the next
-            Monday, today included), today+7d or today-2w, in the pipeline's zone; --to is exclusive, like a
+            Shows days with a header (weekday, date, the day's weather) and their entries in agenda order (all-day \
+            first, then by start time, then title); a day without entries says "no events". Lines are cut to the \
+            terminal's width. Days are YYYY-MM-DD, today, tomorrow, yesterday, +3, -1, a weekday (monday: the next \
+            Monday, today included), today+7d or today-2w, in the pipeline's zone; --to is exclusive, like a \
             pipeline's window. Without a day or range, the pipeline's window is printed.
 
             Example:

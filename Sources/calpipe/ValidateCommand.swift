@@ -5,9 +5,9 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a pipeline file without running it.",
         discussion: """
-            Prints every problem with its JSON path (exit 2), or a one-line summary (exit 0). Besides the file
-            itself it checks the files it names: inputs must exist and be readable (a glob that matches nothing
-            is a warning), outputs must be writable (no file where a folder should be, the folder writable),
+            Prints every problem with its JSON path (exit 2), or a one-line summary (exit 0). Besides the file \
+            itself it checks the files it names: inputs must exist and be readable (a glob that matches nothing \
+            is a warning), outputs must be writable (no file where a folder should be, the folder writable), \
             and every ${VARIABLE} without a default must be set.
 
             Example:

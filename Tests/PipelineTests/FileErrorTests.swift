@@ -67,14 +67,16 @@ final class FileErrorTests: XCTestCase {
     func testAFileWhereTheOutputFolderShouldBe() throws {
         try write("not a folder", to: "out")
         try pipeline(output: "out/agenda.json")
+        // `run` checks the files a pipeline names as `validate` does, before anything runs (exit 2).
         let result = try run(["run", "p.json"])
-        XCTAssertEqual(result.code, 1)
-        XCTAssertEqual(result.stderr, "calpipe: error: out/agenda.json: cannot write: \"out\" is a file, not a folder\n")
+        XCTAssertEqual(result.code, 2)
+        XCTAssertEqual(result.stderr, "p.json: sinks[0].path: cannot write \"out/agenda.json\": \"out\" is a file, not a folder\n")
+        XCTAssertEqual(try run(["validate", "p.json"]).stderr, result.stderr)
         // Deeper, and from a pipeline in a folder of its own: the folder is named as the pipeline writes it.
         try pipeline("pipelines/p.json", input: "../in.json", output: "../out/days/agenda.json")
         let nested = try run(["run", "pipelines/p.json"])
-        XCTAssertEqual(nested.code, 1)
-        XCTAssertEqual(nested.stderr, "calpipe: error: ../out/days/agenda.json: cannot write: \"../out\" is a file, not a folder\n")
+        XCTAssertEqual(nested.code, 2)
+        XCTAssertEqual(nested.stderr, "pipelines/p.json: sinks[0].path: cannot write \"../out/days/agenda.json\": \"../out\" is a file, not a folder\n")
         // convert names the path as given on its command line.
         let convert = try run(["convert", "in.json", "-o", "out/agenda.ics"])
         XCTAssertEqual(convert.code, 1)
@@ -86,8 +88,12 @@ final class FileErrorTests: XCTestCase {
         try FileManager.default.createDirectory(at: url("agenda.ics"), withIntermediateDirectories: true)
         try pipeline(output: "agenda.ics", sink: "ics")
         let result = try run(["run", "p.json"])
-        XCTAssertEqual(result.code, 1)
-        XCTAssertEqual(result.stderr, "calpipe: error: agenda.ics: cannot write: it is a folder, not a file\n")
+        XCTAssertEqual(result.code, 2)
+        XCTAssertEqual(result.stderr, "p.json: sinks[0].path: cannot write \"agenda.ics\": it is a folder, not a file\n")
+        // Met while writing (convert checks nothing first): the sink's own message, nothing written.
+        let convert = try run(["convert", "in.json", "-o", "agenda.ics"])
+        XCTAssertEqual(convert.code, 1)
+        XCTAssertEqual(convert.stderr, "calpipe: error: agenda.ics: cannot write: it is a folder, not a file\n")
         XCTAssertEqual(CalpipeProcess.temporaryFiles(under: dir), [])
     }
 
@@ -105,18 +111,23 @@ final class FileErrorTests: XCTestCase {
         try pipeline(output: "locked/agenda.json")
         let prefix = try unprivileged
         let result = try run(["run", "p.json"], prefix: prefix)
-        XCTAssertEqual(result.code, 1)
-        XCTAssertEqual(result.stderr, "calpipe: error: locked/agenda.json: cannot write: permission denied (the folder \"locked\" is not writable)\n")
-        try pipeline(output: "locked/sub/agenda.json")
-        let deeper = try run(["run", "p.json"], prefix: prefix)
+        XCTAssertEqual(result.code, 2)
+        XCTAssertEqual(result.stderr, "p.json: sinks[0].path: cannot write \"locked/agenda.json\": permission denied (the folder \"locked\" is not writable)\n")
+        let convert = try run(["convert", "in.json", "-o", "locked/agenda.json"], prefix: prefix)
+        XCTAssertEqual(convert.code, 1)
+        XCTAssertEqual(convert.stderr, "calpipe: error: locked/agenda.json: cannot write: permission denied (the folder \"locked\" is not writable)\n")
+        let deeper = try run(["convert", "in.json", "-o", "locked/sub/agenda.json"], prefix: prefix)
         XCTAssertEqual(deeper.stderr, "calpipe: error: locked/sub/agenda.json: cannot write: cannot create the folder \"locked/sub\": permission denied (the folder \"locked\" is not writable)\n")
     }
 
     func testAReadOnlyFileSystem() throws {
         try pipeline(output: "ro/agenda.json")
         let result = try withTmpfs(at: "ro", options: "size=64k,ro", ["run", "p.json"])
-        XCTAssertEqual(result.code, 1)
-        XCTAssertEqual(result.stderr, "calpipe: error: ro/agenda.json: cannot write: the file system is read-only\n")
+        XCTAssertEqual(result.code, 2)
+        XCTAssertEqual(result.stderr, "p.json: sinks[0].path: cannot write \"ro/agenda.json\": the file system is read-only\n")
+        let convert = try withTmpfs(at: "ro", options: "size=64k,ro", ["convert", "in.json", "-o", "ro/agenda.json"])
+        XCTAssertEqual(convert.code, 1)
+        XCTAssertEqual(convert.stderr, "calpipe: error: ro/agenda.json: cannot write: the file system is read-only\n")
     }
 
     func testAFullDisk() throws {
@@ -134,10 +145,13 @@ final class FileErrorTests: XCTestCase {
     func testAnInputThatDoesNotExist() throws {
         try pipeline(input: "feeds/missing.json", output: "out.json")
         let result = try run(["run", "p.json"])
-        XCTAssertEqual(result.code, 1)
-        XCTAssertEqual(result.stderr, "calpipe: error: feeds/missing.json: cannot read: no such file\n")
+        XCTAssertEqual(result.code, 2)
+        XCTAssertEqual(result.stderr, "p.json: sources[0].path: cannot read \"feeds/missing.json\": no such file\n")
         try pipeline(input: "feeds/missing.ics", source: "ics", output: "out.json")
-        XCTAssertEqual(try run(["run", "p.json"]).stderr, "calpipe: error: feeds/missing.ics: cannot read: no such file\n")
+        XCTAssertEqual(try run(["run", "p.json"]).stderr, "p.json: sources[0].path: cannot read \"feeds/missing.ics\": no such file\n")
+        let convert = try run(["convert", "feeds/missing.ics", "-o", "out.json"])
+        XCTAssertEqual(convert.code, 1)
+        XCTAssertEqual(convert.stderr, "calpipe: error: feeds/missing.ics: cannot read: no such file\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: url("out.json").path))
     }
 
@@ -146,8 +160,11 @@ final class FileErrorTests: XCTestCase {
         for source in ["json", "ics", "xcal", "jcal"] {
             try pipeline(input: "feeds", source: source, output: "out.json")
             let result = try run(["run", "p.json"])
-            XCTAssertEqual(result.code, 1, source)
-            XCTAssertEqual(result.stderr, "calpipe: error: feeds: cannot read: it is a folder, not a file\n", source)
+            XCTAssertEqual(result.code, 2, source)
+            XCTAssertEqual(result.stderr, "p.json: sources[0].path: cannot read \"feeds\": it is a folder, not a file\n", source)
+            let convert = try run(["convert", "feeds", "--format", source, "-o", "out.json"])
+            XCTAssertEqual(convert.code, 1, source)
+            XCTAssertEqual(convert.stderr, "calpipe: error: feeds: cannot read: it is a folder, not a file\n", source)
         }
     }
 
@@ -158,8 +175,11 @@ final class FileErrorTests: XCTestCase {
             defer { chmod(url(file).path, 0o644) }
             try pipeline(input: file, source: source, output: "out.json")
             let result = try run(["run", "p.json"], prefix: try unprivileged)
-            XCTAssertEqual(result.code, 1)
-            XCTAssertEqual(result.stderr, "calpipe: error: \(file): cannot read: permission denied\n")
+            XCTAssertEqual(result.code, 2)
+            XCTAssertEqual(result.stderr, "p.json: sources[0].path: cannot read \"\(file)\": permission denied\n")
+            let convert = try run(["convert", file, "--format", source, "-o", "out.json"], prefix: try unprivileged)
+            XCTAssertEqual(convert.code, 1)
+            XCTAssertEqual(convert.stderr, "calpipe: error: \(file): cannot read: permission denied\n")
         }
     }
 
@@ -167,8 +187,11 @@ final class FileErrorTests: XCTestCase {
         try write("x", to: "feeds")
         try pipeline(input: "feeds/a.ics", source: "ics", output: "out.json")
         let result = try run(["run", "p.json"])
-        XCTAssertEqual(result.code, 1)
-        XCTAssertEqual(result.stderr, "calpipe: error: feeds/a.ics: cannot read: \"feeds\" is a file, not a folder\n")
+        XCTAssertEqual(result.code, 2)
+        XCTAssertEqual(result.stderr, "p.json: sources[0].path: cannot read \"feeds/a.ics\": \"feeds\" is a file, not a folder\n")
+        let convert = try run(["convert", "feeds/a.ics", "-o", "out.json"])
+        XCTAssertEqual(convert.code, 1)
+        XCTAssertEqual(convert.stderr, "calpipe: error: feeds/a.ics: cannot read: \"feeds\" is a file, not a folder\n")
     }
 
     // MARK: Pipeline files and databases
@@ -190,21 +213,31 @@ final class FileErrorTests: XCTestCase {
         XCTAssertEqual(denied.stderr, "p.json: cannot read: permission denied\n")
     }
 
-    /// The sqlite sink says why its database cannot be made, as the other sinks do.
+    /// The sqlite sink says why its database cannot be made, as the other sinks do, and makes a missing folder as they do.
     func testADatabaseThatCannotBeMade() throws {
         try FileManager.default.createDirectory(at: url("folder.sqlite"), withIntermediateDirectories: true)
         try write("x", to: "blocker")
-        for (output, why) in [("folder.sqlite", "it is a folder, not a file"), ("blocker/a.sqlite", "\"blocker\" is a file, not a folder"),
-                              ("missing/a.sqlite", "the folder \"missing\" does not exist")] {
+        for (output, why) in [("folder.sqlite", "it is a folder, not a file"), ("blocker/a.sqlite", "\"blocker\" is a file, not a folder")] {
             try write("""
                 { "name": "db", "timezone": "UTC", "window": { "from": "2026-11-01", "to": "2026-12-01" },
                   "sources": [ { "type": "json", "path": "in.json" } ], "stages": [ { "type": "expand" }, { "type": "split" } ],
                   "sinks": [ { "type": "sqlite", "path": "\(output)" } ] }
                 """, to: "p.json")
             let result = try run(["run", "-q", "p.json"])
-            XCTAssertEqual(result.code, 1, output)
-            XCTAssertEqual(result.stderr, "calpipe: error: sqlite \(output): cannot write: \(why); nothing was written\n")
+            XCTAssertEqual(result.code, 2, output)
+            XCTAssertEqual(result.stderr, "p.json: sinks[0].path: cannot write \"\(output)\": \(why)\n")
+            let convert = try run(["convert", "-q", "in.json", "-o", output])
+            XCTAssertEqual(convert.code, 1, output)
+            XCTAssertEqual(convert.stderr, "calpipe: error: sqlite \(output): cannot write: \(why); nothing was written\n")
         }
+        try write("""
+            { "name": "db", "timezone": "UTC", "window": { "from": "2026-11-01", "to": "2026-12-01" },
+              "sources": [ { "type": "json", "path": "in.json" } ], "stages": [ { "type": "expand" }, { "type": "split" } ],
+              "sinks": [ { "type": "sqlite", "path": "missing/deeper/a.sqlite" } ] }
+            """, to: "p.json")
+        let made = try CalpipeProcess.run(["run", "-q", "p.json"], in: dir)
+        XCTAssertEqual(made.code, 0, made.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: url("missing/deeper/a.sqlite").path))
     }
 
     func testQueryOnAMissingDatabaseOrAFolder() throws {
@@ -218,7 +251,7 @@ final class FileErrorTests: XCTestCase {
         try write("not a database at all, just text that is long enough to be a header and more", to: "text.sqlite")
         let text = try run(["query", "text.sqlite"])
         XCTAssertEqual(text.code, 1)
-        XCTAssertEqual(text.stderr, "calpipe: error: sqlite text.sqlite: the file is damaged or is not a SQLite database; nothing was written (move it aside to start a new one)\n")
+        XCTAssertEqual(text.stderr, "calpipe: error: sqlite text.sqlite: cannot read: not a SQLite database (this reads what a pipeline's sqlite sink wrote; for a calendar file: calpipe convert FILE -o agenda.sqlite)\n")
     }
 
     func testQueryOnADamagedDatabase() throws {

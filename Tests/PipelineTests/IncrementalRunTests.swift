@@ -85,7 +85,7 @@ final class IncrementalRunTests: XCTestCase {
     @discardableResult
     func run(_ pipeline: String, incremental: Bool = true) throws -> RunReport {
         let loader = PipelineLoader(registry: Self.registry, environment: ["TZ": "UTC"], now: Date(timeIntervalSince1970: 1_795_348_800))
-        let definition = try loader.load(json: try JSONParser.parse(pipeline), file: dir.appendingPathComponent("p.json").path, baseDirectory: dir)
+        let definition = try loader.load(json: try JSONParser.parse(pipeline), file: "p.json", baseDirectory: dir)
         let context = RunContext(environment: definition.environment, quiet: true)
         try Runner(incremental: incremental).run(definition, context: context)
         return context.report

@@ -104,8 +104,16 @@ final class ScheduledRunTests: XCTestCase {
         try write(Self.calendar(["b1", "b2", "b3"]), "b.ics")
         try pipeline(sources: #"[{"type": "ics", "path": "a.ics"}, {"type": "ics", "path": "b.ics"}]"#)
         XCTAssertEqual(try calpipe(["run", "p.json"]).code, 0)
+        // A file that is gone is a pipeline problem, found before anything runs (as `validate` finds it): nothing changes.
         try FileManager.default.removeItem(at: dir.appendingPathComponent("b.ics"))
         try write(Self.calendar(["a1", "a2", "a3"], title: "Changed"), "a.ics")
+        let gone = try calpipe(["run", "p.json"])
+        XCTAssertEqual(gone.code, 2, gone.stderr)
+        XCTAssertEqual(gone.stderr, "p.json: sources[1].path: cannot read \"b.ics\": no such file\n")
+        XCTAssertEqual(try count("SELECT count(*) FROM events WHERE source = 'a.ics' AND title LIKE 'Changed%'"), 0)
+        // A file that fails while it is read (a server's error page saved in its place): its rows are kept, the
+        // others are written.
+        try write("<html><body>502 Bad Gateway</body></html>\n", "b.ics")
         let result = try calpipe(["run", "p.json"])
         XCTAssertEqual(result.code, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("; the rows of b.ics are kept\n"), result.stderr)

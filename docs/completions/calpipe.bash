@@ -318,7 +318,7 @@ _calpipe_query() {
 _calpipe_agenda() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
-    repeating_options=()
+    repeating_options=(--set)
     non_repeating_options=(--from --to --color --width --locale)
     __calpipe_offer_flags_options 1
 
@@ -338,6 +338,9 @@ _calpipe_agenda() {
         return
         ;;
     '--locale')
+        return
+        ;;
+    '--set')
         return
         ;;
     esac

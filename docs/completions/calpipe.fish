@@ -35,7 +35,7 @@ function __calpipe_parse_tokens -S
         case 'query'
             __calpipe_parse_subcommand 1 'day=' 'days=' 'from=' 'to=' 'width=' 'json' 'version' 'h/help'
         case 'agenda'
-            __calpipe_parse_subcommand 1 'from=' 'to=' 'color=' 'width=' 'locale=' 'version' 'h/help'
+            __calpipe_parse_subcommand 1 'from=' 'to=' 'color=' 'width=' 'locale=' 'set=+' 'version' 'h/help'
         case 'help'
             __calpipe_parse_subcommand -r 1 'version'
         end
@@ -148,6 +148,7 @@ complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_option
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda" color' -l 'color' -d 'Colours: never, auto (a terminal without NO_COLOR) or always.' -rfka 'never auto always'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda" width' -l 'width' -d 'Columns to fit (default: the terminal\'s width, else $COLUMNS, else 80).' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda" locale' -l 'locale' -d 'Language of weekday and month names (en, en-GB, de, ...).' -rfka ''
+complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda"' -l 'set' -d 'Put VALUE at KEY in the pipeline file before it is read (repeatable): window.from=today-1d, sources[0].path=feeds/team.ics.' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda" version' -l 'version' -d 'Show the version.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe help" version' -l 'version' -d 'Show the version.'

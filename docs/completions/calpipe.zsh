@@ -187,6 +187,7 @@ _calpipe_agenda() {
         '--color[Colours\: never, auto (a terminal without NO_COLOR) or always.]:color:{__calpipe_complete "${___color[@]}"}'
         '--width[Columns to fit (default\: the terminal'\''s width, else $COLUMNS, else 80).]:width:'
         '--locale[Language of weekday and month names (en, en-GB, de, ...).]:locale:'
+        '*--set[Put VALUE at KEY in the pipeline file before it is read (repeatable)\: window.from=today-1d, sources\[0\].path=feeds/team.ics.]:KEY=VALUE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

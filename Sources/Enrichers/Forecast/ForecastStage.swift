@@ -107,7 +107,7 @@ package final class ForecastStage: Stage {
             guard let path = options.path("path", required: true) else { throw CalpipeError.optionsRejected }
             if !geocode { forecastFile = path }
             do {
-                self.provider = try FileProvider(path: path, label: options.pathLabel("path") ?? path, units: units, maximumDistanceKm: maxDistance)
+                self.provider = try FileProvider(path: path, label: options.string("path") ?? path, units: units, maximumDistanceKm: maxDistance)
             } catch {
                 throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("path"), "\(CalpipeError(error))")
             }

@@ -72,7 +72,13 @@ package final class SQLiteSink: IncrementalSink {
         daysWriter = SQLiteDaysWriter()
         let env = context.environment
         // Like the file sinks: the database's folder is made when it is missing.
-        try AtomicFile.makeFolders(for: FileProblem.absolutePath(path), label: displayPath)
+        do {
+            try AtomicFile.makeFolders(for: FileProblem.absolutePath(path), label: displayPath)
+        } catch let problem as CalpipeError {
+            let prefix = displayPath + ": "
+            let reason = problem.message.hasPrefix(prefix) ? String(problem.message.dropFirst(prefix.count)) : problem.message
+            throw CalpipeError.sqlite(displayPath, reason + "; nothing was written")
+        }
         lock = try RunLock.acquire(path: RunLock.path(for: path, environment: env.environment), pipeline: env.name.isEmpty ? env.pipelineFile : env.name, wait: context.runState.lockWaitSeconds,
                                    label: label, held: "another calpipe run is writing this database", consequence: "nothing was written",
                                    cancelled: { context.cancellation.cancelledReason != nil })

@@ -23,7 +23,7 @@ extension ICSSource {
             guard let hash = Self.scan(path: file.path, into: &scan, known: known) else { return nil }
             sha.update(hash)
         }
-        run.setContext(sha.finishHex(), files: files.map(\.key), for: label)
+        run.setContext(sha.finishHex(), files: files.map(\.label), for: label)
         return run.unchangedTextCheck(source: label, scan: scan)
     }
 

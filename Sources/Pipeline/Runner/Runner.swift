@@ -49,7 +49,9 @@ public struct Runner {
         // when they commit; the others commit in place (a database transaction). See `commitAll`.
         var writesFiles: [Bool] = []
         var stamp: RunStamp?
-        if let stampFile, !sinks.isEmpty {
+        // Only where a sink rewrites its file on every run: sinks that keep rows per source (the sqlite sink) already
+        // leave out what did not change, source by source (IncrementalPlanner), and say so.
+        if let stampFile, !sinks.isEmpty, !sinks.allSatisfy({ $0 is any IncrementalSink }) {
             switch RunStamp.make(pipeline, sinks: sinks, context: context) {
             case .success(let current):
                 if let previous = RunStamp.load(stampFile) {
@@ -67,9 +69,7 @@ public struct Runner {
                 }
                 stamp = current
             case .failure(let reason):
-                if !sinks.allSatisfy({ $0 is any IncrementalSink }) {
-                    context.report.note("read in full: \(reason.text), so every run reads every source and writes every output")
-                }
+                context.report.note("read in full: \(reason.text), so every run reads every source and writes every output")
             }
         }
         do {
