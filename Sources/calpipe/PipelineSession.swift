@@ -127,6 +127,8 @@ struct PipelineSession {
         var lines: [String] = []
         if report.keptOutputs {
             lines = ["\(name): " + report.notes.joined(separator: "; ") + String(format: " (%.2f s)", seconds)]
+            // What finding that out did (feeds revalidated against the HTTP cache).
+            for (counter, value) in report.counters { lines.append("  \(counter): \(value)") }
         } else {
             lines = countLines(report, name: name, seconds: seconds)
         }
