@@ -47,6 +47,8 @@ final class HTMLColourTests: XCTestCase {
         }
         let good = try load(##"{"sources": [{"type": "ics", "path": "a.ics", "color": "#0B8043"}, {"type": "ics", "path": "b.ics", "color": "#abc"}, {"type": "ics", "path": "c.ics", "color": "RebeccaPurple"}, {"type": "ics", "path": "d.ics"}], \##(sink)}"##)
         XCTAssertEqual(good.sourceColors, ["#0b8043", "#aabbcc", "#663399", nil])
+        XCTAssertEqual(Array(good.planLines.filter { $0.hasPrefix("    ") && $0.contains(". ics ") }.prefix(4)),
+                       ["    1. ics a.ics, colour #0b8043", "    2. ics b.ics, colour #aabbcc", "    3. ics c.ics, colour #663399", "    4. ics d.ics"])
     }
 
     /// Point 2: the feeds' own colours (iCloud's X-APPLE-CALENDAR-COLOR with its opacity, Google's X-WR-CALCOLOR,
@@ -79,6 +81,12 @@ final class HTMLColourTests: XCTestCase {
         XCTAssertEqual(byTitle["Keynote: Calendars at scale"]?.metadata, ["source": "DevConf", "calendar": "DevConf 2026", "calendar_color": "#ff8c00"])
         XCTAssertEqual(byTitle["Room 4.12 booked"]?.metadata, ["source": "Rooms", "calendar": "Room bookings", "calendar_color": "#808000"])
         XCTAssertEqual(byTitle["Team sync"]?.metadata, ["source": "Team", "calendar": "Team"])
+
+        // xCal carries the same calendar properties.
+        let xcal = try HTMLTestSupport.renderDemo(into: folder, extraSources: [["type": "xcal", "name": "Venue", "path": Self.fixture("xcal-colour.xml")]])
+        let tour = try XCTUnwrap(xcal.days.first { $0.event.title == "Venue tour" })
+        XCTAssertEqual(tour.event.metadata, ["source": "Venue", "calendar": "Venue", "calendar_color": "#1badf8"])
+        XCTAssertTrue(xcal.html.contains("<li class=\"entry\" style=\"--c:#1badf8\">"))
 
         // RFC 7986 COLOR wins over the X- properties whatever their order; a value that is not a colour is left out.
         let mixed = folder.appendingPathComponent("mixed.ics")
