@@ -121,9 +121,17 @@ final class HTMLColourTests: XCTestCase {
         let all = sections.flatMap { $0["entries"] as! [[String: Any]] }
         XCTAssertTrue(all.allSatisfy { $0["source"] as? String != nil }, "every entry names its source")
 
-        // One source without a colour: no legend, no source line (as before).
         let other = folder.appendingPathComponent("single")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        // A source without `name` is shown by its calendar's name (X-WR-CALNAME), else by its path.
+        let unnamed = try HTMLTestSupport.renderDemo(into: other, extraSources: [["type": "ics", "path": Self.fixture("icloud-family.ics")],
+                                                                                  ["type": "ics", "path": Self.fixture("outlook-team.ics"), "color": "teal"]])
+        let unnamedPage = try HTMLTestSupport.checkPage(unnamed.page)
+        XCTAssertEqual((unnamedPage["legend"] as? [[String: Any]])?.map { $0["text"] as? String }, ["sample", "Family", "Team"])
+        let friday = try XCTUnwrap((unnamedPage["sections"] as? [[String: Any]])?.first { $0["id"] as? String == "d-2026-10-23" })
+        XCTAssertTrue((friday["entries"] as! [[String: Any]]).contains { $0["title"] as? String == "School holidays start" && $0["source"] as? String == "Calendar: Family" })
+
+        // One source without a colour: no legend, no source line (as before).
         let single = try HTMLTestSupport.renderDemo(into: other)
         XCTAssertFalse(single.html.contains("class=\"legend\"") || single.html.contains("class=\"src\""))
 
@@ -201,6 +209,8 @@ final class HTMLColourTests: XCTestCase {
             let checked = try HTMLTestSupport.checkPage(page)
             XCTAssertEqual(checked["title"] as? String, title, input)
             XCTAssertEqual(checked["h1"] as? [String], [title], input)
+            // One source, with a calendar colour: the legend names it by its calendar, not by the input's path.
+            XCTAssertEqual((checked["legend"] as? [[String: Any]])?.map { $0["text"] as? String }, [title], input)
         }
         // No calendar name (calpipe's JSON): the input file's name without its extension.
         let page = folder.appendingPathComponent("week.html")

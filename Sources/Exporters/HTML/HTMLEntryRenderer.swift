@@ -9,12 +9,24 @@ struct HTMLEntryRenderer {
     var sourceColors: [String: String] = [:]
     /// Writes the source's name in each entry (pages of more than one source).
     var showsSource = false
+    /// The labels that are a source's `name`; a source without one is named by its event's calendar.
+    var namedSources: Set<String> = []
     static let shownAttendees = 3
 
-    init(locale: AgendaLocale, sourceColors: [String: String] = [:], showsSource: Bool = false) {
+    init(locale: AgendaLocale, sourceColors: [String: String] = [:], showsSource: Bool = false, namedSources: Set<String> = []) {
         self.locale = locale
         self.sourceColors = sourceColors
         self.showsSource = showsSource
+        self.namedSources = namedSources
+    }
+
+    /// What names an event's source on the page: the source's `name`; without one, the event's calendar's name
+    /// (X-WR-CALNAME), else the source's path or URL as written.
+    static func sourceName(_ event: borrowing Event, namedSources: Set<String>) -> String? {
+        guard let label = event.metadata["source"], !label.isEmpty else { return nil }
+        if namedSources.contains(label) { return label }
+        if let calendar = event.metadata[EventJSON.calendarKey], !calendar.isEmpty { return calendar }
+        return label
     }
 
     func render(_ entry: DayEntry) -> String {
@@ -46,7 +58,7 @@ struct HTMLEntryRenderer {
             out += "<p class=\"loc\"><svg class=\"pin\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><use href=\"#i-pin\"/></svg>"
             out += "<span class=\"sr\">Location: </span>\(e(location))</p>"
         }
-        if showsSource, let source = event.metadata["source"], !source.isEmpty {
+        if showsSource, let source = Self.sourceName(event, namedSources: namedSources) {
             out += "<p class=\"src\"><span class=\"sr\">Calendar: </span>\(e(source))</p>"
         }
         if !event.attendees.isEmpty {

@@ -41,7 +41,7 @@ struct HTMLPage {
         var out = "<ul class=\"legend\" aria-label=\"Calendars\">"
         for item in legend.items {
             out += "<li" + (item.color.map { " style=\"--c:\($0)\"" } ?? "") + "><span class=\"swatch\" aria-hidden=\"true\"></span>"
-            out += e(item.label) + "</li>"
+            out += e(item.shownName) + "</li>"
         }
         return out + "</ul>"
     }

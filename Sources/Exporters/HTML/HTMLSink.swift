@@ -100,11 +100,11 @@ package final class HTMLSink: Sink {
                                 aroundToday: settings.stripAroundToday)
         self.layout = layout
         days = HTMLDayCollector(cap: settings.maxEntriesPerDay)
-        legend = HTMLLegend(labels: context.runState.sourceLabels, colors: context.runState.sourceColors)
+        legend = HTMLLegend(labels: context.runState.sourceLabels, colors: context.runState.sourceColors, named: context.runState.namedSources)
         calendarNames = []
         unnamedCalendar = false
         renderer = HTMLEntryRenderer(locale: AgendaLocale(identifier: settings.locale), sourceColors: context.runState.sourceColors,
-                                     showsSource: context.runState.sourceLabels.count > 1)
+                                     showsSource: context.runState.sourceLabels.count > 1, namedSources: context.runState.namedSources)
         for problem in settings.theme.contrastProblems {
             context.warn("\(label): theme colours below WCAG AA contrast (4.5:1): \(problem)")
         }
@@ -183,35 +183,51 @@ struct HTMLLayout {
     }
 }
 
-/// The page's legend: each source of the pipeline (its label: `name`, else its path or URL) with the colour of
-/// its events: its `color` option, else the first calendar colour its events carry, else none (the accent).
+/// The page's legend: each source of the pipeline with the colour of its events: its `color` option, else the
+/// first calendar colour its events carry, else none (the accent). A source is shown by its `name`; without one,
+/// by the first calendar name its events carry (X-WR-CALNAME), else by its path or URL as written.
 struct HTMLLegend {
     struct Item: Equatable {
         var label: String
         var color: String?
+        /// The label is the source's `name`.
+        var named: Bool
+        /// The first calendar name among the source's events (for a source without `name`).
+        var calendar: String?
+
+        var shownName: String { named ? label : calendar ?? label }
     }
 
     private(set) var items: [Item] = []
     private var index: [String: Int] = [:]
-    /// Sources whose colour is still open (no `color` option and no calendar colour seen yet).
+    /// Sources that may still learn something from their events (a calendar colour or name).
     private var open = 0
 
-    init(labels: [String] = [], colors: [String: String] = [:]) {
+    init(labels: [String] = [], colors: [String: String] = [:], named: Set<String> = []) {
         for label in labels where index[label] == nil {
             index[label] = items.count
-            items.append(Item(label: label, color: colors[label]))
-            if colors[label] == nil { open += 1 }
+            let item = Item(label: label, color: colors[label], named: named.contains(label))
+            items.append(item)
+            if item.isOpen { open += 1 }
         }
     }
 
-    /// Takes the calendar colour of a source that has none yet.
+    /// Takes the calendar colour and name of a source that has none yet.
     mutating func note(_ event: borrowing Event) {
-        guard open > 0, let label = event.metadata["source"], let i = index[label], items[i].color == nil,
-              let color = event.metadata[Event.calendarColorKey].flatMap({ CSSColor.hex($0, allowAlpha: true) }) else { return }
-        items[i].color = color
-        open -= 1
+        guard open > 0, let label = event.metadata["source"], let i = index[label], items[i].isOpen else { return }
+        if items[i].color == nil, let color = event.metadata[Event.calendarColorKey].flatMap({ CSSColor.hex($0, allowAlpha: true) }) {
+            items[i].color = color
+        }
+        if !items[i].named, items[i].calendar == nil, let name = event.metadata[EventJSON.calendarKey], !name.isEmpty {
+            items[i].calendar = name
+        }
+        if !items[i].isOpen { open -= 1 }
     }
 
     /// A legend is shown for more than one source, or for one source with a colour.
     var isShown: Bool { items.count > 1 || items.contains { $0.color != nil } }
+}
+
+extension HTMLLegend.Item {
+    fileprivate var isOpen: Bool { color == nil || (!named && calendar == nil) }
 }

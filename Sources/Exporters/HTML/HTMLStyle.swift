@@ -23,6 +23,7 @@ enum HTMLStyle {
         .legend li{display:flex;align-items:center;gap:7px;min-width:0;overflow-wrap:anywhere}
         .legend .swatch{margin:0;flex:none}
         .layout{display:grid;gap:20px}
+        @media (max-width:879px){.strip-wrap{max-height:65vh;overflow-y:auto;border-radius:16px}}
         @media (min-width:880px){.layout{grid-template-columns:minmax(300px,360px) 1fr;align-items:start}.strip-wrap{position:sticky;top:16px;max-height:calc(100vh - 32px);overflow-y:auto}}
         .strip{width:100%;border-collapse:separate;border-spacing:3px;background:var(--surface);border-radius:16px;padding:10px 8px;table-layout:fixed;box-shadow:0 1px 2px rgba(0,0,0,.08)}
         .strip caption{caption-side:top;text-align:left;font-weight:700;padding:0 6px 8px}

@@ -144,6 +144,7 @@ public struct PipelineLoader {
         definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
         // `color` is a common source option (checked by `checkDeclared`), read here rather than by each source.
         definition.sourceColors = builtSources.map { $0.object["color"]?.stringValue.flatMap { CSSColor.hex($0) } }
+        definition.sourceNamed = builtSources.map { $0.object["name"]?.stringValue != nil }
         definition.configFingerprints = builtSources.map { built in
             IncrementalConfig.fingerprint(zone: zone, source: built.object, stages: builtStages.map(\.object))
         }

@@ -8,6 +8,8 @@ package final class RunState {
     package internal(set) var sourceLabels: [String] = []
     /// The sources' `color` options ("#rrggbb"), by label; sources without one are not in it.
     package internal(set) var sourceColors: [String: String] = [:]
+    /// The labels that are a source's `name` option (the others are a path or URL as written).
+    package internal(set) var namedSources: Set<String> = []
     /// The label of the source whose `read` is running (nil between sources), for log records.
     package internal(set) var currentSourceLabel: String?
     /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the
