@@ -195,6 +195,28 @@ final class HTMLColourTests: XCTestCase {
         XCTAssertEqual(checked["h1"] as? [String], ["Family and work"])
     }
 
+    /// `calpipe agenda` on a pipeline dots its entries in the same colours as the page.
+    func testTerminalAgendaUsesTheSameColours() throws {
+        let folder = try HTMLTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = try String(contentsOf: HTMLTestSupport.root.appendingPathComponent("pipelines/merged-feeds.json"), encoding: .utf8)
+        let pipeline = folder.appendingPathComponent("merged-feeds.json").path
+        try text.replacingOccurrences(of: "../Tests/Fixtures/html/", with: Self.fixtures.path + "/").write(toFile: pipeline, atomically: true, encoding: .utf8)
+        let result = try HTMLTestSupport.run(AgendaTerminalTests.binary.path, ["agenda", pipeline, "--color", "always", "--width", "100",
+                                                                             "--from", "2026-10-20", "--to", "2026-10-24"],
+                                             environment: ["TZ": "Europe/Berlin", "HOME": folder.path, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.text.split(separator: "\n")
+        func dot(of title: String) -> String? {
+            guard let line = lines.first(where: { $0.contains(title) }), let range = line.range(of: "\u{1B}[") else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "m" })
+        }
+        XCTAssertEqual(dot(of: "Team sync"), "38;2;46;125;50", "the source's color #2e7d32")
+        XCTAssertEqual(dot(of: "Room 4.12 booked"), "38;2;128;128;0", "the jCal calendar's olive")
+        XCTAssertEqual(dot(of: "Keynote"), "38;2;106;90;205", "DevConf's color slateblue over the feed's darkorange")
+        XCTAssertEqual(dot(of: "School holidays start"), "38;2;255;41;104", "iCloud's X-APPLE-CALENDAR-COLOR")
+    }
+
     /// Point 5: `calpipe convert F.ics -o x.html` titles the page with the calendar's name, else the input's name.
     func testConvertTitlesThePageFromItsInput() throws {
         let folder = try HTMLTestSupport.temporaryDirectory()
