@@ -98,6 +98,29 @@ final class HTMLColourTests: XCTestCase {
         XCTAssertEqual(second.days.first { $0.event.uid == "m1" }?.event.metadata["calendar_color"], "#008080")
     }
 
+    /// Worker threads make the events of the `ics` source with the calendar's colour the reading thread would give
+    /// them, and a second VCALENDAR in the same file starts without the first one's colour.
+    func testCalendarColourWithWorkersAndPerCalendar() throws {
+        let folder = try HTMLTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN", "X-WR-CALNAME:Big", "X-APPLE-CALENDAR-COLOR:#1BADF8FF"]
+        for i in 0..<300 {
+            lines += ["BEGIN:VEVENT", "UID:big-\(i)", "DTSTAMP:20261001T000000Z", "DTSTART:202610\(12 + i % 20)T\(10 + i % 8)0000Z", "SUMMARY:Big \(i)", "END:VEVENT"]
+        }
+        lines += ["END:VCALENDAR", "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN", "X-WR-CALNAME:Small",
+                  "BEGIN:VEVENT", "UID:small-1", "DTSTAMP:20261001T000000Z", "DTSTART:20261020T100000Z", "SUMMARY:Small", "END:VEVENT", "END:VCALENDAR", ""]
+        let feed = folder.appendingPathComponent("two.ics")
+        try lines.joined(separator: "\r\n").write(to: feed, atomically: true, encoding: .utf8)
+        for workers in [0, 2] {
+            let rendered = try HTMLTestSupport.renderDemo(into: folder, extraSources: [["type": "ics", "name": "two", "path": feed.path, "workers": workers]])
+            let events = rendered.days.filter { $0.event.metadata["source"] == "two" }.map(\.event)
+            let big = events.filter { $0.uid.hasPrefix("big-") }
+            XCTAssertEqual(big.count, 300, "workers \(workers)")
+            XCTAssertTrue(big.allSatisfy { $0.metadata == ["source": "two", "calendar": "Big", "calendar_color": "#1badf8"] }, "workers \(workers)")
+            XCTAssertEqual(events.first { $0.uid == "small-1" }?.metadata, ["source": "two", "calendar": "Small"], "workers \(workers)")
+        }
+    }
+
     /// Point 3: the legend: each source's name with its colour's dot, once, in the header; each entry names its
     /// source in text (the colour is not the only clue); in light and dark mode, as Chromium draws it.
     func testLegendOfSourcesWithTheirColours() throws {
