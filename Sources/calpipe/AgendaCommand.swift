@@ -229,7 +229,9 @@ final class AgendaCollector: Sink {
             if list.count >= cap, !Self.before(key, list[list.count - 1].key) { continue }
             let line = TerminalAgenda.Entry(
                 allDay: entry.allDay, start: entry.start.shortTimeText, durationSeconds: entry.durationSeconds,
-                title: event.title.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)", location: event.location, color: event.color,
+                title: event.title.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)", location: event.location,
+                // The event's own colour as written; else its source's `color` or its calendar's, as on the page.
+                color: event.color ?? event.agendaColor(sourceColors: context.runState.sourceColors),
                 attendees: event.attendees.map { $0.name ?? $0.email ?? "?" }, part: entry.part, parts: entry.parts, status: event.status)
             let index = list.firstIndex { Self.before(key, $0.key) } ?? list.count
             list.insert(Kept(key: key, entry: line, forecast: entry.forecast), at: index)

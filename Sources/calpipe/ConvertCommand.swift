@@ -79,7 +79,8 @@ struct Convert: ParsableCommand {
         let needsDays = loader.needs(ofSink: sinkType, options: sink, baseDirectory: cwd)?.contains(.days) == true
 
         var root = JSONObject()
-        root["name"] = .string("convert")
+        // No "name": the pipeline is named after the input ("team" for team.ics), and a page takes the calendar's
+        // name (X-WR-CALNAME, NAME) when it has one.
         if let tz { root["timezone"] = .string(tz) }
         if needsDays && from == nil && to == nil {
             root["window"] = .object(JSONObject([("from", .string("today-365d")), ("to", .string("today+365d"))]))
@@ -100,7 +101,8 @@ struct Convert: ParsableCommand {
         }
         root["sinks"] = .array([.object(sink)])
 
-        let definition = try loader.load(json: .object(root), file: "calpipe convert", baseDirectory: cwd)
+        let inputName = input == "-" ? "agenda" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        let definition = try loader.load(json: .object(root), file: "calpipe convert", baseDirectory: cwd, defaultName: inputName)
         try PipelineSession(quiet: quiet, strict: strict, dryRun: false, log: log).run(definition, signals: signals)
     }
 

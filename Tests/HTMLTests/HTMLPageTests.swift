@@ -177,7 +177,7 @@ final class HTMLPageTests: XCTestCase {
         let saturday = try XCTUnwrap(sections.first { $0["id"] as? String == "d-2026-10-17" })
         XCTAssertEqual(saturday["titles"] as? [String], ["<script>alert('hi')</script> & \"quotes\"", "Coloured"])
         XCTAssertFalse(rendered.html.contains("example.org/x.png"))
-        XCTAssertTrue(rendered.html.contains("<li class=\"entry\" style=\"--c:teal\">"))
+        XCTAssertTrue(rendered.html.contains("<li class=\"entry\" style=\"--c:#008080\">"), "a CSS name as #rrggbb")
         // Six attendees: three initials, then "+3".
         XCTAssertTrue(rendered.html.contains("<ul class=\"people\" aria-label=\"6 attendees\"><li title=\"Zoë &lt;Z&gt; Ng\"><span aria-hidden=\"true\">ZN</span>"))
         XCTAssertTrue(rendered.html.contains("<span aria-hidden=\"true\">OT</span>"))

@@ -38,7 +38,8 @@ enum HTMLTestSupport {
         var object = try JSONSerialization.jsonObject(with: Data(contentsOf: demo)) as! [String: Any]
         let page = folder.appendingPathComponent("agenda.html")
         var sink: [String: Any] = ["type": "html", "path": page.path, "title": "Team agenda", "locale": "en-GB"]
-        for (k, v) in sinkOptions { sink[k] = v }
+        // NSNull removes an option (the demo's `title`).
+        for (k, v) in sinkOptions { sink[k] = v is NSNull ? nil : v }
         object["sinks"] = [sink]
         if let window { object["window"] = ["from": window.0, "to": window.1] }
         if noWindow { object["window"] = nil }
@@ -121,9 +122,9 @@ enum HTMLTestSupport {
         return try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
     }
 
-    static func pngStats(_ png: URL) throws -> [String: Double] {
+    static func pngStats(_ png: URL, counting colours: [String] = []) throws -> [String: Double] {
         let python = try requireTool("python3")
-        let result = try run(python, [testsFolder.appendingPathComponent("png_stats.py").path, png.path])
+        let result = try run(python, [testsFolder.appendingPathComponent("png_stats.py").path, png.path] + colours)
         guard result.status == 0 else { throw CheckFailed(message: "png_stats.py failed: " + result.stderr) }
         return try JSONSerialization.jsonObject(with: result.stdout) as! [String: Double]
     }

@@ -7,8 +7,11 @@ and prints what the Swift tests check, as JSON:
   external  every reference that would make a request elsewhere: src, a stylesheet's href, <use> href,
             url(...) in <style> or style="" that is http:, https:, protocol-relative or not a #fragment
   ids       duplicated id attributes
-  strip     the strip's links (href) in order
+  strip     the strip's links (href) in order, and strip_cells: every cell of the strip (link or not)
   scripts   number of <script> elements
+  title     the <title> text
+  legend    the legend of sources: each item's text and its --c colour (None: the page's accent)
+  sections  also carry "entries": per entry its title, its --c colour and its source text (class "src")
 
 Usage: python3 check_page.py PAGE.html
 """
@@ -27,6 +30,11 @@ def text(el):
 
 def classes(el):
     return (el.get("class") or "").split()
+
+
+def colour(el):
+    m = re.search(r"--c:([^;]+)", el.get("style") or "")
+    return m.group(1).strip() if m else None
 
 
 def main(path):
@@ -75,13 +83,28 @@ def main(path):
         empty = any("empty" in classes(p) and text(p) == "No events" for p in sec.iter("p"))
         weather = [el.get("aria-label") for el in sec.iter() if isinstance(el.tag, str)
                    and el.tag.split("}")[-1] == "svg" and "wxi" in classes(el)]
+        entries = []
+        for li in sec.iter("li"):
+            if "entry" not in classes(li):
+                continue
+            title = next((text(h) for h in li.iter("h3") if "title" in classes(h)), None)
+            source = next((text(p) for p in li.iter("p") if "src" in classes(p)), None)
+            entries.append({"title": title, "color": colour(li), "source": source})
         sections.append({"id": sec.get("id"), "heading": text(head) if head is not None else None,
-                         "titles": titles, "empty": empty, "weather": weather})
+                         "titles": titles, "empty": empty, "weather": weather, "entries": entries})
 
     strip = []
+    strip_cells = 0
     for table in root.iter("table"):
         if "strip" in classes(table):
             strip = [a.get("href") for a in table.iter("a")]
+            strip_cells = sum(1 for _ in table.iter("td"))
+
+    legend = []
+    for ul in root.iter("ul"):
+        if "legend" in classes(ul):
+            legend = [{"text": text(li), "color": colour(li), "label": ul.get("aria-label")} for li in ul.iter("li")]
+    title = next((text(t) for t in root.iter("title")), None)
 
     html = root if root.tag.split("}")[-1] == "html" else root.find(".//html")
     print(json.dumps({
@@ -90,6 +113,9 @@ def main(path):
         "external": external,
         "ids": sorted(k for k, v in ids.items() if v > 1),
         "strip": strip,
+        "strip_cells": strip_cells,
+        "legend": legend,
+        "title": title,
         "scripts": sum(1 for _ in root.iter("script")),
         "lang": html.get("lang") if html is not None else None,
         "h1": [text(h) for h in root.iter("h1")],

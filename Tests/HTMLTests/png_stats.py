@@ -4,7 +4,10 @@
 blank page has one), the mean luminance (0-255; light pages high, dark pages low) and the share of pixels
 that differ from the top-left pixel (the page's background).
 
-Usage: python3 png_stats.py SHOT.png
+With colours after the file (RRGGBB), also "count_RRGGBB": how many pixels (every one, not a sample) are within
+a few levels of that colour.
+
+Usage: python3 png_stats.py SHOT.png [RRGGBB ...]
 """
 import json
 import struct
@@ -52,7 +55,7 @@ def decode(path):
     return width, height, bpp, rows
 
 
-def main(path):
+def main(path, wanted=()):
     width, height, bpp, rows = decode(path)
     colours, total, differing = set(), 0, 0
     background = rows[0][0:3]
@@ -65,9 +68,18 @@ def main(path):
             if px != background:
                 differing += 1
     samples = ((height + 3) // 4) * ((width + 3) // 4)
-    print(json.dumps({"width": width, "height": height, "colours": len(colours),
-                      "mean_luminance": total / 10000 / samples, "non_background": differing / samples}))
+    out = {"width": width, "height": height, "colours": len(colours),
+           "mean_luminance": total / 10000 / samples, "non_background": differing / samples}
+    for hex in wanted:
+        target = bytes.fromhex(hex)
+        count = 0
+        for row in rows:
+            for x in range(0, width * bpp, bpp):
+                if abs(row[x] - target[0]) <= 6 and abs(row[x + 1] - target[1]) <= 6 and abs(row[x + 2] - target[2]) <= 6:
+                    count += 1
+        out["count_" + hex] = count
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2:])

@@ -86,7 +86,7 @@ final class CustomPluginTests: XCTestCase {
         XCTAssertThrowsError(try loader(box).load(json: pipeline(#"{"type": "counting", "title": ["x"], "first_day": 3}"#),
                                                   file: "lib.json", baseDirectory: URL(fileURLWithPath: "/tmp"))) { error in
             XCTAssertEqual((error as? ConfigErrors)?.issues.map(\.description), [
-                #"lib.json: sources[0].title: unknown option (expected one of: titles, first_day, name); did you mean "titles"?"#,
+                #"lib.json: sources[0].title: unknown option (expected one of: titles, first_day, name, color); did you mean "titles"?"#,
                 "lib.json: sources[0].titles: missing required option (expected an array)",
                 "lib.json: sources[0].first_day: expected a string, got a number 3",
             ])

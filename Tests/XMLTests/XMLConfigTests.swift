@@ -45,7 +45,7 @@ final class XMLConfigTests: XCTestCase {
         """), [
             "p.json: sources[0].path: missing (give \"path\" or \"url\")",
             "p.json: sources[1].url: give either \"path\" or \"url\", not both",
-            "p.json: sources[2].depth: unknown option (expected one of: path, url, headers, bearer_token, username, password, netrc, max_stale, allow_empty, name)",
+            "p.json: sources[2].depth: unknown option (expected one of: path, url, headers, bearer_token, username, password, netrc, max_stale, allow_empty, name, color)",
         ])
     }
 }

@@ -1,10 +1,33 @@
 import Pipeline
 
 /// One day entry as the page's `<li>`: colour dot, "all day" or start time and duration, title, location,
-/// attendees as initials ("+N" past the first three), "day 2 of 3" for events split over days.
+/// attendees as initials ("+N" past the first three), "day 2 of 3" for events split over days, and the name of
+/// its source when the page has several (so the dot's colour is not the only way to tell them apart).
 struct HTMLEntryRenderer {
     let locale: AgendaLocale
+    /// The sources' `color` options by source label (`RunState.sourceColors`).
+    var sourceColors: [String: String] = [:]
+    /// Writes the source's name in each entry (pages of more than one source).
+    var showsSource = false
+    /// The labels that are a source's `name`; a source without one is named by its event's calendar.
+    var namedSources: Set<String> = []
     static let shownAttendees = 3
+
+    init(locale: AgendaLocale, sourceColors: [String: String] = [:], showsSource: Bool = false, namedSources: Set<String> = []) {
+        self.locale = locale
+        self.sourceColors = sourceColors
+        self.showsSource = showsSource
+        self.namedSources = namedSources
+    }
+
+    /// What names an event's source on the page: the source's `name`; without one, the event's calendar's name
+    /// (X-WR-CALNAME), else the source's path or URL as written.
+    static func sourceName(_ event: borrowing Event, namedSources: Set<String>) -> String? {
+        guard let label = event.metadata["source"], !label.isEmpty else { return nil }
+        if namedSources.contains(label) { return label }
+        if let calendar = event.metadata[EventJSON.calendarKey], !calendar.isEmpty { return calendar }
+        return label
+    }
 
     func render(_ entry: DayEntry) -> String {
         entry.occurrence.withEvent { event in render(entry, event: event) }
@@ -14,7 +37,8 @@ struct HTMLEntryRenderer {
         let e = HTMLEscape.text
         let cancelled = event.status?.uppercased() == "CANCELLED"
         var out = "<li class=\"entry\(cancelled ? " cancelled" : "")\""
-        if let color = HTMLEscape.cssColor(event.color) { out += " style=\"--c:\(color)\"" }
+        // "#rrggbb" only (`Event.agendaColor`): nothing from a feed reaches the style attribute but a colour.
+        if let color = event.agendaColor(sourceColors: sourceColors) { out += " style=\"--c:\(color)\"" }
         out += "><span class=\"swatch\" aria-hidden=\"true\"></span><p class=\"when\">"
         if entry.allDay {
             out += "<span class=\"start\">all day</span>"
@@ -33,6 +57,9 @@ struct HTMLEntryRenderer {
         if let location = event.location, !location.isEmpty {
             out += "<p class=\"loc\"><svg class=\"pin\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><use href=\"#i-pin\"/></svg>"
             out += "<span class=\"sr\">Location: </span>\(e(location))</p>"
+        }
+        if showsSource, let source = Self.sourceName(event, namedSources: namedSources) {
+            out += "<p class=\"src\"><span class=\"sr\">Calendar: </span>\(e(source))</p>"
         }
         if !event.attendees.isEmpty {
             let count = event.attendees.count

@@ -21,21 +21,4 @@ enum HTMLEscape {
         }
         return out
     }
-
-    /// An event's COLOR as a CSS value, or nil when it is neither "#rgb"/"#rrggbb" nor a plain colour name
-    /// (so nothing from a feed can reach the style attribute but a colour).
-    static func cssColor(_ s: String?) -> String? {
-        guard let s = s?.trimmingCharactersInSpaces(), !s.isEmpty, s.utf8.count <= 30 else { return nil }
-        if HTMLTheme.rgb(s) != nil { return s.lowercased() }
-        return s.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) }) ? s.lowercased() : nil
-    }
-}
-
-extension String {
-    func trimmingCharactersInSpaces() -> String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s.removeFirst() }
-        while s.last == " " || s.last == "\t" { s.removeLast() }
-        return String(s)
-    }
 }

@@ -1,7 +1,7 @@
 import Pipeline
 
-/// The whole page, rendered once the run's entries are in: head and stylesheet, the calendar strip, one
-/// `<section>` per day of the agenda, the footer.
+/// The whole page, rendered once the run's entries are in: head and stylesheet, the header with the legend of
+/// sources, the calendar strip, one `<section>` per day of the agenda, the footer.
 struct HTMLPage {
     let settings: HTMLSink.Settings
     let layout: HTMLLayout
@@ -10,6 +10,8 @@ struct HTMLPage {
     let zone: Zone
     /// UTC seconds.
     let generatedAt: Int64
+    /// The sources and their colours, shown under the heading (`HTMLLegend.isShown`).
+    var legend = HTMLLegend()
 
     private var e: (String) -> String { HTMLEscape.text }
 
@@ -21,7 +23,7 @@ struct HTMLPage {
         out += "<title>\(e(settings.title))</title>\n<style>\n" + HTMLStyle.css(theme: settings.theme) + "</style>\n</head>\n<body>\n"
         out += HTMLWeatherIcons.definitions + "\n"
         out += "<div class=\"page\">\n<header class=\"top\"><h1>\(e(settings.title))</h1>"
-        out += "<p class=\"sub\">\(e(rangeText)) · \(e(zone.identifier))</p></header>\n"
+        out += "<p class=\"sub\">\(e(rangeText)) · \(e(zone.identifier))</p>" + legendList() + "</header>\n"
         out += "<div class=\"layout\">\n"
         out += strip()
         out += "<main class=\"agenda\" aria-label=\"Agenda\">\n"
@@ -31,6 +33,17 @@ struct HTMLPage {
         out += "</div>\n"
         out += "</body>\n</html>\n"
         return out
+    }
+
+    /// The legend: each source's name beside its colour's dot (the dot is decoration: the name is the text).
+    func legendList() -> String {
+        guard legend.isShown else { return "" }
+        var out = "<ul class=\"legend\" aria-label=\"Calendars\">"
+        for item in legend.items {
+            out += "<li" + (item.color.map { " style=\"--c:\($0)\"" } ?? "") + "><span class=\"swatch\" aria-hidden=\"true\"></span>"
+            out += e(item.shownName) + "</li>"
+        }
+        return out + "</ul>"
     }
 
     /// "en", "de", "fr-CH" for the page's `lang`.

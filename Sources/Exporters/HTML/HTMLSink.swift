@@ -16,9 +16,11 @@ package final class HTMLSink: Sink {
         summary: "Write the agenda as one self-contained web page (calendar strip, days with weather, light and dark)",
         options: [
             OptionDoc("path", "path", required: true, "output file; relative to the pipeline file"),
-            OptionDoc("title", "string", "the page's heading", default: "the pipeline's name"),
-            OptionDoc("days_before", "integer", "days the calendar strip shows before today (0-366)", default: "7"),
-            OptionDoc("days_after", "integer", "days the calendar strip shows after today (0-366)", default: "34"),
+            OptionDoc("title", "string", "the page's heading",
+                      default: "the pipeline's name; without one, the calendar's name (X-WR-CALNAME, NAME) when the page's events all have the same, else the file's name"),
+            OptionDoc("days_before", "integer", "days the calendar strip shows before today (0-366); without days_before and days_after the strip shows the page's days",
+                      default: "7 (without a window)"),
+            OptionDoc("days_after", "integer", "days the calendar strip shows after today (0-366)", default: "34 (without a window)"),
             OptionDoc("locale", "string", "language for weekday and month names (\"en\", \"de\", \"fr-CH\")", default: "en"),
             OptionDoc("max_entries_per_day", "integer", "entries shown per day; the rest are counted as \"+N more\" (1-10000)", default: "100"),
             OptionDoc("theme", "object", "colours: {\"light\": {...}, \"dark\": {...}} with any of " + HTMLTheme.Palette.keys.joined(separator: ", ") + " as \"#rrggbb\""),
@@ -26,10 +28,13 @@ package final class HTMLSink: Sink {
         fileExtensions: ["html", "htm"],
         make: { options in
             let path = options.path("path", required: true)
+            let title = options.string("title")
             let settings = Settings(
-                title: options.string("title") ?? options.environment.name,
+                title: title ?? options.environment.name,
+                titleFromCalendar: title == nil && !options.environment.nameWritten,
                 daysBefore: options.integer("days_before", default: 7, range: 0...366),
                 daysAfter: options.integer("days_after", default: 34, range: 0...366),
+                stripAroundToday: options.contains("days_before") || options.contains("days_after"),
                 locale: options.string("locale", default: "en"),
                 maxEntriesPerDay: options.integer("max_entries_per_day", default: 100, range: 1...10_000),
                 theme: HTMLTheme.read(options))
@@ -41,17 +46,25 @@ package final class HTMLSink: Sink {
 
     package struct Settings: Sendable {
         package var title: String
+        /// No `title` and no pipeline `name`: the calendar's name, when the page's events all have the same one,
+        /// wins over `title` (the file's name).
+        package var titleFromCalendar: Bool
         package var daysBefore: Int
         package var daysAfter: Int
+        /// `days_before` or `days_after` was set: the strip shows those days around today. Else it shows the page's
+        /// days (the window's).
+        package var stripAroundToday: Bool
         package var locale: String
         package var maxEntriesPerDay: Int
         package var theme: HTMLTheme
 
-        package init(title: String, daysBefore: Int = 7, daysAfter: Int = 34, locale: String = "en", maxEntriesPerDay: Int = 100,
-                    theme: HTMLTheme = .standard) {
+        package init(title: String, titleFromCalendar: Bool = false, daysBefore: Int = 7, daysAfter: Int = 34, stripAroundToday: Bool = false,
+                     locale: String = "en", maxEntriesPerDay: Int = 100, theme: HTMLTheme = .standard) {
             self.title = title
+            self.titleFromCalendar = titleFromCalendar
             self.daysBefore = daysBefore
             self.daysAfter = daysAfter
+            self.stripAroundToday = stripAroundToday
             self.locale = locale
             self.maxEntriesPerDay = maxEntriesPerDay
             self.theme = theme
@@ -65,6 +78,12 @@ package final class HTMLSink: Sink {
     private var days = HTMLDayCollector(cap: 1)
     private var layout: HTMLLayout?
     private var renderer: HTMLEntryRenderer?
+    /// The sources of the page's legend, in the pipeline's order, and what the page learns of each.
+    private var legend = HTMLLegend()
+    /// The calendars' names the page's events carry (`metadata["calendar"]`), for the title: at most two kept
+    /// (only "exactly one" matters); `unnamedCalendar` when an event has none.
+    private var calendarNames: Set<String> = []
+    private var unnamedCalendar = false
 
     package init(path: String, settings: Settings, label: String? = nil) {
         self.path = path
@@ -77,10 +96,15 @@ package final class HTMLSink: Sink {
 
     package func open(context: RunContext) throws {
         file = try AtomicFile(path: path, label: writtenPath, cancellation: context.cancellation)
-        let layout = HTMLLayout(environment: context.environment, daysBefore: settings.daysBefore, daysAfter: settings.daysAfter)
+        let layout = HTMLLayout(environment: context.environment, daysBefore: settings.daysBefore, daysAfter: settings.daysAfter,
+                                aroundToday: settings.stripAroundToday)
         self.layout = layout
         days = HTMLDayCollector(cap: settings.maxEntriesPerDay)
-        renderer = HTMLEntryRenderer(locale: AgendaLocale(identifier: settings.locale))
+        legend = HTMLLegend(labels: context.runState.sourceLabels, colors: context.runState.sourceColors, named: context.runState.namedSources)
+        calendarNames = []
+        unnamedCalendar = false
+        renderer = HTMLEntryRenderer(locale: AgendaLocale(identifier: settings.locale), sourceColors: context.runState.sourceColors,
+                                     showsSource: context.runState.sourceLabels.count > 1, namedSources: context.runState.namedSources)
         for problem in settings.theme.contrastProblems {
             context.warn("\(label): theme colours below WCAG AA contrast (4.5:1): \(problem)")
         }
@@ -91,13 +115,23 @@ package final class HTMLSink: Sink {
         days.addHeaders(batch.agendaDays)
         for entry in batch.days where layout.agendaDays.contains(entry.day.daysSinceEpoch) {
             days.add(entry, renderer: renderer)
+            entry.occurrence.withEvent { event in
+                legend.note(event)
+                if let name = event.metadata[EventJSON.calendarKey], !name.isEmpty {
+                    if calendarNames.count < 2 { calendarNames.insert(name) }
+                } else {
+                    unnamedCalendar = true
+                }
+            }
         }
     }
 
     package func commit(context: RunContext) throws -> Int {
         guard let file, let layout, let renderer else { return 0 }
+        var settings = settings
+        if settings.titleFromCalendar, calendarNames.count == 1, !unnamedCalendar, let name = calendarNames.first { settings.title = name }
         let page = HTMLPage(settings: settings, layout: layout, days: days, locale: renderer.locale,
-                            zone: context.zone, generatedAt: Self.generatedAt(context.environment))
+                            zone: context.zone, generatedAt: Self.generatedAt(context.environment), legend: legend)
         try file.write(page.render())
         try file.commit()
         self.file = nil
@@ -114,15 +148,16 @@ package final class HTMLSink: Sink {
     static func generatedAt(_ environment: PipelineEnvironment) -> Int64 { environment.now }
 }
 
-/// Which days the page shows: the agenda's days (the pipeline's window, else the strip's) and the strip's
-/// whole weeks (Monday first) around today (`days_before`, `days_after`), today moved into the agenda's days
-/// when it lies outside them, and the strip moved to stay inside them when they are long enough.
+/// Which days the page shows: the agenda's days (the pipeline's window, else `days_before` and `days_after`
+/// around today) and the strip's whole weeks (Monday first). By default the strip shows the agenda's days; with
+/// `aroundToday` (`days_before` or `days_after` set) it shows those days around today, today moved into the
+/// agenda's days when it lies outside them, and the strip moved to stay inside them when they are long enough.
 struct HTMLLayout {
     var agendaDays: Range<Int>
     var stripDays: Range<Int>
     var today: Int
 
-    init(environment: PipelineEnvironment, daysBefore: Int, daysAfter: Int) {
+    init(environment: PipelineEnvironment, daysBefore: Int, daysAfter: Int, aroundToday: Bool = true) {
         today = environment.today.daysSinceEpoch
         var center = today
         if let window = environment.window {
@@ -130,6 +165,13 @@ struct HTMLLayout {
             center = min(max(today, agendaDays.lowerBound), agendaDays.upperBound - 1)
         } else {
             agendaDays = (today - daysBefore)..<(today + daysAfter + 1)
+        }
+        if !aroundToday && !agendaDays.isEmpty {
+            // The strip shows the list's days, in whole weeks.
+            let first = CivilDate(daysSinceEpoch: agendaDays.lowerBound)
+            let last = CivilDate(daysSinceEpoch: agendaDays.upperBound - 1)
+            stripDays = (first.daysSinceEpoch - (first.isoWeekday - 1))..<(last.daysSinceEpoch + (7 - last.isoWeekday) + 1)
+            return
         }
         // Shifted to stay inside the agenda's days where they are long enough, so its days are links.
         var start = center - daysBefore, end = center + daysAfter
@@ -139,6 +181,55 @@ struct HTMLLayout {
         let last = CivilDate(daysSinceEpoch: end)
         stripDays = (first.daysSinceEpoch - (first.isoWeekday - 1))..<(last.daysSinceEpoch + (7 - last.isoWeekday) + 1)
     }
+}
+
+/// The page's legend: each source of the pipeline with the colour of its events: its `color` option, else the
+/// first calendar colour its events carry, else none (the accent). A source is shown by its `name`; without one,
+/// by the first calendar name its events carry (X-WR-CALNAME), else by its path or URL as written.
+struct HTMLLegend {
+    struct Item: Equatable {
+        var label: String
+        var color: String?
+        /// The label is the source's `name`.
+        var named: Bool
+        /// The first calendar name among the source's events (for a source without `name`).
+        var calendar: String?
+
+        var shownName: String { named ? label : calendar ?? label }
+    }
+
+    private(set) var items: [Item] = []
+    private var index: [String: Int] = [:]
+    /// Sources that may still learn something from their events (a calendar colour or name).
+    private var open = 0
+
+    init(labels: [String] = [], colors: [String: String] = [:], named: Set<String> = []) {
+        for label in labels where index[label] == nil {
+            index[label] = items.count
+            let item = Item(label: label, color: colors[label], named: named.contains(label))
+            items.append(item)
+            if item.isOpen { open += 1 }
+        }
+    }
+
+    /// Takes the calendar colour and name of a source that has none yet.
+    mutating func note(_ event: borrowing Event) {
+        guard open > 0, let label = event.metadata["source"], let i = index[label], items[i].isOpen else { return }
+        if items[i].color == nil, let color = event.metadata[Event.calendarColorKey].flatMap({ CSSColor.hex($0, allowAlpha: true) }) {
+            items[i].color = color
+        }
+        if !items[i].named, items[i].calendar == nil, let name = event.metadata[EventJSON.calendarKey], !name.isEmpty {
+            items[i].calendar = name
+        }
+        if !items[i].isOpen { open -= 1 }
+    }
+
+    /// A legend is shown for more than one source, or for one source with a colour.
+    var isShown: Bool { items.count > 1 || items.contains { $0.color != nil } }
+}
+
+extension HTMLLegend.Item {
+    fileprivate var isOpen: Bool { color == nil || (!named && calendar == nil) }
 }
 
 extension HTMLSink: FileOutputSink {

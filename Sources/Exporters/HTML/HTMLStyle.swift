@@ -19,8 +19,12 @@ enum HTMLStyle {
         .top{margin:0 2px 18px}
         .top h1{margin:0;font-size:1.7rem;line-height:1.2;letter-spacing:-.01em}
         .top .sub{margin:4px 0 0;color:var(--muted)}
+        .legend{display:flex;flex-wrap:wrap;gap:4px 18px;list-style:none;margin:10px 0 0;padding:0;font-size:.9rem}
+        .legend li{display:flex;align-items:center;gap:7px;min-width:0;overflow-wrap:anywhere}
+        .legend .swatch{margin:0;flex:none}
         .layout{display:grid;gap:20px}
-        @media (min-width:880px){.layout{grid-template-columns:minmax(300px,360px) 1fr;align-items:start}.strip-wrap{position:sticky;top:16px}}
+        @media (max-width:879px){.strip-wrap{max-height:65vh;overflow-y:auto;border-radius:16px}}
+        @media (min-width:880px){.layout{grid-template-columns:minmax(300px,360px) 1fr;align-items:start}.strip-wrap{position:sticky;top:16px;max-height:calc(100vh - 32px);overflow-y:auto}}
         .strip{width:100%;border-collapse:separate;border-spacing:3px;background:var(--surface);border-radius:16px;padding:10px 8px;table-layout:fixed;box-shadow:0 1px 2px rgba(0,0,0,.08)}
         .strip caption{caption-side:top;text-align:left;font-weight:700;padding:0 6px 8px}
         .strip th{font-size:.75rem;font-weight:600;color:var(--muted);padding:0 0 4px}
@@ -61,7 +65,7 @@ enum HTMLStyle {
         .entries{list-style:none;margin:0;padding:2px 0}
         .entry{display:grid;grid-template-columns:12px 5.2rem minmax(0,1fr);gap:4px 12px;padding:12px 18px;border-top:1px solid var(--shade)}
         .entry:first-child{border-top:0}
-        .swatch{width:12px;height:12px;margin-top:5px;border-radius:50%;background:var(--c,var(--accent))}
+        .swatch{width:12px;height:12px;margin-top:5px;border-radius:50%;background:var(--c,var(--accent));box-shadow:inset 0 0 0 1px rgba(128,128,128,.45)}
         .when{margin:0;display:flex;flex-direction:column;font-variant-numeric:tabular-nums;white-space:nowrap}
         .when .start{font-weight:600}
         .when .dur{font-size:.85rem;color:var(--muted)}
@@ -71,6 +75,7 @@ enum HTMLStyle {
         .tags{margin:4px 0 0;display:flex;flex-wrap:wrap;gap:6px}
         .tag{font-size:.75rem;padding:0 8px;border-radius:99px;border:1px solid var(--muted);color:var(--muted)}
         .loc{margin:3px 0 0;font-size:.9rem;color:var(--muted);overflow-wrap:anywhere}
+        .src{margin:3px 0 0;font-size:.8rem;color:var(--muted);overflow-wrap:anywhere}
         .pin{width:14px;height:14px;vertical-align:-2px;margin-right:4px;fill:currentColor}
         .people{display:flex;list-style:none;margin:8px 0 0;padding:0 0 0 2px}
         .people li{display:grid;place-items:center;width:28px;height:28px;margin-left:-6px;border-radius:50%;border:2px solid var(--surface);background:var(--shade);color:var(--text);font-size:.68rem;font-weight:700}

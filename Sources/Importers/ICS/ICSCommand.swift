@@ -18,6 +18,9 @@ enum ICSCommand: Sendable {
     case calendarTimeZone(name: String, line: Int)
     /// X-WR-CALNAME (or RFC 7986 NAME) of the current calendar, unescaped: the events' `calendar`.
     case calendarName(String)
+    /// The current calendar's colour as "#rrggbb", from RFC 7986 COLOR (rank 0), X-APPLE-CALENDAR-COLOR (1) or
+    /// X-WR-CALCOLOR (2): the lowest rank seen wins. The events' `calendar_color`.
+    case calendarColor(String, rank: Int)
     case reject(line: Int, reason: String)
     case warn(String)
     case skip(String)

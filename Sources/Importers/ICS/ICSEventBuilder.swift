@@ -38,11 +38,27 @@ final class ICSEventBuilder {
     var calendarName: String? {
         didSet {
             stateVersion &+= 1
-            calendarMetadata = calendarName.map { ["calendar": $0] } ?? [:]
+            makeCalendarMetadata()
         }
     }
-    /// `["calendar": calendarName]`, one dictionary that the calendar's events share (no copy per event).
+    /// The current VCALENDAR's colour ("#rrggbb") and the rank of the property it came from (`ICSCommand.calendarColor`):
+    /// stamped on its events as metadata["calendar_color"].
+    var calendarColor: (hex: String, rank: Int)? {
+        didSet {
+            stateVersion &+= 1
+            makeCalendarMetadata()
+        }
+    }
+    /// `["calendar": calendarName, "calendar_color": ...]`, one dictionary that the calendar's events share (no copy
+    /// per event).
     private(set) var calendarMetadata: [String: String] = [:]
+
+    private func makeCalendarMetadata() {
+        var metadata: [String: String] = [:]
+        if let calendarName { metadata["calendar"] = calendarName }
+        if let calendarColor { metadata[Event.calendarColorKey] = calendarColor.hex }
+        calendarMetadata = metadata
+    }
     /// Events waiting for a VTIMEZONE that may come later in the VCALENDAR.
     var pending: [ICSFrame] = []
     /// At most this many events wait for a later VTIMEZONE; then waiting stops for the rest of the VCALENDAR.
@@ -72,12 +88,14 @@ final class ICSEventBuilder {
         var fileZoneDefinitions: [String: (RawComponent, Int)]
         var calendarZone: Zone?
         var calendarName: String?
+        var calendarColor: (hex: String, rank: Int)?
         var deferralDisabled: Bool
     }
 
     var snapshot: Snapshot {
         Snapshot(version: stateVersion, fileZones: fileZones, fileZoneDefinitions: fileZoneDefinitions,
-                 calendarZone: calendarZone, calendarName: calendarName, deferralDisabled: deferralDisabled)
+                 calendarZone: calendarZone, calendarName: calendarName, calendarColor: calendarColor,
+                 deferralDisabled: deferralDisabled)
     }
 
     /// A worker's builder takes the main builder's state; its caches stay while that state does not change.
@@ -88,6 +106,7 @@ final class ICSEventBuilder {
         fileZoneDefinitions = snapshot.fileZoneDefinitions
         calendarZone = snapshot.calendarZone
         calendarName = snapshot.calendarName
+        calendarColor = snapshot.calendarColor
         deferralDisabled = snapshot.deferralDisabled
         zoneCache = [:]
         recentZones = (nil, nil)
@@ -105,13 +124,17 @@ final class ICSEventBuilder {
         case .calendarBegin:
             calendarZone = nil
             calendarName = nil
+            calendarColor = nil
             deferralDisabled = false
         case .calendarEnd:
             try flushPending()
             calendarZone = nil
             calendarName = nil
+            calendarColor = nil
         case .calendarName(let name):
             calendarName = name
+        case .calendarColor(let hex, let rank):
+            if calendarColor.map({ rank <= $0.rank }) ?? true { calendarColor = (hex, rank) }
         case .flushPending:
             try flushPending()
         case .calendarTimeZone(let name, let line):

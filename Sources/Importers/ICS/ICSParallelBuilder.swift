@@ -50,7 +50,7 @@ final class ICSParallelBuilder {
             if current.frames >= Self.jobEvents { try send() }
         case .reject, .warn, .skip, .latin1:
             current.items.append(.command(command))
-        case .timezone, .calendarBegin, .calendarEnd, .flushPending, .calendarTimeZone, .calendarName:
+        case .timezone, .calendarBegin, .calendarEnd, .flushPending, .calendarTimeZone, .calendarName, .calendarColor:
             try drain()
             try builder.perform(command)
         }

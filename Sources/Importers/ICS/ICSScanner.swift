@@ -559,8 +559,10 @@ final class ICSScanner {
             return
         }
         if top.kind == .calendar {
-            // Calendar properties: only X-WR-TIMEZONE and the calendar's name matter; don't build strings for the others.
-            guard Self.hasPrefix(b, "X-WR-TIMEZONE") || Self.hasPrefix(b, "X-WR-CALNAME") || Self.hasPrefix(b, "NAME") else {
+            // Calendar properties: only X-WR-TIMEZONE, the calendar's name and its colour matter; don't build strings
+            // for the others.
+            guard Self.hasPrefix(b, "X-WR-TIMEZONE") || Self.hasPrefix(b, "X-WR-CALNAME") || Self.hasPrefix(b, "NAME")
+                || Self.hasPrefix(b, "COLOR") || Self.hasPrefix(b, "X-APPLE-CALENDAR-COLOR") || Self.hasPrefix(b, "X-WR-CALCOLOR") else {
                 if !b.contains(0x3A) { try lineError(number, ICSContentLine.SyntaxError.noColon.reason) }
                 return
             }
@@ -570,6 +572,11 @@ final class ICSScanner {
                 case "X-WR-CALNAME", "NAME":
                     let name = ICSText.unescape(parsed.value).trimmingCharacters(in: .whitespaces)
                     if !name.isEmpty { try emit(.calendarName(name)) }
+                case "COLOR", "X-APPLE-CALENDAR-COLOR", "X-WR-CALCOLOR":
+                    // A value that is not a colour is left out (the events keep the source's or the page's colour).
+                    if let hex = CSSColor.hex(ICSText.unescape(parsed.value), allowAlpha: true) {
+                        try emit(.calendarColor(hex, rank: parsed.name == "COLOR" ? 0 : parsed.name == "X-APPLE-CALENDAR-COLOR" ? 1 : 2))
+                    }
                 default: break
                 }
             }

@@ -51,7 +51,7 @@ final class ICalFeed {
         var text = "BEGIN:VCALENDAR\r\n"
         var lines = 1
         for p in properties {
-            // A calendar property that cannot be written is left out: only X-WR-TIMEZONE is used.
+            // A calendar property that cannot be written is left out: only X-WR-TIMEZONE, the name and the colour are used.
             guard let line = try? ICalContentText.line(p) else { continue }
             text += line + "\r\n"
             lines += 1

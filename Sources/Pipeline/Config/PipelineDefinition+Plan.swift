@@ -14,7 +14,8 @@ extension PipelineDefinition {
         lines.append("  sources:")
         for (i, label) in sourceLabels.enumerated() {
             let type = i < sourceTypes.count ? sourceTypes[i] : "?"
-            lines.append("    \(i + 1). \(type) \(label)")
+            let color = i < sourceColors.count ? sourceColors[i].map { ", colour \($0)" } ?? "" : ""
+            lines.append("    \(i + 1). \(type) \(label)\(color)")
         }
         lines.append("  stages:" + (stages.isEmpty ? " none" : ""))
         for i in stages.indices {

@@ -23,6 +23,11 @@ public struct PipelineDefinition {
     public var documentFingerprint: String?
     /// Per source: `allow_empty` (a feed that may truly empty out: no events then removes its rows).
     public var allowEmpty: [Bool] = []
+    /// Per source: its `color` option as "#rrggbb" (nil when not set): the colour of its events on an agenda
+    /// page, after an event's own COLOR and before the feed's calendar colour.
+    public var sourceColors: [String?] = []
+    /// Per source: whether its label is its `name` option (else its path or URL as written).
+    public var sourceNamed: [Bool] = []
 
     public init(environment: PipelineEnvironment, sources: [any EventSource], sourceLabels: [String]? = nil, stages: [any Stage],
                 stageLabels: [String]? = nil, sinks: [any Sink]) {

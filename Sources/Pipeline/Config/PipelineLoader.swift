@@ -58,8 +58,9 @@ public struct PipelineLoader {
         return try load(json: json, file: file, baseDirectory: base)
     }
 
-    /// Builds a pipeline from an already parsed document (also used by `calpipe convert`).
-    public func load(json: JSONValue, file: String, baseDirectory: URL) throws -> PipelineDefinition {
+    /// Builds a pipeline from an already parsed document (also used by `calpipe convert`). `defaultName` names a
+    /// pipeline without a `"name"` (default: the file's name without its extension).
+    public func load(json: JSONValue, file: String, baseDirectory: URL, defaultName: String? = nil) throws -> PipelineDefinition {
         let diagnostics = ConfigDiagnostics(file: file)
         guard case .object(let rawRoot) = json else {
             throw ConfigErrors([CalpipeError.config(file: file, path: "", "expected a JSON object at the top level, got \(json.kindDescription)")])
@@ -72,7 +73,8 @@ public struct PipelineLoader {
         }
 
         let top = PluginOptions(path: "", object: root, environment: placeholderEnvironment(file: file, base: baseDirectory), diagnostics: diagnostics)
-        let name = top.string("name") ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let writtenName = top.string("name")
+        let name = writtenName ?? defaultName ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         _ = top.string("description")
         var zone = zones.defaultZone(environment: environment)
         if let zoneName = top.string("timezone") {
@@ -117,6 +119,7 @@ public struct PipelineLoader {
                                       location: root["location"], environment: environment, zones: zones, today: today, now: runTime)
         env.fetcher = fetcher
         env.locale = locale
+        env.nameWritten = writtenName != nil
 
         let builtSources = build(section: .source, root: root, required: true, env: env, diagnostics: diagnostics) { registry.source($0) }
         let builtStages = build(section: .stage, root: root, required: false, env: env, diagnostics: diagnostics) { registry.stage($0) }
@@ -141,6 +144,9 @@ public struct PipelineLoader {
                                             stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
         definition.documentFingerprint = SHA256.hex(of: Array(JSONWriter(pretty: false).string(.object(root)).utf8))
         definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
+        // `color` is a common source option (checked by `checkDeclared`), read here rather than by each source.
+        definition.sourceColors = builtSources.map { $0.object["color"]?.stringValue.flatMap { CSSColor.hex($0) } }
+        definition.sourceNamed = builtSources.map { $0.object["name"]?.stringValue != nil }
         definition.configFingerprints = builtSources.map { built in
             IncrementalConfig.fingerprint(zone: zone, source: built.object, stages: builtStages.map(\.object))
         }

@@ -36,11 +36,13 @@ public struct OptionKind: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let object = OptionKind(known: "object")
     /// An array (a single string is taken as an array of one).
     public static let array = OptionKind(known: "array")
+    /// A colour: "#RRGGBB", "#RGB" or a CSS colour name (`CSSColor`); checked by the loader, read as "#rrggbb".
+    public static let color = OptionKind(known: "color")
 
     public static let all: [OptionKind] = [
         OptionKind(known: "string"), OptionKind(known: "path"), OptionKind(known: "url"), OptionKind(known: "duration"),
         OptionKind(known: "boolean"), OptionKind(known: "integer"), OptionKind(known: "number"),
-        OptionKind(known: "object"), OptionKind(known: "array"),
+        OptionKind(known: "object"), OptionKind(known: "array"), OptionKind(known: "color"),
     ]
 
     public var description: String { rawValue }
@@ -56,6 +58,7 @@ public struct OptionKind: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         case "integer": return "an integer"
         case "number": return "a number"
         case "object": return "an object"
+        case "color": return "a colour (\"#RRGGBB\", \"#RGB\" or a CSS colour name)"
         default: return "an array"
         }
     }
@@ -63,7 +66,7 @@ public struct OptionKind: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// Whether a JSON value has this kind's shape (the plugin still checks what the value means).
     public func accepts(_ value: JSONValue) -> Bool {
         switch (rawValue, value) {
-        case ("string", .string), ("path", .string), ("url", .string), ("duration", .string): return true
+        case ("string", .string), ("path", .string), ("url", .string), ("duration", .string), ("color", .string): return true
         case ("boolean", .bool): return true
         case ("integer", .number(let n)): return n == n.rounded() && abs(n) < 1e15
         case ("number", .number): return true

@@ -7,6 +7,9 @@ public struct PipelineEnvironment: Sendable {
     /// The folder relative paths resolve against: the pipeline file's folder.
     public var baseDirectory: URL
     public var name: String
+    /// Whether `name` was written in the pipeline (else it is the file's name, or the input's in `calpipe convert`):
+    /// a sink may then prefer a name the data gives (the `html` sink's title: the calendar's name).
+    public var nameWritten = true
     /// The output zone: day entries and windows are in it; floating times are read in it.
     public var zone: Zone
     public var window: Window?

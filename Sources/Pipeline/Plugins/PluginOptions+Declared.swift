@@ -19,6 +19,10 @@ extension PluginOptions {
                 report(doc.name, "expected \(doc.kind.expectation), got \(value.kindDescription) \(value.preview)")
                 continue
             }
+            if doc.kind == .color, case .string(let s) = value, CSSColor.hex(s) == nil {
+                report(doc.name, CSSColor.problem(s))
+                continue
+            }
             if !doc.values.isEmpty, case .string(let s) = value, !doc.values.contains(s) {
                 report(doc.name, "unknown value \"\(s)\" (expected one of: \(doc.values.joined(separator: ", ")))" + Suggestion.hint(for: s, in: doc.values))
             }

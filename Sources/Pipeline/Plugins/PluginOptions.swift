@@ -57,6 +57,13 @@ public struct PluginOptions {
 
     public func string(_ key: String, default value: String) -> String { string(key) ?? value }
 
+    /// A colour option ("#RRGGBB", "#RGB" or a CSS colour name) as "#rrggbb"; anything else is reported.
+    public func color(_ key: String) -> String? {
+        guard let s = string(key) else { return nil }
+        guard let hex = CSSColor.hex(s) else { report(key, CSSColor.problem(s)); return nil }
+        return hex
+    }
+
     /// A path option resolved against the pipeline file's folder.
     public func path(_ key: String, required: Bool = false) -> String? {
         guard let s = string(key, required: required) else { return nil }

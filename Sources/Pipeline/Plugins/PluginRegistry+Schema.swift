@@ -14,6 +14,10 @@ extension PluginRegistry {
             case .number: members.append(("type", .string("number")))
             case .object: members.append(("type", .string("object")))
             case .array: members.append(("type", strings(["array", "string"])))
+            case .color:
+                // The shape only: `calpipe validate` checks the name against CSSColor's table.
+                members.append(("type", .string("string")))
+                members.append(("pattern", .string("^\\s*(#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6}|[A-Za-z]+)\\s*$")))
             default: members.append(("type", .string("string")))
             }
             if !doc.values.isEmpty { members.append(("enum", strings(doc.values))) }

@@ -6,6 +6,10 @@ package final class RunState {
     /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
     /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
     package internal(set) var sourceLabels: [String] = []
+    /// The sources' `color` options ("#rrggbb"), by label; sources without one are not in it.
+    package internal(set) var sourceColors: [String: String] = [:]
+    /// The labels that are a source's `name` option (the others are a path or URL as written).
+    package internal(set) var namedSources: Set<String> = []
     /// The label of the source whose `read` is running (nil between sources), for log records.
     package internal(set) var currentSourceLabel: String?
     /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the

@@ -37,6 +37,8 @@ public struct Runner {
         var opened: [any Sink] = []
         var pump: HandoffThread<Batch>?
         context.runState.sourceLabels = pipeline.sourceLabels
+        for (label, color) in zip(pipeline.sourceLabels, pipeline.sourceColors) { if let color { context.runState.sourceColors[label] = color } }
+        for (label, named) in zip(pipeline.sourceLabels, pipeline.sourceNamed) where named { context.runState.namedSources.insert(label) }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         context.runState.idleCores = Self.idleCores(cores: cores, writes: !sinks.isEmpty)
         // Timings listed in pipeline order: sources, stages, sinks.
