@@ -4,7 +4,7 @@ import XCTest
 /// Every calpipe command that README.md and docs/ show as an example runs as shown and succeeds: the lines of
 /// their `sh` blocks and the inline code that starts with `calpipe ` or `swift run calpipe ` (commands with
 /// placeholders such as PIPELINE or FILE, or options in brackets, are synopses, not examples). They run in order,
-/// README first, in a copy of the repository's data, pipelines and docs, with the built binary as `calpipe`. A
+/// README first, in a copy of the repository's data, pipelines, docs and the feeds pipelines/merged-feeds.json reads, with the built binary as `calpipe`. A
 /// feed the examples name but the repository does not ship (`team.ics`, a team's calendar) is the sample agenda
 /// converted to iCalendar first.
 final class DocsExamplesTests: XCTestCase {
@@ -45,7 +45,8 @@ final class DocsExamplesTests: XCTestCase {
         let root = TestSupport.repositoryRoot
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for folder in ["data", "pipelines", "docs"] {
+        for folder in ["data", "pipelines", "docs", "Tests/Fixtures/html"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder).deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: root.appendingPathComponent(folder), to: dir.appendingPathComponent(folder))
         }
         let bin = dir.appendingPathComponent(".bin")

@@ -164,6 +164,20 @@ public struct InputSpec: Sendable, Hashable {
         return fingerprint
     }
 
+    /// A cheap fingerprint of the inputs for the run's stamp (`RunStamp`): each file's key, size, modification time
+    /// and inode, without reading it (a file rewritten keeps none of the three; a touched one is read again). nil for
+    /// standard input.
+    public func statFingerprint(context: RunContext) throws -> String? {
+        var parts: [String] = []
+        for input in try inputs(context: context) {
+            if input.path == "-" { return nil }
+            var info = stat()
+            guard stat(input.path, &info) == 0 else { return nil }
+            parts.append("\(input.key)=\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ino)")
+        }
+        return parts.joined(separator: "\n")
+    }
+
     private func takeFingerprint(context: RunContext) throws -> String? {
         var parts: [String] = []
         for input in try inputs(context: context) {
