@@ -276,7 +276,7 @@ final class IncrementalRunTests: XCTestCase {
         }
         report = try run(pipelineText(db: "a.db"))
         XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, "read in full after the upgrade")
-        XCTAssertEqual(try Database(path: path).userVersion, 7)
+        XCTAssertEqual(try Database(path: path).userVersion, 8)
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }
 
