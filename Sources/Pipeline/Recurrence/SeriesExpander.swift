@@ -106,11 +106,13 @@ package struct SeriesExpander: Sendable {
     /// after a step, when `batch` holds `chunk` occurrences or more, `flush` is called (it takes them out of
     /// the batch, or throws to stop). Overrides are added after the last step.
     func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool) {
-        expand(master, overrides: overrides, into: batch, chunk: Int.max, flush: { _ in })
+        expand(master, overrides: overrides, into: batch, chunk: Int.max, flush: { _ in }, everyStep: {})
     }
 
+    /// `everyStep` runs after each step, whatever it made (the expand stage checks for a signal there, so a
+    /// series that makes little in the span, or makes it slowly, still stops within a step).
     func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch, chunk: Int,
-                flush: (OccurrenceBatch) throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool) {
+                flush: (OccurrenceBatch) throws -> Void, everyStep: () throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool) {
         let clock = clockZone(of: master.start)
         let startLocal = master.start.localTime
         let duration = master.occurrenceDuration(in: zone)
@@ -314,6 +316,7 @@ package struct SeriesExpander: Sendable {
             if stepEnd >= end { break }
             stepFrom = stepEnd
             if batch.count >= chunk { try flush(batch) }
+            try everyStep()
         }
         // Overrides show up at their own time, whether or not the rule produced their instance.
         for o in overrides {
