@@ -56,7 +56,7 @@ final class CalendarExportTests: XCTestCase {
         XCTAssertTrue(ics.hasPrefix([
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calpipe//calpipe \(CalpipeVersion.current)//EN", "CALSCALE:GREGORIAN",
             "NAME:team-agenda", "X-WR-CALNAME:team-agenda", "REFRESH-INTERVAL;VALUE=DURATION:PT1H", "X-PUBLISHED-TTL:PT1H", "COLOR:steelblue",
-            "BEGIN:VTIMEZONE", "",
+            "X-APPLE-CALENDAR-COLOR:#4682b4", "BEGIN:VTIMEZONE", "",
         ].joined(separator: "\r\n")), ics)
         // The event has no DTSTAMP: the run's time (SOURCE_DATE_EPOCH 1795000000 = 2026-11-18T11:06:40Z), not 1970.
         XCTAssertTrue(ics.contains("\r\nDTSTAMP:20261118T110640Z\r\n"), ics)
@@ -68,6 +68,8 @@ final class CalendarExportTests: XCTestCase {
                <x-published-ttl><unknown>P1D</unknown></x-published-ttl>
                <color><text>steelblue</text></color>
             """), xml)
+        // A name given is all there is: no exact colour beside it.
+        XCTAssertFalse(xml.contains("x-apple-calendar-color"), xml)
         XCTAssertTrue(xml.contains("<dtstamp><date-time>2026-11-18T11:06:40Z</date-time></dtstamp>"), xml)
         let jcal = try text("a.jcal")
         XCTAssertTrue(jcal.contains("""
@@ -103,7 +105,7 @@ final class CalendarExportTests: XCTestCase {
         try run(##"[{"type": "ics", "path": "b.ics", "calendar_name": "", "color": "#4682b5"}]"##)
         let ics = try text("b.ics")
         XCTAssertFalse(ics.contains("NAME"), ics)
-        XCTAssertTrue(ics.contains("\r\nCOLOR:steelblue\r\n"), ics)
+        XCTAssertTrue(ics.contains("\r\nCOLOR:steelblue\r\nX-APPLE-CALENDAR-COLOR:#4682b5\r\n"), ics)
         XCTAssertEqual(CSSColorNames.name(for: "#FFF")?.name, "white")
         XCTAssertEqual(CSSColorNames.name(for: "#FFF")?.exact, true)
         XCTAssertEqual(CSSColorNames.name(for: "#fe0000")?.name, "red")
