@@ -82,7 +82,7 @@ final class CLITests: XCTestCase {
         let known = PipelineLoaderTests.registry.typeNames(.source).joined(separator: ", ")
         XCTAssertEqual(result.stderr, """
         pipelines/team.json: sources[0].type: unknown source type "jsn" (known: \(known)); did you mean "json"?
-        pipelines/team.json: stages[0].colour: unknown option (this plugin takes no options)
+        pipelines/team.json: stages[0].colour: unknown option (expected one of: max_day_entries)
         pipelines/team.json: sinks[0].pretty: expected a boolean (true or false), got a string "no"
 
         """)

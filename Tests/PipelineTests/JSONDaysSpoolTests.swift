@@ -42,6 +42,25 @@ final class JSONDaysSpoolTests: XCTestCase {
         return try String(contentsOfFile: path, encoding: .utf8)
     }
 
+    /// Issue 30: the merge of a big days document checks for a signal as it writes, so SIGTERM during the
+    /// commit of millions of entries rolls back at once instead of waiting for the end of the merge.
+    func testASignalDuringTheMergeStopsTheCommitAndLeavesNothing() throws {
+        let dir = try T.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("days.json").path
+        let sink = JSONExporter(path: path, shape: .days)
+        sink.spoolRunBytes = 4_096
+        let context = T.context(window: Window(from: T.date(2026, 10, 10), to: T.date(2026, 11, 8)))
+        try sink.open(context: context)
+        try sink.write(try SplitStage().process(Batch(events: events()), context: context), context: context)
+        context.cancellation.cancel(reason: "SIGTERM")
+        XCTAssertThrowsError(try sink.commit(context: context)) { error in
+            XCTAssertEqual("\(error)", "interrupted by SIGTERM: nothing was written")
+        }
+        sink.abort(context: context)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+    }
+
     func testSpilledRunsGiveTheSameBytesAsSortingInMemory() throws {
         let window = Window(from: T.date(2026, 10, 10), to: T.date(2026, 11, 8))
         for (pretty, ndjson, emptyDays, w) in [(true, false, true, window), (false, false, true, window), (false, true, false, nil), (true, false, false, window)] {

@@ -68,6 +68,22 @@ final class ExpandChunkTests: XCTestCase {
         XCTAssertEqual(uids.count, 21)
     }
 
+    /// Issue 30: a minutely series whose instances last 11 days (1.46 million day entries in 90 days) comes in
+    /// batches of at most twice `finishBatchDays` day entries: a step of the series makes no more instances
+    /// than a batch may hold (it made 4,096, so a batch held up to 49,000 day entries, and the batches queued
+    /// for the sinks took the run to 186 MB).
+    func testElevenDayInstancesEveryMinuteComeInBatchesOfBoundedDays() throws {
+        let log = ExpandStageTests.Log()
+        let ctx = context(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2026, month: 4, day: 1), log: log)
+        let stage = ExpandStage(maxOccurrences: 10_000_000)
+        let out = try batches([try series("minutely", rule: "FREQ=MINUTELY;UNTIL=20260401T000000Z", length: CalDuration(days: 11))], stage: stage, context: ctx)
+        let splitter = DaySplitter(zone: Self.berlin, window: ctx.window)
+        let days = out.map { $0.occurrences.reduce(0) { $0 + splitter.count($1) } }
+        XCTAssertEqual(out.map(\.occurrences.count).reduce(0, +), 90 * 1440)
+        XCTAssertLessThanOrEqual(days.max() ?? 0, 2 * ExpandStage.finishBatchDays, "\(days.max() ?? 0) day entries in one batch")
+        XCTAssertGreaterThan(out.count, 90)
+    }
+
     /// The per-series cap warns and keeps the first ones, without holding them all.
     func testTheCapWarnsAndKeepsTheFirst() throws {
         let log = ExpandStageTests.Log()

@@ -26,7 +26,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("new.db").path
         try runSink(path: path, events: [])
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 7)
+        XCTAssertEqual(try db.userVersion, 8)
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
@@ -37,7 +37,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
             ["table", "meta"], ["table", "occurrences"], ["table", "runs"], ["table", "source_state"], ["view", "agenda"],
         ])
         XCTAssertEqual(try columns(db, "days"), [
-            "day", "weekday", "weekday_short", "weather_status", "weather_reason", "provider", "place", "latitude", "longitude",
+            "date", "weekday", "weekday_short", "weather_status", "weather_reason", "provider", "place", "latitude", "longitude",
             "weather_code", "icon", "summary", "temperature_max", "temperature_min", "precipitation_probability",
             "precipitation_amount", "wind_speed_max", "units", "fetched_at", "updated_run",
         ])
@@ -90,11 +90,11 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try runSink(path: path, events: feed)
 
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 7)
+        XCTAssertEqual(try db.userVersion, 8)
         // The days of the window and the pipeline's facts are there after the upgrade.
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM days"), 30)
         XCTAssertEqual(try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, schema_version FROM meta"),
-                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 7]])
+                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 8]])
         // A and B were unchanged: same rows and ids, only their content hash written (version 5, so updated_run
         // is this run's); C deleted with its rows; E inserted.
         XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc, content_hash IS NOT NULL FROM events ORDER BY id"), [
@@ -122,7 +122,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try Database(path: path).setUserVersion(9)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (7); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (8); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)

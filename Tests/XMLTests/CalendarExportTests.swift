@@ -32,8 +32,9 @@ final class CalendarExportTests: XCTestCase {
 
     /// Runs a pipeline with one json source and the given sinks; returns the context (warnings) .
     @discardableResult
-    private func run(_ sinks: String, name: String = "team-agenda", environment: [String: String] = ["SOURCE_DATE_EPOCH": "1795000000"]) throws -> RunContext {
-        try Self.feed.write(to: directory.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+    private func run(_ sinks: String, name: String = "team-agenda", environment: [String: String] = ["SOURCE_DATE_EPOCH": "1795000000"],
+                     feed: String = CalendarExportTests.feed) throws -> RunContext {
+        try feed.write(to: directory.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
         let json = try JSONParser.parse(#"{"name": "\#(name)", "timezone": "UTC", "sources": [{"type": "json", "path": "feed.json"}], "sinks": \#(sinks)}"#)
         let pipeline = try loader(environment).load(json: json, file: "p.json", baseDirectory: directory)
         let context = RunContext(environment: pipeline.environment, quiet: true)
@@ -55,7 +56,7 @@ final class CalendarExportTests: XCTestCase {
         XCTAssertTrue(ics.hasPrefix([
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calpipe//calpipe \(CalpipeVersion.current)//EN", "CALSCALE:GREGORIAN",
             "NAME:team-agenda", "X-WR-CALNAME:team-agenda", "REFRESH-INTERVAL;VALUE=DURATION:PT1H", "X-PUBLISHED-TTL:PT1H", "COLOR:steelblue",
-            "BEGIN:VTIMEZONE", "",
+            "X-APPLE-CALENDAR-COLOR:#4682b4", "BEGIN:VTIMEZONE", "",
         ].joined(separator: "\r\n")), ics)
         // The event has no DTSTAMP: the run's time (SOURCE_DATE_EPOCH 1795000000 = 2026-11-18T11:06:40Z), not 1970.
         XCTAssertTrue(ics.contains("\r\nDTSTAMP:20261118T110640Z\r\n"), ics)
@@ -67,6 +68,8 @@ final class CalendarExportTests: XCTestCase {
                <x-published-ttl><unknown>P1D</unknown></x-published-ttl>
                <color><text>steelblue</text></color>
             """), xml)
+        // A name given is all there is: no exact colour beside it.
+        XCTAssertFalse(xml.contains("x-apple-calendar-color"), xml)
         XCTAssertTrue(xml.contains("<dtstamp><date-time>2026-11-18T11:06:40Z</date-time></dtstamp>"), xml)
         let jcal = try text("a.jcal")
         XCTAssertTrue(jcal.contains("""
@@ -102,7 +105,7 @@ final class CalendarExportTests: XCTestCase {
         try run(##"[{"type": "ics", "path": "b.ics", "calendar_name": "", "color": "#4682b5"}]"##)
         let ics = try text("b.ics")
         XCTAssertFalse(ics.contains("NAME"), ics)
-        XCTAssertTrue(ics.contains("\r\nCOLOR:steelblue\r\n"), ics)
+        XCTAssertTrue(ics.contains("\r\nCOLOR:steelblue\r\nX-APPLE-CALENDAR-COLOR:#4682b5\r\n"), ics)
         XCTAssertEqual(CSSColorNames.name(for: "#FFF")?.name, "white")
         XCTAssertEqual(CSSColorNames.name(for: "#FFF")?.exact, true)
         XCTAssertEqual(CSSColorNames.name(for: "#fe0000")?.name, "red")
@@ -148,5 +151,68 @@ final class CalendarExportTests: XCTestCase {
         var elements = 0
         while try reader.nextElement() { elements += 1 }
         XCTAssertGreaterThan(elements, 10)
+    }
+
+    /// Issue 30: an event's COLOR is a CSS3 colour name (RFC 7986), the exact colour goes beside it in
+    /// X-CALPIPE-COLOR, and the readers take it from there, so a round trip keeps "#00897B".
+    func testEventColourIsACSSNameAndTheExactColourSurvivesARoundTrip() throws {
+        let colours = ["hex@x": "#00897B", "name@x": "SteelBlue", "short@x": "#FFF", "odd@x": "rgb(0, 137, 123)"]
+        let feed = "[" + colours.keys.sorted().map { #"{"uid": "\#($0)", "title": "T", "start": "2026-11-23T09:00:00Z", "duration": "PT1H", "color": "\#(colours[$0]!)"}"# }
+            .joined(separator: ",") + "]"
+        try run(#"[{"type": "ics", "path": "a.ics"}, {"type": "xcal", "path": "a.xml"}, {"type": "jcal", "path": "a.jcal"}]"#, feed: feed)
+        let ics = try text("a.ics")
+        func event(_ uid: String, in text: String) -> String {
+            let start = text.range(of: "UID:" + uid)!.upperBound
+            return String(text[start..<text.range(of: "END:VEVENT", range: start..<text.endIndex)!.lowerBound])
+        }
+        XCTAssertTrue(event("hex@x", in: ics).contains("\r\nCOLOR:darkcyan\r\nX-CALPIPE-COLOR:#00897B\r\n"), ics)
+        XCTAssertTrue(event("name@x", in: ics).contains("\r\nCOLOR:SteelBlue\r\n"), ics)
+        XCTAssertFalse(event("name@x", in: ics).contains("X-CALPIPE-COLOR"), ics)
+        XCTAssertTrue(event("short@x", in: ics).contains("\r\nCOLOR:white\r\nX-CALPIPE-COLOR:#FFF\r\n"), ics)
+        XCTAssertTrue(event("odd@x", in: ics).contains("\r\nX-CALPIPE-COLOR:rgb(0\\, 137\\, 123)\r\n"), ics)
+        XCTAssertFalse(event("odd@x", in: ics).contains("\nCOLOR:"), ics)
+        let xml = try text("a.xml")
+        XCTAssertTrue(xml.contains("<color><text>darkcyan</text></color>"), xml)
+        XCTAssertTrue(xml.contains("<x-calpipe-color><text>#00897B</text></x-calpipe-color>"), xml)
+        let jcal = try text("a.jcal")
+        XCTAssertTrue(jcal.contains(#"["color", {}, "text", "darkcyan"]"#), jcal)
+        XCTAssertTrue(jcal.contains(##"["x-calpipe-color", {}, "text", "#00897B"]"##), jcal)
+
+        // Read back by the three readers: the exact colours, and X-CALPIPE-COLOR not kept as an unknown property.
+        for (name, source) in [("a.ics", ICSSource(input: spec("a.ics")) as EventSource), ("a.xml", XCalSource(input: spec("a.xml"))),
+                               ("a.jcal", JCalSource(input: spec("a.jcal")))] {
+            let events = try TestSupport.read(source)
+            XCTAssertEqual(Dictionary(uniqueKeysWithValues: events.map { ($0.uid, $0.color ?? "nil") }), colours, name)
+            XCTAssertEqual(events.flatMap { $0.otherProperties.map(\.name) }.filter { $0.contains("COLOR") }, [], name)
+        }
+        // Written again from what was read: the same lines, once each.
+        try Data(ics.utf8).write(to: directory.appendingPathComponent("in.ics"))
+        let json = try JSONParser.parse(#"{"name": "team-agenda", "timezone": "UTC", "sources": [{"type": "ics", "path": "in.ics"}], "sinks": [{"type": "ics", "path": "b.ics"}]}"#)
+        let pipeline = try loader(["SOURCE_DATE_EPOCH": "1795000000"]).load(json: json, file: "p.json", baseDirectory: directory)
+        try Runner().run(pipeline, context: RunContext(environment: pipeline.environment, quiet: true))
+        let again = try text("b.ics")
+        for uid in colours.keys { XCTAssertEqual(event(uid, in: again), event(uid, in: ics), uid) }
+        // A COLOR written by another program (a name, or a colour calpipe did not write) is read as it is.
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:n@x\r\nDTSTART:20261123T090000Z\r\nCOLOR:mediumseagreen\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+            .write(to: directory.appendingPathComponent("other.ics"))
+        XCTAssertEqual(try TestSupport.read(ICSSource(input: spec("other.ics"))).map(\.color), ["mediumseagreen"])
+    }
+
+    /// The nearest CSS3 name is the perceptually nearest (CIELAB), never a Level 4 name; names stay as they are.
+    func testNearestCSSColourName() throws {
+        XCTAssertEqual(CSSColorNames.table.count, 148)
+        XCTAssertEqual(Set(CSSColorNames.table.map(\.name)).subtracting(CSSColorNames.level4Only).count, 147)
+        func nearest(_ text: String) -> String? { CSSColorNames.name(for: text).map { "\($0.name) \($0.exact)" } }
+        XCTAssertEqual(nearest("#00897B"), "darkcyan false")
+        // RGB distance would say darkcyan for this blue; CIELAB sees it nearer steelblue.
+        XCTAssertEqual(nearest("#0082c9"), "steelblue false")
+        XCTAssertEqual(nearest("#008080"), "teal true")
+        XCTAssertEqual(nearest("#0ff"), "aqua true")
+        // rebeccapurple's own colour, as a hex value: the nearest CSS3 name, not the Level 4 one.
+        XCTAssertEqual(nearest("#663399"), "indigo false")
+        XCTAssertEqual(nearest(" RebeccaPurple "), "rebeccapurple true")
+        XCTAssertNil(nearest("#00897"))
+        XCTAssertNil(nearest("#gg0000"))
+        XCTAssertNil(nearest("rgb(0, 137, 123)"))
     }
 }

@@ -3,7 +3,7 @@ import Pipeline
 
 /// The calendar's own properties, the same in the `ics`, `xcal` and `jcal` sinks: VERSION, PRODID with
 /// calpipe's version, CALSCALE, and the RFC 7986 ones: NAME (with X-WR-CALNAME for older clients),
-/// REFRESH-INTERVAL (with X-PUBLISHED-TTL), COLOR.
+/// REFRESH-INTERVAL (with X-PUBLISHED-TTL), COLOR (with X-APPLE-CALENDAR-COLOR for a "#rrggbb" colour).
 struct ICalCalendarHead {
     static let productID = "-//calpipe//calpipe \(CalpipeVersion.current)//EN"
 
@@ -12,6 +12,9 @@ struct ICalCalendarHead {
     var refreshInterval: CalDuration?
     /// A CSS3 colour keyword.
     var color: String?
+    /// The colour as given when it was "#rrggbb" or "#rgb" (`color` is then the nearest name): written as
+    /// X-APPLE-CALENDAR-COLOR, the calendar colour Apple Calendar, Nextcloud, DAVx5 and ICSx5 read.
+    var exactColor: String?
 
     init(name: String? = nil, refreshInterval: CalDuration? = nil, color: String? = nil) {
         self.name = name
@@ -22,7 +25,7 @@ struct ICalCalendarHead {
     static let options = [
         OptionDoc("calendar_name", "string", "the calendar's name (NAME and X-WR-CALNAME); \"\" for none", default: "the pipeline's name"),
         OptionDoc("refresh_interval", "string", "how often subscribers should reload (REFRESH-INTERVAL and X-PUBLISHED-TTL): \"PT1H\", \"30m\", \"1h\", \"1d\", \"1w\""),
-        OptionDoc("color", "string", "the calendar's colour (COLOR): a CSS3 colour name, or \"#rrggbb\" written as the nearest name"),
+        OptionDoc("color", "string", "the calendar's colour (COLOR): a CSS3 colour name, or \"#rrggbb\" written as the nearest name and exactly in X-APPLE-CALENDAR-COLOR"),
     ]
     static let optionNames = options.map(\.name)
 
@@ -41,6 +44,8 @@ struct ICalCalendarHead {
         if let text = options.string("color") {
             if let found = CSSColorNames.name(for: text) {
                 head.color = found.name
+                let given = text.trimmingCharacters(in: .whitespaces)
+                if CSSColorNames.hexRGB(given.lowercased()) != nil { head.exactColor = given }
             } else {
                 options.report("color", "unknown colour \"\(text)\" (expected a CSS3 colour name such as \"steelblue\", or \"#rrggbb\")")
             }
@@ -79,6 +84,7 @@ struct ICalCalendarHead {
             out.append(("X-PUBLISHED-TTL", [], .raw(refreshInterval.iCalendarText)))
         }
         if let color { out.append(("COLOR", [], .text(color))) }
+        if let exactColor { out.append(("X-APPLE-CALENDAR-COLOR", [], .text(exactColor))) }
         return out
     }
 }

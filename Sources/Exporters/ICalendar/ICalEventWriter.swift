@@ -77,7 +77,7 @@ struct ICalEventWriter<Output: ICalContentWriter> {
         if let o = event.organizer { person("ORGANIZER", o) }
         for a in event.attendees { person("ATTENDEE", a) }
         if !event.categories.isEmpty { output.property("CATEGORIES", params("CATEGORIES"), .texts(event.categories)) }
-        if let v = event.color { output.property("COLOR", params("COLOR"), .text(v)) }
+        if let v = event.color { colour(v, params("COLOR")) }
         if let v = event.url { output.property("URL", params("URL"), .verbatim(type: "uri", v)) }
         if let v = event.status { output.property("STATUS", params("STATUS"), .text(v)) }
         // The event's own DTSTAMP stays where it was among the kept properties; an event without one gets one
@@ -90,10 +90,34 @@ struct ICalEventWriter<Output: ICalContentWriter> {
                 output.property("DTSTAMP", [], .time(.utc(stamp)))
             }
         }
-        for p in others { output.property(p.name, p.parameters, .raw(p.value)) }
+        for p in others {
+            // The colour's own property was written with COLOR from `event.color`, which a reader fills from it.
+            if event.color != nil && Self.named(p.name, EventColor.exactProperty) { continue }
+            output.property(p.name, p.parameters, .raw(p.value))
+        }
         for c in event.components { component(c) }
         output.end("VEVENT")
     }
+
+    /// An event's colour: COLOR holds a CSS3 colour name, as RFC 7986 says; a colour that is not a name goes
+    /// there as the nearest name, and as it was into X-CALPIPE-COLOR (`EventColor.exactProperty`), which
+    /// calpipe's readers prefer, so a round trip keeps "#00897B". A name stays as it was written; text that is
+    /// neither a name nor "#rrggbb"/"#rgb" is written in X-CALPIPE-COLOR alone (COLOR would be invalid).
+    private mutating func colour(_ value: String, _ parameters: [Parameter]) {
+        let found: (name: String, exact: Bool)?
+        if let last = lastColour, last.value == value {
+            found = last.found
+        } else {
+            found = CSSColorNames.name(for: value)
+            lastColour = (value, found)
+        }
+        let isName = found != nil && CSSColorNames.hexRGB(value.trimmingCharacters(in: .whitespaces).lowercased()) == nil
+        if let found { output.property("COLOR", parameters, .text(isName ? value : found.name)) }
+        if !isName { output.property(EventColor.exactProperty, [], .text(value)) }
+    }
+
+    /// The colour `colour` wrote last and its name: feeds give most events one of a few colours.
+    private var lastColour: (value: String, found: (name: String, exact: Bool)?)?
 
     /// A kept component with its properties and nested components, its name repaired as property names are;
     /// one with no letter or digit in its name is left out with everything in it.

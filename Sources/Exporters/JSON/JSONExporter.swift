@@ -89,6 +89,9 @@ package final class JSONExporter: Sink {
         if shape != .days, !ndjson { output.raw("[") }
     }
 
+    /// Day entries rendered between two checks for a signal.
+    static let cancellationInterval = 1024
+
     package func write(_ batch: Batch, context: RunContext) throws {
         guard let file else { return }
         switch shape {
@@ -102,6 +105,9 @@ package final class JSONExporter: Sink {
                 if let f = w.forecast { forecastProviders.insert(f.provider) }
             }
             for i in batch.days.indices {
+                // A batch can hold 30,000 entries: a signal stops it part way (the producer may be waiting for
+                // this thread to take the next batch, and the run ends only after this one).
+                if i % Self.cancellationInterval == Self.cancellationInterval - 1 { try context.checkCancellation() }
                 try addDay(batch.days[i], zone: zone, to: spool)
             }
         case .events:
@@ -245,6 +251,9 @@ package final class JSONExporter: Sink {
             chunk.append(contentsOf: output.buffer)
             output.removeAll()
             try writer.send(chunk)
+            // A signal during a long merge (millions of entries) stops it at the next chunk: the commit phase
+            // rolls back until a sink has made the run irreversible.
+            try context.checkCancellation()
         }
         do {
             try spool.drain { entry in

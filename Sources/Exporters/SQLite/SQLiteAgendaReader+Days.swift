@@ -35,9 +35,9 @@ extension SQLiteAgendaReader {
         do {
             var weather: [CivilDate: DayWeather?] = [:]
             let dayRows = try db.prepare("""
-                SELECT day, weather_status, weather_reason, provider, place, latitude, longitude, weather_code, summary,
+                SELECT date, weather_status, weather_reason, provider, place, latitude, longitude, weather_code, summary,
                        temperature_max, temperature_min, precipitation_probability, precipitation_amount, wind_speed_max, units, fetched_at
-                FROM days WHERE day >= ?1 AND day < ?2 ORDER BY day
+                FROM days WHERE date >= ?1 AND date < ?2 ORDER BY date
                 """)
             try dayRows.bind(from.iso8601, at: 1)
             try dayRows.bind(to.iso8601, at: 2)

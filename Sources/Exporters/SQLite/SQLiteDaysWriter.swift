@@ -31,11 +31,11 @@ final class SQLiteDaysWriter {
         let env = context.environment
         let names = WeekdayNames(locale: env.locale)
         let upsert = try db.prepare("""
-            INSERT INTO days (day, weekday, weekday_short, weather_status, weather_reason, provider, place, latitude, longitude,
+            INSERT INTO days (date, weekday, weekday_short, weather_status, weather_reason, provider, place, latitude, longitude,
                               weather_code, icon, summary, temperature_max, temperature_min, precipitation_probability,
                               precipitation_amount, wind_speed_max, units, fetched_at, updated_run)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
-            ON CONFLICT (day) DO UPDATE SET
+            ON CONFLICT (date) DO UPDATE SET
                 weekday = ?2, weekday_short = ?3, weather_status = ?4, weather_reason = ?5, provider = ?6, place = ?7,
                 latitude = ?8, longitude = ?9, weather_code = ?10, icon = ?11, summary = ?12, temperature_max = ?13,
                 temperature_min = ?14, precipitation_probability = ?15, precipitation_amount = ?16, wind_speed_max = ?17,

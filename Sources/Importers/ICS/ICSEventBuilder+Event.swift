@@ -226,6 +226,11 @@ extension ICSEventBuilder {
         event.attendees = frame.attendees
         event.categories = consume categories
         if fields.color >= 0 { event.color = ICSText.unescape(props[fields.color].value) }
+        // The exact colour calpipe writes beside COLOR's CSS name (`EventColor`) wins over the name.
+        if !other.isEmpty, let i = other.firstIndex(where: { $0.name == EventColor.exactProperty }) {
+            event.color = ICSText.unescape(other[i].value)
+            other.remove(at: i)
+        }
         if fields.url >= 0 { event.url = props[fields.url].value }
         if fields.status >= 0 { event.status = ICSText.unescape(props[fields.status].value) }
         event.recurrence = Recurrence(rules: consume rules, exceptionRules: consume exceptionRules, dates: consume dates,

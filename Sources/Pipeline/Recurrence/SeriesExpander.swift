@@ -106,11 +106,13 @@ package struct SeriesExpander: Sendable {
     /// after a step, when `batch` holds `chunk` occurrences or more, `flush` is called (it takes them out of
     /// the batch, or throws to stop). Overrides are added after the last step.
     func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool) {
-        expand(master, overrides: overrides, into: batch, chunk: Int.max, flush: { _ in })
+        expand(master, overrides: overrides, into: batch, chunk: Int.max, flush: { _ in }, everyStep: {})
     }
 
+    /// `everyStep` runs after each step, whatever it made (the expand stage checks for a signal there, so a
+    /// series that makes little in the span, or makes it slowly, still stops within a step).
     func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch, chunk: Int,
-                flush: (OccurrenceBatch) throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool) {
+                flush: (OccurrenceBatch) throws -> Void, everyStep: () throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool) {
         let clock = clockZone(of: master.start)
         let startLocal = master.start.localTime
         let duration = master.occurrenceDuration(in: zone)
@@ -204,6 +206,12 @@ package struct SeriesExpander: Sendable {
         var starts: [Int64] = []
         swap(&starts, &batch.scratchStarts)
         defer { swap(&starts, &batch.scratchStarts) }
+        // A step makes at most `chunk` instances per rule (when that is fewer than `stepInstances`): the batch
+        // `flush` hands on then holds about `chunk` occurrences, not a whole step's. The expand stage weighs
+        // `chunk` by the days each occurrence touches, so long instances (each a day entry per day) come in
+        // small batches; a step of 4096 instances that each last twelve days made batches of 49,000 day
+        // entries, three times what the stage meant, and the batches queued for the sinks held some 90 MB.
+        let stepLimit = max(1, min(Self.stepInstances, chunk))
         var stepFrom = from.secondsSinceEpoch
         let end = to.secondsSinceEpoch
         var dateIndex = 0
@@ -216,14 +224,14 @@ package struct SeriesExpander: Sendable {
             for r in engines.indices where !stopped[r] {
                 var made = 0
                 var last = Int64.min
-                let cut = engines[r].run(from: stepFrom, to: end, includeStart: true, limit: Self.stepInstances) {
+                let cut = engines[r].run(from: stepFrom, to: end, includeStart: true, limit: stepLimit) {
                     starts.append($0)
                     last = $0
                     made += 1
                 }
                 if made > 0 { sources += 1 }
                 if cut {
-                    if made < Self.stepInstances { exhausted = true; stopped[r] = true }  // the work budget, not the step
+                    if made < stepLimit { exhausted = true; stopped[r] = true }  // the work budget, not the step
                     if made > 0 { stepEnd = min(stepEnd, last + 1) }
                 }
             }
@@ -314,6 +322,7 @@ package struct SeriesExpander: Sendable {
             if stepEnd >= end { break }
             stepFrom = stepEnd
             if batch.count >= chunk { try flush(batch) }
+            try everyStep()
         }
         // Overrides show up at their own time, whether or not the rule produced their instance.
         for o in overrides {

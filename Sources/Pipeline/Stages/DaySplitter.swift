@@ -14,6 +14,31 @@ package struct DaySplitter {
         self.window = window
     }
 
+    /// How many entries `split` makes of `occurrence`, without making them (constant time, however many days
+    /// it spans): the split stage counts what its cap drops this way.
+    package func count(_ occurrence: Occurrence) -> Int {
+        var first: CivilDate
+        var last: CivilDate
+        if case .date(let startDate) = occurrence.start {
+            var endDate = startDate.adding(days: 1)
+            if case .date(let e) = occurrence.end, e > startDate { endDate = e }
+            first = startDate
+            last = endDate.adding(days: -1)
+        } else {
+            let (startUTC, endUTC) = occurrence.interval(in: zone)
+            let localEnd = zone.local(fromUTC: endUTC)
+            first = zone.local(fromUTC: startUTC).date
+            last = localEnd.date
+            if endUTC > startUTC, localEnd.secondOfDay == 0 { last = last.adding(days: -1) }
+            if last < first { last = first }
+        }
+        if let window {
+            first = max(first, window.from)
+            last = min(last, window.to.adding(days: -1))
+        }
+        return max(0, last.daysSinceEpoch - first.daysSinceEpoch + 1)
+    }
+
     package func split(_ occurrence: Occurrence, into out: inout [DayEntry]) {
         if case .date(let startDate) = occurrence.start {
             var endDate = startDate.adding(days: 1)

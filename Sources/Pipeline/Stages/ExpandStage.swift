@@ -159,7 +159,7 @@ public final class ExpandStage: Stage {
         let weight = dayWeight(master, expander: expander)
         do {
             let result = try expander.expand(master, overrides: overrides, into: batch, chunk: max(1, finishBatchDays / weight),
-                                             flush: { _ in throw CalpipeError("the series outgrew one batch") })
+                                             flush: { _ in throw CalpipeError("the series outgrew one batch") }, everyStep: {})
             return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
                             uid: master.uid, origin: master.origin, weight: weight)
         } catch {
@@ -218,7 +218,7 @@ public final class ExpandStage: Stage {
                 try flush()
                 let chunk = max(1, Self.finishBatchDays / prepared.weight)
                 let result = try expander.expand(master, overrides: overrides, into: pending, chunk: min(chunk, Self.finishBatchSize),
-                                                 flush: { _ in try flush() })
+                                                 flush: { _ in try flush() }, everyStep: { try context.checkCancellation() })
                 prepared.truncated = result.truncated
                 prepared.exhausted = result.exhausted
                 pendingDays = pending.count * prepared.weight
