@@ -132,6 +132,40 @@ final class SinkPumpTests: XCTestCase {
         XCTAssertEqual(sink.written, 200)
         XCTAssertEqual(sink.alive, [], "batches still held after they were written")
     }
+
+    /// A sink's warning on the sinks' thread is not labelled with the source being read meanwhile (the runner's
+    /// thread writes the label; before, the sinks' thread read it unsynchronised and took whichever source was
+    /// current). A source's own warnings keep their label.
+    func testASinksWarningsAreNotLabelledWithTheSourceBeingRead() throws {
+        final class WarningSource: EventSource {
+            func read(context: RunContext, emit: (Batch) throws -> Void) throws {
+                for i in 0..<200 {
+                    if i % 50 == 0 { context.warn("source warning \(i)") }
+                    try emit(Batch(events: [Event(uid: "e\(i)", start: .floating(TestSupport.local(2026, 11, 1, 9)), title: "e")]))
+                }
+            }
+        }
+        final class WarningSink: Sink {
+            var needs: BatchContent { [.events] }
+            var label: String { "warning sink" }
+            func open(context: RunContext) throws {}
+            func write(_ batch: Batch, context: RunContext) throws { context.warn("sink warning") }
+            func commit(context: RunContext) throws -> Int { 0 }
+            func abort(context: RunContext) {}
+        }
+        let records = Locked<[LogRecord]>([])
+        let base = TestSupport.context()
+        let context = RunContext(environment: base.environment, logger: { record in records.withLock { $0.append(record) } })
+        let pipeline = PipelineDefinition(environment: context.environment, sources: [WarningSource(), WarningSource()],
+                                          sourceLabels: ["first", "second"], stages: [], sinks: [WarningSink()])
+        try Runner(concurrentSinks: true).run(pipeline, context: context)
+        let all = records.withLock { $0 }
+        let sink = all.filter { $0.message == "sink warning" }
+        XCTAssertEqual(sink.count, 400)
+        XCTAssertEqual(sink.compactMap(\.source), [], "a sink's warning took a source's label")
+        let sources = all.filter { $0.message.hasPrefix("source warning") }.map { $0.source ?? "nil" }
+        XCTAssertEqual(sources, Array(repeating: "first", count: 4) + Array(repeating: "second", count: 4))
+    }
 }
 
 /// The cores a run leaves idle for a source's own threads (`RunState.idleCores`): all of them (at most 4) when
@@ -173,4 +207,5 @@ final class IdleCoresTests: XCTestCase {
         XCTAssertEqual([1, 2, 3, 4, 6, 8, 64].map { Runner.idleCores(cores: $0, writes: false) }, [0, 2, 3, 4, 4, 4, 4])
         XCTAssertEqual([1, 2, 3, 4, 6, 8, 64].map { Runner.idleCores(cores: $0, writes: true) }, [0, 0, 1, 2, 4, 4, 4])
     }
+
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What only the runner keeps about a run, apart from what plugins may read (`RunContext`): the sources' labels,
 /// the source being read, the cores the run leaves idle, and the side channels between the runner and the plugins
 /// that ship with calpipe (the sources' ledger, the incremental plan, inputs already resolved). `package`: a
@@ -10,8 +12,19 @@ package final class RunState {
     package internal(set) var sourceColors: [String: String] = [:]
     /// The labels that are a source's `name` option (the others are a path or URL as written).
     package internal(set) var namedSources: Set<String> = []
-    /// The label of the source whose `read` is running (nil between sources), for log records.
-    package internal(set) var currentSourceLabel: String?
+    /// The label of the source whose `read` is running (nil between sources), for log records. Set by the thread that
+    /// reads the sources and seen only by it: the sinks' thread (`SinkPump`) logs while the next source is read, and
+    /// its messages are not that source's. Behind the lock box, so reading it from any thread is no data race.
+    package internal(set) var currentSourceLabel: String? {
+        get {
+            current.withLock { c in
+                guard let thread = c.thread, pthread_equal(thread, pthread_self()) != 0 else { return nil }
+                return c.label
+            }
+        }
+        set { current.withLock { $0 = (newValue, newValue == nil ? nil : pthread_self()) } }
+    }
+    private let current = Locked<(label: String?, thread: pthread_t?)>((nil, nil))
     /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the
     /// cores the run leaves idle. With no sink to write (a dry run), only the reading thread is busy: the
     /// source may use every core (at most 4). Sinks write on a thread of their own that keeps another core
