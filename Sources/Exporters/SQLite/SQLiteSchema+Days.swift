@@ -86,31 +86,5 @@ extension SQLiteSchema {
         """
 
     /// The `agenda` view of version 8: version 4's, joined to `days` on its `date` column.
-    static let agendaViewV8 = """
-        CREATE VIEW agenda AS
-        SELECT
-            d.day, d.part, d.parts, d.all_day, d.start_local, d.end_local, d.start_utc, d.end_utc,
-            d.end_utc - d.start_utc AS duration_seconds,
-            e.title, e.location, e.color, e.status, e.description,
-            (SELECT group_concat(label, ', ') FROM (
-                SELECT coalesce(a.name, a.email, '') AS label FROM attendees a WHERE a.event_id = e.id ORDER BY a.position
-            )) AS attendees,
-            f.status AS forecast_status, f.reason AS forecast_reason, f.summary AS forecast_summary,
-            f.weather_code, f.temperature_min, f.temperature_max, f.precipitation_probability,
-            f.precipitation_amount, f.wind_speed_max, f.units AS forecast_units, f.provider AS forecast_provider,
-            e.source, e.uid, e.recurrence_id, o.instance, d.sort_key,
-            d.id AS day_entry_id, d.occurrence_id, d.event_id,
-            dy.weekday AS day_weekday, dy.weather_status AS day_weather_status, dy.weather_reason AS day_weather_reason,
-            dy.icon AS day_icon, dy.summary AS day_summary, dy.temperature_max AS day_temperature_max,
-            dy.temperature_min AS day_temperature_min, dy.precipitation_probability AS day_precipitation_probability,
-            dy.units AS day_units, m.timezone
-        FROM day_entries d
-        JOIN events e ON e.id = d.event_id
-        JOIN occurrences o ON o.id = d.occurrence_id
-        LEFT JOIN forecasts f ON f.day_entry_id = d.id
-        LEFT JOIN days dy ON dy.date = d.day
-        LEFT JOIN meta m ON m.id = 1
-        WHERE d.removed_run IS NULL AND o.removed_run IS NULL AND e.removed_run IS NULL
-        ORDER BY d.day, d.sort_key, e.title, e.uid, d.end_utc;
-        """
+    static let agendaViewV8 = agendaViewV4.replacingOccurrences(of: "LEFT JOIN days dy ON dy.day = d.day", with: "LEFT JOIN days dy ON dy.date = d.day")
 }
