@@ -39,11 +39,13 @@ extension ICSEventBuilder {
     /// strings would compare the name with every case.
     private enum ListProperty {
         case attendee, categories, rrule, exrule, rdate, exdate, other
+        /// METHOD, a property of the VCALENDAR (RFC 5545 3.7.2) that some feeds repeat in every VEVENT.
+        case method
 
         init(name: String) {
             switch name.utf8.count {
             case 5: self = name == "RRULE" ? .rrule : name == "RDATE" ? .rdate : .other
-            case 6: self = name == "EXRULE" ? .exrule : name == "EXDATE" ? .exdate : .other
+            case 6: self = name == "EXRULE" ? .exrule : name == "EXDATE" ? .exdate : name == "METHOD" ? .method : .other
             case 8: self = name == "ATTENDEE" ? .attendee : .other
             case 10: self = name == "CATEGORIES" ? .categories : .other
             default: self = .other
@@ -136,6 +138,9 @@ extension ICSEventBuilder {
             switch kind {
             case .attendee, .other:
                 break
+            case .method:
+                // Kept, it would be written back inside the VEVENT, which no output may have.
+                try repairs.add(line: p.line, "METHOD inside VEVENT (a VCALENDAR property)", "dropped")
             case .categories:
                 categories.append(contentsOf: ICSText.unescapeList(p.value))
                 if categoryParameters == nil { categoryParameters = p.parameters }

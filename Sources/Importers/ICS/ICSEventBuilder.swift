@@ -186,8 +186,39 @@ final class ICSEventBuilder {
             }
         }
         var event = event
-        guard try matchToMaster(&event, frame: frame) else { return }
+        guard try matchToMaster(&event, frame: frame), !repeatsEarlierEvent(event) else { return }
         try handlers.event(consume event)
+    }
+
+    // MARK: - Exact copies
+
+    /// The events read so far, by a 64-bit hash of their raw text and of the calendar context it is read in (a
+    /// feed that publishes its calendar twice in one file), with the line of the first: an exact copy is kept
+    /// once. At most `maxSeenEvents` (then it starts again: memory stays bounded, a copy far from its first
+    /// is then kept twice, as every copy was before). Main builder only, in input order.
+    private var seenEvents: [Int64: Int] = [:]
+    static let maxSeenEvents = 1 << 17
+
+    /// True (with a warning) when `event` is an exact copy of one read earlier in this input.
+    func repeatsEarlierEvent(_ event: Event) -> Bool {
+        guard let text = event.rawTextHash else { return false }
+        var key = text
+        // The same text means another event in a calendar with another X-WR-TIMEZONE or name.
+        if let zone = calendarZone { key = key &* 31 &+ Self.textKey(zone.identifier) }
+        if let name = calendarName { key = key &* 31 &+ Self.textKey(name) }
+        if let first = seenEvents[key] {
+            let line = event.origin?.line ?? 0
+            handlers.warn("\(label):\(line): VEVENT with UID \"\(event.uid)\" repeats the one at line \(first) exactly: kept once")
+            return true
+        }
+        if seenEvents.count >= Self.maxSeenEvents { seenEvents.removeAll(keepingCapacity: true) }
+        seenEvents[key] = event.origin?.line ?? 0
+        return false
+    }
+
+    private static func textKey(_ text: String) -> Int64 {
+        var text = text
+        return text.withUTF8 { Fingerprint.rawText(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: - Overrides and their masters
@@ -280,7 +311,7 @@ final class ICSEventBuilder {
             }
             return
         }
-        guard try matchToMaster(&event, frame: frame) else { return }
+        guard try matchToMaster(&event, frame: frame), !repeatsEarlierEvent(event) else { return }
         // Handed on as it is (no copy).
         try handlers.event(consume event)
     }

@@ -122,6 +122,8 @@ package struct SeriesExpander: Sendable {
         for o in overrides {
             guard let rid = o.recurrenceID else { continue }
             let key = instanceKey(wallClock(rid.time, clock: clock, series: master.start), isDate: isDateSeries)
+            // Two overrides of one instance: the later revision (SEQUENCE, then DTSTAMP), else the one read last.
+            if let held = exact[key], o.revisionOrder(comparedTo: held) < 0 { continue }
             exact[key] = o
             if rid.thisAndFuture {
                 let newStart = wallClock(o.start, clock: clock, series: master.start).secondsSinceEpoch
@@ -150,9 +152,12 @@ package struct SeriesExpander: Sendable {
         if master.recurrence.rules.isEmpty {
             if startLocal >= from && startLocal < to { dates.append(startLocal.secondsSinceEpoch) }
         }
+        // An RDATE may lie before DTSTART (RFC 5545 does not forbid it; python icalendar and
+        // recurring-ical-events keep it): only the span bounds it, not DTSTART.
+        let datesFrom = CivilDateTime(secondsSinceEpoch: span.from == nil ? Int64.min / 4 : fromLocal)
         for date in master.recurrence.dates {
             let local = wallClock(date.start, clock: clock, series: master.start)
-            guard local >= from && local < to else { continue }
+            guard local >= datesFrom && local < to else { continue }
             dates.append(local.secondsSinceEpoch)
             switch date {
             case .time: break
@@ -320,7 +325,7 @@ package struct SeriesExpander: Sendable {
             guard let rid = o.recurrenceID else { continue }
             if !includeCancelled && o.isCancelled { continue }
             let key = instanceKey(wallClock(rid.time, clock: clock, series: master.start), isDate: isDateSeries)
-            if exact[key] != o { continue }  // a later duplicate override for the same instance won
+            if exact[key] != o { continue }  // another override of the same instance won
             let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: key))
             add(Occurrence(event: o, start: o.start, end: o.end, recurrenceID: original))
         }

@@ -85,8 +85,18 @@ public final class ExpandStage: Stage {
                 let source = events[i].metadata["source"] ?? ""
                 if events[i].recurrenceID != nil {
                     try held!.addOverride(events[i], source: source)
-                } else if try !held!.addMaster(events[i], source: source) {
-                    context.warn("event \"\(events[i].uid)\"\(Self.place(events[i])) repeats a series already read; using the first")
+                } else {
+                    let uid = "event \"\(events[i].uid)\"\(Self.place(events[i]))"
+                    switch try held!.addMaster(events[i], source: source) {
+                    case .held: break
+                    case .copy(let first):
+                        context.warn("\(uid) repeats the series\(Self.place(first)) exactly; kept once")
+                    case .older(let later):
+                        context.warn("\(uid) is an earlier revision of the series\(Self.place(later)) (SEQUENCE, DTSTAMP); using the later one")
+                    case .replaced(let earlier, let later):
+                        context.warn(later ? "\(uid) is a later revision of the series\(Self.place(earlier)) (SEQUENCE, DTSTAMP); using it"
+                                           : "\(uid) repeats the series\(Self.place(earlier)) with the same SEQUENCE and DTSTAMP; using the one read last")
+                    }
                 }
                 continue
             }
