@@ -53,6 +53,14 @@ struct RuleEngine {
     let secondMask: UInt64
     let setPositions: [Int]
 
+    /// Why the rule can give no instance after DTSTART, decided from the rule alone (`RuleEngine+NeverMatches`):
+    /// it then gives DTSTART only, at no cost. Nil when it may match.
+    private(set) var neverMatches: String? = nil
+    /// UNTIL lies before DTSTART: the rule gives no instance at all, not even DTSTART (python-dateutil,
+    /// recurring-ical-events and ical.js do the same; Google writes such a rule when it splits a series at its
+    /// first instance).
+    let untilBeforeStart: Bool
+
     /// Where a COUNT rule's last run began the last period it handed an instance on from: the instances
     /// counted before that period. A later run from after that instance (the series expander's next step)
     /// starts there instead of walking from DTSTART again; the count from DTSTART is the same either way.
@@ -247,15 +255,28 @@ struct RuleEngine {
         minuteMask = minm
         secondMask = sm
         setPositions = rule.bySetPos
+        if let untilLocal {
+            if let untilInstant, let zone {
+                untilBeforeStart = zone.utc(fromLocal: startDateTime) > untilInstant
+            } else {
+                untilBeforeStart = untilLocal < start
+            }
+        } else {
+            untilBeforeStart = false
+        }
+        if rscaleEngine == nil { neverMatches = Self.neverMatchReason(self) }
     }
 
     // MARK: Running
 
     /// Runs the rule over [from, to) (wall-clock seconds). Returns true when truncated.
     mutating func run(from: Int64, to: Int64, includeStart: Bool, limit: Int, _ body: (Int64) -> Void) -> Bool {
+        if untilBeforeStart { return false }
         var emission = Emission(start: start, from: from, to: to, count: count, untilLocal: untilLocal,
                                 untilInstant: untilInstant, zone: zone, limit: limit, startPending: includeStart)
-        if to > from && !times.isEmpty && rscaleEngine != nil {
+        if neverMatches != nil {
+            // DTSTART alone (`finish` offers it).
+        } else if to > from && !times.isEmpty && rscaleEngine != nil {
             rscaleEngine!.run(&emission, body)
         } else if to > from && !times.isEmpty {
             switch frequency {
@@ -480,6 +501,23 @@ struct RuleEngine {
             let plain = weekdayMask & (1 << UInt8(c.weekday)) != 0
             if !plain && !(ordinals && ordinalDays.contains(c.day)) { return false }
         }
+        if hasMonthDay {
+            if monthDayPositive & (1 << UInt32(c.monthDay)) == 0 && monthDayNegative & (1 << UInt32(c.monthLength - c.monthDay + 1)) == 0 {
+                return false
+            }
+        }
+        if hasYearDay {
+            if !yearDayPositive[c.yearDay + 1] && !yearDayNegative[c.yearLength - c.yearDay] { return false }
+        }
+        return true
+    }
+
+    /// `matches` for the rule's analysis (`neverMatchReason`): every day part, BYDAY's ordinals read as their
+    /// plain weekdays (`weekdays`), since only a period says which Monday is the second.
+    func dayCouldMatch(_ c: DayCursor, weekdays: UInt8) -> Bool {
+        if monthMask != 0 && monthMask & (1 << UInt16(c.month)) == 0 { return false }
+        if hasWeekNo && !weekNumberMatches(c) { return false }
+        if hasByDay && weekdays & (1 << UInt8(c.weekday)) == 0 { return false }
         if hasMonthDay {
             if monthDayPositive & (1 << UInt32(c.monthDay)) == 0 && monthDayNegative & (1 << UInt32(c.monthLength - c.monthDay + 1)) == 0 {
                 return false

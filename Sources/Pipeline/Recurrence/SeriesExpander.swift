@@ -40,6 +40,8 @@ package struct SeriesExpander: Sendable {
         /// True when a rule needed more than `RecurrenceRule.workBudget` steps and was cut short (a rule that
         /// matches almost never, such as FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29 over centuries).
         package var workBudgetExhausted: Bool = false
+        /// What the series' rules can never give, each said once (`ruleNotes`): the expand stage warns with them.
+        package var notes: [String] = []
     }
 
     /// The pipeline's zone: dates and floating times are read in it.
@@ -86,12 +88,12 @@ package struct SeriesExpander: Sendable {
     /// Expands `master` with its `overrides` (events with the same UID and a RECURRENCE-ID).
     package func expand(_ master: Event, overrides: [Event] = []) -> Result {
         let batch = OccurrenceBatch()
-        let (truncated, exhausted) = expand(master, overrides: overrides, into: batch)
+        let (truncated, exhausted, notes) = expand(master, overrides: overrides, into: batch)
         // Usually already in order (strictly increasing starts); otherwise sort with the full key.
         let inOrder = batch.startsIncrease(from: 0)
         let made = batch.takeInArrivalOrder()
         let occurrences = inOrder ? made : Self.sorted(made, zone: zone)
-        return Result(occurrences: occurrences, truncated: truncated, workBudgetExhausted: exhausted)
+        return Result(occurrences: occurrences, truncated: truncated, workBudgetExhausted: exhausted, notes: notes)
     }
 
     /// Wall-clock instances one step of `expand(_:overrides:into:chunk:flush:)` asks each rule for: a series
@@ -105,12 +107,12 @@ package struct SeriesExpander: Sendable {
     /// With `chunk` and `flush`: the series is made in steps of time, each holding about `stepInstances` instances of its busiest rule;
     /// after a step, when `batch` holds `chunk` occurrences or more, `flush` is called (it takes them out of
     /// the batch, or throws to stop). Overrides are added after the last step.
-    func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool) {
+    func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool, notes: [String]) {
         expand(master, overrides: overrides, into: batch, chunk: Int.max, flush: { _ in })
     }
 
     func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch, chunk: Int,
-                flush: (OccurrenceBatch) throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool) {
+                flush: (OccurrenceBatch) throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool, notes: [String]) {
         let clock = clockZone(of: master.start)
         let startLocal = master.start.localTime
         let duration = master.occurrenceDuration(in: zone)
@@ -177,6 +179,7 @@ package struct SeriesExpander: Sendable {
         }
         /// Rules that ran out of their work budget: they give nothing after the step they stopped in.
         var stopped = [Bool](repeating: false, count: engines.count)
+        let notes = Self.ruleNotes(master.recurrence.rules, engines)
 
         // EXDATEs (a DATE EXDATE on a timed series removes that whole day): as many as the input has.
         var excluded = Set<Int64>()
@@ -329,7 +332,21 @@ package struct SeriesExpander: Sendable {
             let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: key))
             add(Occurrence(event: o, start: o.start, end: o.end, recurrenceID: original))
         }
-        return (truncated, exhausted)
+        return (truncated, exhausted, notes)
+    }
+
+    /// What each rule can never give, decided from the rule alone (`RuleEngine.neverMatches`,
+    /// `untilBeforeStart`): such a rule costs nothing to expand, and the expand stage says why.
+    static func ruleNotes(_ rules: [RecurrenceRule], _ engines: [RuleEngine]) -> [String] {
+        var notes: [String] = []
+        for (rule, engine) in zip(rules, engines) {
+            if engine.untilBeforeStart {
+                notes.append("RRULE \(rule.text): UNTIL is before DTSTART, so the rule gives no instance, not even DTSTART")
+            } else if let why = engine.neverMatches {
+                notes.append("RRULE \(rule.text) can never match after DTSTART (\(why)): it gives DTSTART alone")
+            }
+        }
+        return notes
     }
 
     /// `start` plus `duration` as RFC 5545 3.3.6 says (days on the wall clock, then exact seconds), with the

@@ -142,6 +142,8 @@ public final class ExpandStage: Stage {
         var isSeries: Bool
         var truncated = false
         var exhausted = false
+        /// What the series' rules can never give (`SeriesExpander.ruleNotes`).
+        var notes: [String] = []
         var uid = ""
         /// Where the master came from, for the warnings (their text is made only when one is given).
         var origin: SourceLocation? = nil
@@ -171,7 +173,7 @@ public final class ExpandStage: Stage {
             let result = try expander.expand(master, overrides: overrides, into: batch, chunk: max(1, finishBatchDays / weight),
                                              flush: { _ in throw CalpipeError("the series outgrew one batch") })
             return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
-                            uid: master.uid, origin: master.origin, weight: weight)
+                            notes: result.notes, uid: master.uid, origin: master.origin, weight: weight)
         } catch {
             // Thrown by `flush` alone, when the series outgrows one batch: start again on the stage's thread, in
             // chunks (`Prepared.deferred`; the work lost is one chunk), so results waiting on the worker stay small.
@@ -231,12 +233,16 @@ public final class ExpandStage: Stage {
                                                  flush: { _ in try flush() })
                 prepared.truncated = result.truncated
                 prepared.exhausted = result.exhausted
+                prepared.notes = result.notes
                 pendingDays = pending.count * prepared.weight
             } else {
                 pendingDays += prepared.occurrences.count * prepared.weight
                 pending.moveAll(from: prepared.occurrences)
             }
             guard prepared.isSeries else { return }
+            for note in prepared.notes {
+                context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)): \(note)")
+            }
             if prepared.truncated {
                 context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }
