@@ -122,12 +122,14 @@ final class ICSEventBuilder {
             }
         case .reject(let line, let reason):
             try handlers.reject(SourceLocation(file: label, line: line), reason)
+        case .repair(let line, let reason, let action, let kind):
+            handlers.report(Repair(kind, location: SourceLocation(file: label, line: line), uid: nil, message: reason + ": " + action))
         case .warn(let message):
             handlers.warn(message)
         case .skip(let name):
             handlers.skip(name)
         case .latin1(let line):
-            noteLatin1(line: line)
+            try noteLatin1(line: line)
         }
     }
 
@@ -169,16 +171,26 @@ final class ICSEventBuilder {
 
     // MARK: - Events
 
-    func noteLatin1(line: Int) {
+    /// The input's first line that is not UTF-8 (once per input): a repair of the file's text, a rejection
+    /// under strict.
+    func noteLatin1(line: Int) throws {
         guard !sawLatin1 else { return }
         sawLatin1 = true
-        handlers.warn("\(label):\(line): text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)")
+        let location = SourceLocation(file: label, line: line)
+        if strict {
+            try handlers.reject(location, Self.notUTF8)
+        } else {
+            handlers.report(Repair(.invalidUTF8, location: location, uid: nil,
+                                   message: Self.notUTF8 + ": read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)"))
+        }
     }
+
+    static let notUTF8 = "text is not valid UTF-8"
 
     /// Hands on an event a worker made (`ICSParallelBuilder`), with the warnings and repairs it gave, as
     /// `finishEvent` would.
     func deliver(_ event: consuming Event, of frame: ICSFrame, messages: [ICSBuilderMessage]) throws {
-        if let line = frame.latin1Line { noteLatin1(line: line) }
+        if let line = frame.latin1Line { try noteLatin1(line: line) }
         for message in messages {
             switch message {
             case .warn(let text): handlers.warn(text)
@@ -265,7 +277,7 @@ final class ICSEventBuilder {
             return false
         }
         event.recurrenceID = RecurrenceID(time: fixed, thisAndFuture: rid.thisAndFuture)
-        handlers.report(Repair(location: SourceLocation(file: label, line: line), uid: event.uid,
+        handlers.report(Repair(.recurrenceIDKind, location: SourceLocation(file: label, line: line), uid: event.uid,
                                message: wrong + ": read as \(fixed.iso8601)"))
         return true
     }
@@ -285,7 +297,12 @@ final class ICSEventBuilder {
         }
         if let line = frame.latin1Line {
             frame.latin1Line = nil
-            noteLatin1(line: line)
+            if strict {
+                // The event's own text is not UTF-8: the event is what strict rejects (for its first problem).
+                if frame.failure == nil { frame.fail(line: line, Self.notUTF8) }
+            } else {
+                try noteLatin1(line: line)
+            }
         }
         if let failure = frame.failure {
             try handlers.reject(SourceLocation(file: label, line: failure.line), failure.reason)
