@@ -120,4 +120,49 @@ final class NeverMatchingRuleTests: XCTestCase {
         XCTAssertTrue(context.report.warnings.allSatisfy { $0.contains("can never match after DTSTART") }, "\(context.report.warnings)")
         XCTAssertLessThan(seconds, 5, "50 rules that never match took \(seconds) s")
     }
+
+    /// What the rule alone cannot tell is bounded per run: once the run's allowance is spent, each further rule
+    /// walks at most the floor (and keeps its DTSTART).
+    func testTheRunsAllowanceBoundsEveryRuleAfterIt() throws {
+        let span = SeriesExpander.Span(from: utc(2026, 1, 1), to: utc(2036, 1, 1))
+        let full = SeriesExpander(zone: Self.berlin, span: span).expand(try series("FREQ=DAILY"))
+        XCTAssertEqual(full.occurrences.count, 3652)
+        XCTAssertFalse(full.workBudgetExhausted)
+        var expander = SeriesExpander(zone: Self.berlin, span: span)
+        let allowance = RuleWorkAllowance(total: 500, floor: 100)
+        expander.allowance = allowance
+        let first = expander.expand(try series("FREQ=DAILY"))
+        XCTAssertTrue(first.workBudgetExhausted)
+        XCTAssertEqual(first.occurrences.count, 501, "the periods up to the budget, DTSTART's first")
+        XCTAssertEqual(first.occurrences.first?.start.iso8601, "2026-01-01T09:00:17+01:00")
+        XCTAssertTrue(allowance.isSpent)
+        let second = expander.expand(try series("FREQ=DAILY"))
+        XCTAssertEqual(second.occurrences.count, 101)
+        XCTAssertEqual(second.occurrences.first?.start.iso8601, "2026-01-01T09:00:17+01:00")
+        // A rule that never matches spends nothing.
+        let fresh = RuleWorkAllowance(total: 500, floor: 100)
+        expander.allowance = fresh
+        _ = expander.expand(try series("FREQ=SECONDLY;BYSECOND=13,55;BYSETPOS=36,47"))
+        XCTAssertFalse(fresh.isSpent)
+
+        // The expand stage shares one allowance between its series and says once that it was spent.
+        let environment = PipelineEnvironment(
+            pipelineFile: "test.json", baseDirectory: Self.fixtures, name: "budget", zone: Self.berlin,
+            window: Window(from: CivilDate(year: 2026, month: 1, day: 1), to: CivilDate(year: 2036, month: 1, day: 1)),
+            environment: [:], zones: ZoneDatabase(), today: CivilDate(year: 2026, month: 1, day: 1))
+        let context = RunContext(environment: environment, quiet: true)
+        let stage = ExpandStage()
+        stage.allowanceTotal = 1000
+        var a = try series("FREQ=DAILY"), b = try series("FREQ=DAILY")
+        a.uid = "a"
+        b.uid = "b"
+        _ = try stage.process(Batch(events: [a, b]), context: context)
+        var count = 0
+        try stage.finish(context: context) { count += $0.occurrences.count }
+        // Each rule may still walk the floor (200,000 periods), more than the 3,652 days each needs here.
+        XCTAssertEqual(count, 2 * 3652)
+        XCTAssertEqual(context.report.warnings, [
+            "the recurrence rules of this run walked more than 1000 periods in all: each rule after that walked at most 200000",
+        ])
+    }
 }

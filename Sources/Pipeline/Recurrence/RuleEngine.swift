@@ -56,6 +56,12 @@ struct RuleEngine {
     /// Why the rule can give no instance after DTSTART, decided from the rule alone (`RuleEngine+NeverMatches`):
     /// it then gives DTSTART only, at no cost. Nil when it may match.
     private(set) var neverMatches: String? = nil
+
+    /// Periods one `run` may walk before it stops with `truncated` (the series expander lowers it when the
+    /// run's shared allowance, `RuleWorkAllowance`, is nearly spent).
+    var workBudget = RecurrenceRule.workBudget
+    /// Periods the last `run` walked (for the run's allowance).
+    private(set) var lastWork = 0
     /// UNTIL lies before DTSTART: the rule gives no instance at all, not even DTSTART (python-dateutil,
     /// recurring-ical-events and ical.js do the same; Google writes such a rule when it splits a series at its
     /// first instance).
@@ -271,6 +277,7 @@ struct RuleEngine {
 
     /// Runs the rule over [from, to) (wall-clock seconds). Returns true when truncated.
     mutating func run(from: Int64, to: Int64, includeStart: Bool, limit: Int, _ body: (Int64) -> Void) -> Bool {
+        lastWork = 0
         if untilBeforeStart { return false }
         var emission = Emission(start: start, from: from, to: to, count: count, untilLocal: untilLocal,
                                 untilInstant: untilInstant, zone: zone, limit: limit, startPending: includeStart)
@@ -339,6 +346,7 @@ struct RuleEngine {
         var lastProductiveDay = startDay
         let emptyCap = 146_097 * interval  // the Gregorian calendar repeats every 400 years
         var work = 0
+        defer { lastWork = work }
         // Checkpoints only for runs cut into steps (a COUNT rule with a limit): one run to the end needs none.
         let tracking = count != nil && emission.limit < Int.max
         while !emission.done {
@@ -350,7 +358,7 @@ struct RuleEngine {
                 if emission.done || firstDay > toDay { break }
                 if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
                 work += 1
-                if work > RecurrenceRule.workBudget { emission.truncated = true; break }
+                if work > workBudget { emission.truncated = true; break }
                 period += 1
                 continue
             }
@@ -358,7 +366,7 @@ struct RuleEngine {
             if emission.done || firstDay > toDay { break }
             if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
             work += 1
-            if work > RecurrenceRule.workBudget { emission.truncated = true; break }
+            if work > workBudget { emission.truncated = true; break }
             period += 1
         }
     }
@@ -617,6 +625,7 @@ struct RuleEngine {
         var lastProductiveDay = startDay
         let emptyCap = 146_097 * interval
         var work = 0
+        defer { lastWork = work }
         let tracking = count != nil && emission.limit < Int.max
         while !emission.done {
             let periodStart = base + Int64(period) * step
@@ -634,7 +643,7 @@ struct RuleEngine {
                 period = max(period + 1, Int(floorDiv(next - base + step - 1, step)))
             }
             work += 1
-            if work > RecurrenceRule.workBudget { emission.truncated = true; break }
+            if work > workBudget { emission.truncated = true; break }
         }
     }
 

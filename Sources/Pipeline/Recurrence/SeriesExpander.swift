@@ -49,6 +49,8 @@ package struct SeriesExpander: Sendable {
     package var span: Span
     package var maxOccurrences: Int
     package var includeCancelled: Bool
+    /// The run's shared budget of rule work (nil: each rule has `RecurrenceRule.workBudget`, nothing shared).
+    package var allowance: RuleWorkAllowance? = nil
 
     package init(zone: Zone, span: Span, maxOccurrences: Int = 100_000, includeCancelled: Bool = false) {
         self.zone = zone
@@ -224,11 +226,13 @@ package struct SeriesExpander: Sendable {
             for r in engines.indices where !stopped[r] {
                 var made = 0
                 var last = Int64.min
+                if let allowance { engines[r].workBudget = allowance.grant() }
                 let cut = engines[r].run(from: stepFrom, to: end, includeStart: true, limit: Self.stepInstances) {
                     starts.append($0)
                     last = $0
                     made += 1
                 }
+                allowance?.spend(engines[r].lastWork)
                 if made > 0 { sources += 1 }
                 if cut {
                     if made < Self.stepInstances { exhausted = true; stopped[r] = true }  // the work budget, not the step

@@ -67,8 +67,17 @@ public final class ExpandStage: Stage {
     }
 
     func expander(context: RunContext) -> SeriesExpander {
-        SeriesExpander(zone: context.zone, span: span(context: context), maxOccurrences: maxOccurrences, includeCancelled: includeCancelled)
+        var expander = SeriesExpander(zone: context.zone, span: span(context: context), maxOccurrences: maxOccurrences, includeCancelled: includeCancelled)
+        if allowance == nil { allowance = RuleWorkAllowance(total: allowanceTotal) }
+        expander.allowance = allowance
+        return expander
     }
+
+    /// The rule work all series of this run may spend together (`RuleWorkAllowance`); made on first use, and
+    /// forgotten when the run's series are expanded.
+    private var allowance: RuleWorkAllowance?
+    /// Its size (tests set it small).
+    package var allowanceTotal = RuleWorkAllowance.defaultTotal
 
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         let expander = expander(context: context)
@@ -206,6 +215,7 @@ public final class ExpandStage: Stage {
             guard !pending.isEmpty else { return }
             try emit(Batch(occurrences: pending.takeSorted(), content: .occurrences))
         }
+        defer { allowance = nil }
         guard let series = held else { return }
         held = nil
         spilledEvents = series.spilledEvents
@@ -252,6 +262,9 @@ public final class ExpandStage: Stage {
             if pending.count >= Self.finishBatchSize || pendingDays >= Self.finishBatchDays { try flush() }
         })
         try flush()
+        if let allowance, allowance.isSpent {
+            context.warn("the recurrence rules of this run walked more than \(allowance.total) periods in all: each rule after that walked at most \(allowance.floor)")
+        }
     }
 
     /// " (file:line)" when the event knows where it came from.
