@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Importers
+import Exporters
 import Pipeline
 
 /// Feeds as they are published, read and expanded as a pipeline would: every event once (issue 30, item 1),
@@ -121,5 +122,28 @@ final class ICSPublishedFeedTests: XCTestCase {
         XCTAssertEqual(strict.events.count, 0)
         XCTAssertEqual(strict.rejections, ["\(name):6: METHOD inside VEVENT (a VCALENDAR property)",
                                            "\(name):14: METHOD inside VEVENT (a VCALENDAR property)"])
+    }
+
+    /// The ICS sink's output of that feed is strictly valid again: no METHOD inside a VEVENT.
+    func testTheExportOfAFeedWithMETHODInItsEventsIsValid() throws {
+        let name = "38-method-in-vevent.ics"
+        let read = try readICS(try Fixtures.bytes("realworld/" + name), label: name, fallback: Self.berlin)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("calpipe-method-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = PipelineEnvironment(pipelineFile: "p.json", baseDirectory: folder, name: "method", zone: Self.berlin, window: nil,
+                                              environment: ["SOURCE_DATE_EPOCH": "1780000000"], zones: testZones,
+                                              today: CivilDate(year: 2026, month: 1, day: 1))
+        let context = RunContext(environment: environment, quiet: true)
+        let path = folder.appendingPathComponent("out.ics").path
+        let sink = ICSSink(path: path, expand: false)
+        try sink.open(context: context)
+        try sink.write(Batch(events: read.events), context: context)
+        _ = try sink.commit(context: context)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertEqual(ICSValidator.validate(bytes), [])
+        XCTAssertFalse(String(decoding: bytes, as: UTF8.self).contains("METHOD"))
+        // The validator sees the fault the input has.
+        XCTAssertEqual(ICSValidator.validate(try Fixtures.bytes("realworld/" + name)).filter { $0.contains("METHOD") }.count, 2)
     }
 }
