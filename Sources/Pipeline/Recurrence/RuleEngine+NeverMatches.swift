@@ -62,14 +62,63 @@ extension RuleEngine {
             return "no month of BYMONTH has a day of BYMONTHDAY"
         }
         // BYYEARDAY or BYWEEKNO: every kind of year (leap or not, each weekday of January 1st) is among the
-        // 28 years 2001-2028, and the year after each, for the weeks that cross into it.
-        let weekdays: UInt8 = e.weekdayMask | e.ordinalWeekdays.reduce(0) { $0 | 1 << UInt8($1.weekday) }
+        // 28 years 2001-2028, and the year after each, for the weeks that cross into it. A scan of 10,227 days,
+        // so its answers are kept by the day parts that decide them (feeds repeat their rules).
+        let weekdays: UInt8 = e.hasByDay ? e.weekdayMask | e.ordinalWeekdays.reduce(0) { $0 | 1 << UInt8($1.weekday) } : 0x7F << 1
+        let key = DayPartsKey(e, weekdays: weekdays)
+        if let known = dayScanCache.withLock({ $0[key] }) { return known.reason }
+        var found = false
         var cursor = DayCursor(day: CivilDate(year: 2001, month: 1, day: 1).daysSinceEpoch)
         let end = CivilDate(year: 2030, month: 1, day: 1).daysSinceEpoch
         while cursor.day < end {
-            if e.dayCouldMatch(cursor, weekdays: weekdays) { return nil }
+            if e.dayCouldMatch(cursor, weekdays: weekdays) { found = true; break }
             cursor.advance()
         }
-        return e.hasWeekNo ? "no day is in BYWEEKNO and the rule's other day parts at once" : "no day is in BYYEARDAY and the rule's other day parts at once"
+        let reason: String? = found ? nil
+            : e.hasWeekNo ? "no day is in BYWEEKNO and the rule's other day parts at once" : "no day is in BYYEARDAY and the rule's other day parts at once"
+        dayScanCache.withLock {
+            if $0.count >= 4096 { $0.removeAll(keepingCapacity: true) }
+            $0[key] = ScanAnswer(reason: reason)
+        }
+        return reason
     }
 }
+
+/// What decides the day scan of `RuleEngine.dayReason`: the rule's day parts as its engine holds them.
+private struct DayPartsKey: Hashable {
+    var months: UInt16
+    var weekdays: UInt8
+    var weekStart: Int
+    var monthDayPositive: UInt32
+    var monthDayNegative: UInt32
+    var hasMonthDay: Bool
+    var weekNoPositive: UInt64
+    var weekNoNegative: UInt64
+    var hasWeekNo: Bool
+    var yearDays: [UInt64]
+
+    init(_ e: RuleEngine, weekdays: UInt8) {
+        months = e.monthMask
+        self.weekdays = weekdays
+        weekStart = e.weekStart
+        monthDayPositive = e.monthDayPositive
+        monthDayNegative = e.monthDayNegative
+        hasMonthDay = e.hasMonthDay
+        weekNoPositive = e.weekNoPositive
+        weekNoNegative = e.weekNoNegative
+        hasWeekNo = e.hasWeekNo
+        var bits = [UInt64](repeating: 0, count: e.hasYearDay ? 12 : 0)
+        if e.hasYearDay {
+            for d in 0..<367 {
+                if e.yearDayPositive[d] { bits[d / 64] |= 1 << UInt64(d % 64) }
+                if e.yearDayNegative[d] { bits[6 + d / 64] |= 1 << UInt64(d % 64) }
+            }
+        }
+        yearDays = bits
+    }
+}
+
+private struct ScanAnswer { var reason: String? }
+
+/// The day scans' answers, shared by the threads that make engines (the expand stage's and its series worker).
+private let dayScanCache = Locked<[DayPartsKey: ScanAnswer]>([:])
