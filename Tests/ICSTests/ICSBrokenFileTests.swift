@@ -55,8 +55,10 @@ final class ICSBrokenFileTests: XCTestCase {
     }
 
     func testTruncatedFile() throws {
-        try check("07-truncated.ics", ["07-truncated.ics:10: BEGIN:VEVENT at line 10 has no END:VEVENT"],
-                  repaired: ["07-truncated.ics:10: UID \"truncated@example.com\": BEGIN:VEVENT at line 10 has no END:VEVENT: closed at the end of the input"])
+        try check("07-truncated.ics", ["07-truncated.ics:10: BEGIN:VEVENT at line 10 has no END:VEVENT",
+                                       "07-truncated.ics:1: BEGIN:VCALENDAR at line 1 has no END:VCALENDAR"],
+                  repaired: ["07-truncated.ics:10: UID \"truncated@example.com\": BEGIN:VEVENT at line 10 has no END:VEVENT: closed at the end of the input",
+                             "07-truncated.ics:1: BEGIN:VCALENDAR at line 1 has no END:VCALENDAR: closed at the end of the input"])
     }
 
     func testBadDuration() throws {

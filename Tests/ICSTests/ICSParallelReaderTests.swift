@@ -123,14 +123,19 @@ final class ICSParallelReaderTests: XCTestCase {
         // at the next BEGIN:VEVENT, the unclosed event at the end kept; only impossible dates reject.
         XCTAssertEqual(result.rejections.count, badDate)
         XCTAssertEqual(result.events.count, 3000 - badDate + 1)
-        XCTAssertEqual(result.repairs.last, "mixed.ics:\(lastLine): UID \"unclosed@example.com\": BEGIN:VEVENT at line \(lastLine) has no END:VEVENT: closed at the end of the input")
+        XCTAssertEqual(result.repairs.suffix(2), ["mixed.ics:\(lastLine): UID \"unclosed@example.com\": BEGIN:VEVENT at line \(lastLine) has no END:VEVENT: closed at the end of the input",
+                                                  "mixed.ics:\(lastLine - 1): BEGIN:VCALENDAR at line \(lastLine - 1) has no END:VCALENDAR: closed at the end of the input"])
         XCTAssertEqual(result.repairs.filter { $0.contains("the line is dropped") }.count, (0..<3000).filter { $0 % 131 == 3 }.count)
-        // Strict: each of those rejects its event, as before repairs.
-        XCTAssertEqual(strictResult.rejections.count, bad + 1, "bad events plus the unclosed one")
-        XCTAssertEqual(strictResult.events.count, 3000 - bad)
-        XCTAssertEqual(strictResult.rejections.last, "mixed.ics:\(lastLine): BEGIN:VEVENT at line \(lastLine) has no END:VEVENT")
+        // Strict: each of those rejects its event, as before repairs, and so do the events without UID or with
+        // text that is not UTF-8 (every repair is a rejection under strict), and the calendar never closed.
+        let strictBad = (0..<3000).filter { $0 % 101 == 7 || $0 % 131 == 3 || $0 % 149 == 1 || $0 % 173 == 4 || $0 % 211 == 0 }.count
+        XCTAssertEqual(strictResult.rejections.count, strictBad + 2, "bad events plus the unclosed event and calendar")
+        XCTAssertEqual(strictResult.events.count, 3000 - strictBad)
+        XCTAssertEqual(strictResult.rejections.suffix(2), ["mixed.ics:\(lastLine): BEGIN:VEVENT at line \(lastLine) has no END:VEVENT",
+                                                          "mixed.ics:\(lastLine - 1): BEGIN:VCALENDAR at line \(lastLine - 1) has no END:VCALENDAR"])
+        XCTAssertEqual(bad, 74)
         XCTAssertEqual(result.skipped.count, 15)
-        XCTAssertTrue(result.warnings.contains { $0.hasSuffix("text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)") })
+        XCTAssertTrue(result.repairs.contains { $0.hasSuffix("text is not valid UTF-8: read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)") })
         XCTAssertTrue(result.warnings.contains { $0.contains("unknown time zone \"Nowhere/Unknown\"") })
         // Events that waited for the VTIMEZONE at the end are read in it (+03:00), after the events around them.
         let custom = result.events.first { $0.uid == "event-5@example.com" }
@@ -158,7 +163,7 @@ final class ICSParallelReaderTests: XCTestCase {
         line("END:VCALENDAR")
         try assertSame(bytes, label: "x.ics")
         let result = try readParallel(bytes, label: "x.ics")
-        XCTAssertEqual(result.warnings, ["x.ics:5: text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)"])
+        XCTAssertEqual(result.repairs, ["x.ics:5: text is not valid UTF-8: read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)"])
         XCTAssertEqual(result.events.map(\.title), ["Café", nil])
         XCTAssertEqual(result.events.last?.components.first?.properties.first?.value, "Ré")
     }

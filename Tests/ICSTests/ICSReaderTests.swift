@@ -198,8 +198,10 @@ final class ICSReaderTests: XCTestCase {
         XCTAssertEqual(a.events.first?.uid.hasPrefix("calpipe-"), true)
         let uid = try XCTUnwrap(a.events.first?.uid)
         XCTAssertEqual(a.repairs, ["test.ics:2: UID \"\(uid)\": VEVENT has no UID: using the derived UID \(uid)"])
-        // A derived UID was calpipe's answer before it had strict: strict keeps the event too.
-        XCTAssertEqual(try readICS(text, strict: true).events.map(\.uid), [uid])
+        // Strict rejects it like every repair (issue 30; calpipe derived the UID before it had strict).
+        let strict = try readICS(text, strict: true)
+        XCTAssertEqual(strict.events.map(\.uid), [])
+        XCTAssertEqual(strict.rejections, ["test.ics:2: VEVENT has no UID"])
     }
 
     /// The reader's allocation-free date parser agrees with the core's `BasicDateText` on good and bad values.
@@ -214,12 +216,16 @@ final class ICSReaderTests: XCTestCase {
         XCTAssertNil(ICSDateText.parse("20230229"))
     }
 
-    func testLatin1TextIsReadWithAWarning() throws {
+    func testLatin1TextIsReadWithARepair() throws {
         var bytes = Array(ics(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:l1", "DTSTART:20260501T090000Z"]).utf8)
         bytes += Array("SUMMARY:Caf".utf8) + [0xE9] + Array(" M".utf8) + [0xFC] + Array("ller\r\n".utf8)
         bytes += Array(ics(["END:VEVENT", "END:VCALENDAR"]).utf8)
         let r = try readICS(bytes)
         XCTAssertEqual(r.events.first?.title, "Café Müller")
-        XCTAssertEqual(r.warnings, ["test.ics:5: text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)"])
+        XCTAssertEqual(r.repairs, ["test.ics:5: text is not valid UTF-8: read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)"])
+        XCTAssertEqual(r.warnings, [])
+        let strict = try readICS(bytes, strict: true)
+        XCTAssertEqual(strict.events.count, 0)
+        XCTAssertEqual(strict.rejections, ["test.ics:5: text is not valid UTF-8"])
     }
 }

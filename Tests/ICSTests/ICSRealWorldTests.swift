@@ -60,10 +60,10 @@ final class ICSRealWorldTests: XCTestCase {
             XCTAssertEqual(text, expected, name)
             // Chunks of any size give the same.
             XCTAssertEqual(try summary(try readICS(bytes, label: name, chunk: 5, fallback: berlin)), expected, "\(name) in chunks of 5 bytes")
-            // Strict repairs nothing and keeps no more than the default; each repaired event becomes a rejection.
+            // Strict repairs nothing (issue 30: not even a derived UID) and keeps no more than the default.
             let strict = try readICS(bytes, label: name, fallback: berlin, strict: true)
             XCTAssertLessThanOrEqual(strict.events.count, result.events.count, name)
-            XCTAssertTrue(strict.repairs.allSatisfy { $0.contains("has no UID") }, name)
+            XCTAssertEqual(strict.repairs, [], name)
         }
     }
 
@@ -130,7 +130,8 @@ final class ICSRealWorldTests: XCTestCase {
         let cr = try read("07-bare-cr.ics")
         XCTAssertEqual(cr.events.map(\.uid), ["cr-1@example.com", "cr-2@example.com"])
         XCTAssertEqual(cr.events[0].description, "folded with abare CR")
-        XCTAssertEqual(cr.warnings, ["07-bare-cr.ics:1: lines end with a bare CR (read as line ends)"])
+        XCTAssertEqual(cr.repairs, ["07-bare-cr.ics:1: lines end with a bare CR: read as line ends"])
+        XCTAssertEqual(cr.warnings, [])
         XCTAssertEqual(try read("08-mixed-line-endings.ics").events.count, 3)
         XCTAssertEqual(try read("09-bom.ics").events.first?.title, "Café with a BOM")
         XCTAssertEqual(try read("10-windows-1252.ics").events.first?.title, "Café – €5 “special”")

@@ -91,6 +91,10 @@ enum ICSValidator {
             if c.properties.first(where: { $0.name == "VERSION" })?.value != "2.0" { p.append("VCALENDAR: VERSION is not 2.0") }
         case "VEVENT":
             exactlyOne("UID", "DTSTAMP", "DTSTART")
+            // Properties of the calendar (RFC 5545 3.7) have no place in an event (issue 25: METHOD written back).
+            for name in ["METHOD", "VERSION", "PRODID", "CALSCALE"] where count(name) > 0 {
+                p.append("VEVENT at line \(c.line): \(name) is a VCALENDAR property")
+            }
             if count("DTEND") > 0 && count("DURATION") > 0 { p.append("VEVENT at line \(c.line): both DTEND and DURATION") }
             if count("DTEND") > 1 || count("DURATION") > 1 || count("RECURRENCE-ID") > 1 { p.append("VEVENT at line \(c.line): repeated DTEND/DURATION/RECURRENCE-ID") }
             if let stamp = c.properties.first(where: { $0.name == "DTSTAMP" })?.value,

@@ -108,6 +108,33 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.json").path))
     }
 
+    /// Issue 30, item 2: an END that does not match its BEGIN, a file without END:VCALENDAR and bytes that are not
+    /// UTF-8 are repaired by default (exit 0, said on stderr) and fail a `--strict` run (exit 1, nothing written).
+    func testStrictFailsOnEveryRepairTheIssueNames() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let head = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260105T090000Z\r\n"
+        let files: [(String, [UInt8], String)] = [
+            ("end-name.ics", Array((head + "END:VEVENTS\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8),
+             "calpipe: rejected: end-name.ics:6: END:VEVENTS does not match BEGIN:VEVENT at line 3"),
+            ("no-end.ics", Array((head + "END:VEVENT\r\n").utf8),
+             "calpipe: rejected: no-end.ics:1: BEGIN:VCALENDAR at line 1 has no END:VCALENDAR"),
+            ("bytes.ics", Array((head + "SUMMARY:Caf").utf8) + [0xE9] + Array("\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8),
+             "calpipe: rejected: bytes.ics:6: text is not valid UTF-8"),
+        ]
+        for (name, bytes, rejection) in files {
+            try Data(bytes).write(to: dir.appendingPathComponent(name))
+            let lenient = try calpipe(["convert", name, "-o", "out.json"], in: dir)
+            XCTAssertEqual(lenient.code, 0, lenient.stderr)
+            XCTAssertTrue(lenient.stderr.contains("calpipe: warning: repaired: \(name):"), lenient.stderr)
+            try FileManager.default.removeItem(at: dir.appendingPathComponent("out.json"))
+            let strict = try calpipe(["convert", "--strict", name, "-o", "out.json"], in: dir)
+            XCTAssertEqual(strict.code, 1, strict.stderr)
+            XCTAssertTrue(strict.stderr.contains(rejection + "\n"), strict.stderr)
+            XCTAssertFalse(strict.stderr.contains("repaired"), strict.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.json").path), name)
+        }
+    }
+
     func testSyntaxErrorInAFeedFailsWithLineAndColumn() throws {
         let dir = try TestSupport.temporaryDirectory()
         try write("[\n  {\"uid\": \"a\",, \"start\": \"2026-11-23\"}\n]", to: dir.appendingPathComponent("feed.json"))

@@ -82,14 +82,28 @@ final class DateutilDifferentialTests: XCTestCase {
 
     /// The RFC way (`includeStart: true`) differs from dateutil only where DTSTART does not match the rule:
     /// DTSTART is then the first instance, and with COUNT it takes one of the COUNT places (the last
-    /// dateutil instance goes).
+    /// dateutil instance goes). Unless UNTIL lies before DTSTART: then there is no instance at all, as in
+    /// dateutil (issue 30: Google writes such a rule when it splits a series at its first instance).
     func testDiffersFromDateutilOnlyByDTSTART() throws {
         var failures: [String] = []
         var differing = 0
+        var untilBefore = 0
         for c in try Self.loadCases() {
             let rule = try RecurrenceRule(parsing: c.rule)
             var expected = c.instances
-            if !c.startMatches {
+            var until: EventTime? = rule.untilWithCount
+            if case .until(let t) = rule.end { until = t }
+            let untilBeforeStart: Bool
+            switch until {
+            case .date(let d)?: untilBeforeStart = d < c.start.date
+            case let t?: untilBeforeStart = t.localTime < c.start
+            case nil: untilBeforeStart = false
+            }
+            if untilBeforeStart {
+                untilBefore += 1
+                XCTAssertEqual(c.instances, [], describe(c))
+            }
+            if !c.startMatches && !untilBeforeStart {
                 differing += 1
                 if case .count(let n) = rule.end, n > 0, c.countTotal == n, let last = c.last, expected.last == last {
                     expected.removeLast()
@@ -103,6 +117,7 @@ final class DateutilDifferentialTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(differing, 100, "the fixture should have many DTSTARTs that do not match their rule")
+        XCTAssertGreaterThan(untilBefore, 10, "the fixture should have rules whose UNTIL lies before DTSTART")
         XCTAssertEqual(failures.count, 0, failures.prefix(15).joined(separator: "\n"))
     }
 }

@@ -178,10 +178,13 @@ final class ExpandFastPathTests: XCTestCase {
         let budget = inMemory.reduce(0) { $0 + HeldSeries.estimatedSize(of: $1) }
         let held = HeldSeries(budget: budget, directory: spillFolder.path)
         var all: [Event] = []
-        for e in inMemory { XCTAssertTrue(try held.addMaster(e, source: "s")); all.append(e) }
+        for e in inMemory {
+            guard case .held = try held.addMaster(e, source: "s") else { return XCTFail("\(e.uid) not held") }
+            all.append(e)
+        }
         for uid in ["a1", "a2", "n1", "z1"] {
             let e = event(uid)
-            XCTAssertTrue(try held.addMaster(e, source: "s"))
+            guard case .held = try held.addMaster(e, source: "s") else { return XCTFail("\(uid) not held") }
             var o = event(uid)
             o.recurrenceID = RecurrenceID(time: .utc(1_780_000_000))
             o.title = "override " + uid

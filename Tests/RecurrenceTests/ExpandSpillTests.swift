@@ -201,9 +201,10 @@ final class ExpandSpillTests: XCTestCase {
             for (i, uid) in uids.enumerated() {
                 let source = i % 3 == 0 ? "team" : "Team"
                 let e = Event(uid: uid, start: .utc(Int64(i)), title: "master \(i)")
-                if try held.addMaster(e, source: source) { added.append((source, uid)) }
+                if case .held = try held.addMaster(e, source: source) { added.append((source, uid)) }
             }
-            // "a" twice under "Team": the second is refused.
+            // "a" twice under "Team": the second replaces the first (nothing tells the revisions apart: the one
+            // read last), read back from the spill file when the budget is 0.
             XCTAssertEqual(added.count, uids.count - 1)
             // Overrides by the other spelling of the same UID (decomposed or precomposed) join its series.
             var o = Event(uid: "e\u{301}-1", start: .utc(100), title: "override")
@@ -216,6 +217,7 @@ final class ExpandSpillTests: XCTestCase {
             }
             let expected = added.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
             XCTAssertEqual(seen.map(\.1), expected, "budget \(budget)")
+            XCTAssertEqual(seen.filter { $0.1 == "a" }.map(\.0), ["master 10"], "budget \(budget)")
             XCTAssertEqual(seen.filter { $0.2 > 0 }.map(\.1), ["é-1"])
             XCTAssertTrue(held.isEmpty)
         }

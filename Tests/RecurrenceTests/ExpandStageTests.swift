@@ -114,11 +114,41 @@ final class ExpandStageTests: XCTestCase {
             let stage = ExpandStage(includeCancelled: include)
             _ = try stage.process(Batch(events: [cancelled, first, again]), context: ctx)
             let tail = try stage.finish(context: ctx)
+            // Nothing tells the two copies' revisions apart (no SEQUENCE, no DTSTAMP): the one read last.
             XCTAssertEqual(tail.occurrences.map { $0.event.uid + " " + $0.start.iso8601 },
-                           include ? ["twice 2026-06-01T08:00:00+02:00", "gone 2026-06-01T09:00:00+02:00", "twice 2026-06-02T08:00:00+02:00",
-                                      "gone 2026-06-02T09:00:00+02:00", "gone 2026-06-03T09:00:00+02:00"]
-                                   : ["twice 2026-06-01T08:00:00+02:00", "twice 2026-06-02T08:00:00+02:00"])
-            XCTAssertEqual(ctx.report.warnings, ["event \"twice\" (b.ics:7) repeats a series already read; using the first"])
+                           include ? ["gone 2026-06-01T09:00:00+02:00", "twice 2026-06-01T18:00:00+02:00", "gone 2026-06-02T09:00:00+02:00",
+                                      "twice 2026-06-02T18:00:00+02:00", "gone 2026-06-03T09:00:00+02:00", "twice 2026-06-03T18:00:00+02:00"]
+                                   : ["twice 2026-06-01T18:00:00+02:00", "twice 2026-06-02T18:00:00+02:00", "twice 2026-06-03T18:00:00+02:00"])
+            XCTAssertEqual(ctx.report.warnings, ["event \"twice\" (b.ics:7) repeats the series (a.ics:3) with the same SEQUENCE and DTSTAMP; using the one read last"])
+        }
+    }
+
+    func testARepeatedSeriesKeepsItsLaterRevisionAndAnExactCopyOnce() throws {
+        let window = Window(from: CivilDate(year: 2026, month: 6, day: 1), to: CivilDate(year: 2026, month: 6, day: 3))
+        func copy(_ at: EventTime, sequence: String?, stamp: String?, line: Int) throws -> Event {
+            var e = try event("weekly", at, rule: "FREQ=DAILY", line: line)
+            if let sequence { e.otherProperties.append(RawProperty(name: "SEQUENCE", value: sequence)) }
+            if let stamp { e.otherProperties.append(RawProperty(name: "DTSTAMP", value: stamp)) }
+            return e
+        }
+        // Higher SEQUENCE wins over a later DTSTAMP; with one SEQUENCE the later DTSTAMP wins; in any order.
+        let cases: [([Event], String, [String])] = [
+            ([try copy(at(6, 1, 8), sequence: "2", stamp: "20260101T000000Z", line: 1), try copy(at(6, 1, 10), sequence: "1", stamp: "20260301T000000Z", line: 9)],
+             "08:00", ["event \"weekly\" (a.ics:9) is an earlier revision of the series (a.ics:1) (SEQUENCE, DTSTAMP); using the later one"]),
+            ([try copy(at(6, 1, 8), sequence: nil, stamp: "20260101T000000Z", line: 1), try copy(at(6, 1, 10), sequence: "0", stamp: "20260301T000000Z", line: 9)],
+             "10:00", ["event \"weekly\" (a.ics:9) is a later revision of the series (a.ics:1) (SEQUENCE, DTSTAMP); using it"]),
+            ([try copy(at(6, 1, 10), sequence: nil, stamp: "20260301T000000Z", line: 1), try copy(at(6, 1, 8), sequence: nil, stamp: "20260101T000000Z", line: 9)],
+             "10:00", ["event \"weekly\" (a.ics:9) is an earlier revision of the series (a.ics:1) (SEQUENCE, DTSTAMP); using the later one"]),
+            ([try copy(at(6, 1, 10), sequence: "1", stamp: nil, line: 1), try copy(at(6, 1, 10), sequence: "1", stamp: nil, line: 9)],
+             "10:00", ["event \"weekly\" (a.ics:9) repeats the series (a.ics:1) exactly; kept once"]),
+        ]
+        for (events, time, warnings) in cases {
+            let ctx = context(window: window)
+            let stage = ExpandStage()
+            _ = try stage.process(Batch(events: events), context: ctx)
+            let tail = try stage.finish(context: ctx)
+            XCTAssertEqual(tail.occurrences.map(\.start.iso8601), ["2026-06-01T\(time):00+02:00", "2026-06-02T\(time):00+02:00"], "\(warnings)")
+            XCTAssertEqual(ctx.report.warnings, warnings)
         }
     }
 

@@ -73,12 +73,13 @@ package final class CalDAVSource: EventSource {
             let etag = prop.child("getetag", namespace: Self.dav)?.text.trimmingWhitespace()
             var found: [Event] = []
             let ics = ICSReader(
-                label: label, zones: context.environment.zones, fallbackZone: context.zone, firstLine: data.line,
+                label: label, zones: context.environment.zones, fallbackZone: context.zone, firstLine: data.line, strict: context.strict,
                 handlers: .init(
                     event: { found.append($0) },
                     reject: { context.report.reject($0, $1) },
                     warn: { context.warn($0) },
-                    skip: { context.report.count("skipped " + $0) }))
+                    skip: { context.report.count("skipped " + $0) },
+                    repair: { context.repair($0) }))
             do {
                 if let xcal = data.child("icalendar", namespace: XCalDecoder.namespace) {
                     // CalDAV servers asked for application/calendar+xml send xCal here (RFC 6321 section 6).

@@ -22,6 +22,9 @@ enum ICSCommand: Sendable {
     /// X-WR-CALCOLOR (2): the lowest rank seen wins. The events' `calendar_color`.
     case calendarColor(String, rank: Int)
     case reject(line: Int, reason: String)
+    /// A repair outside of any event (the file's bytes, its structure): reported without UID. Under strict
+    /// the scanner sends `reject` instead.
+    case repair(line: Int, reason: String, action: String, kind: RepairKind)
     case warn(String)
     case skip(String)
     /// A line that is not valid UTF-8 (read as Latin-1): the builder warns once per input, at the first such
@@ -49,7 +52,9 @@ final class ICSFrame: @unchecked Sendable {
     @exclusivity(unchecked) var failure: (line: Int, reason: String)?
     /// What the scanner repaired inside an event (a line dropped, a component closed that never was): reported
     /// with the event's UID, or under `strict` the first one rejects the event.
-    @exclusivity(unchecked) var repairs: [(line: Int, reason: String, action: String)] = []
+    @exclusivity(unchecked) var repairs: [(line: Int, reason: String, action: String, kind: RepairKind)] = []
+    /// A VCALENDAR the reader opened for a component that had none (`BEGIN:VEVENT` first): it has no END to miss.
+    @exclusivity(unchecked) var implicit = false
     /// Set when the scanner left the event's property lines unparsed (`ICSScanner.defersEventLines`): `text`
     /// then holds BEGIN, the property lines and END, and `lineNumbers` the property lines' numbers. Whoever
     /// makes the event parses them first (`ICSFrame.parseDeferredLines`).
@@ -72,8 +77,8 @@ final class ICSFrame: @unchecked Sendable {
         if failure == nil { failure = (line, reason) }
     }
 
-    func repair(line: Int, _ reason: String, _ action: String) {
-        repairs.append((line, reason, action))
+    func repair(_ kind: RepairKind, line: Int, _ reason: String, _ action: String) {
+        repairs.append((line, reason, action, kind))
     }
 
     var rawComponent: RawComponent {

@@ -39,11 +39,13 @@ extension ICSEventBuilder {
     /// strings would compare the name with every case.
     private enum ListProperty {
         case attendee, categories, rrule, exrule, rdate, exdate, other
+        /// METHOD, a property of the VCALENDAR (RFC 5545 3.7.2) that some feeds repeat in every VEVENT.
+        case method
 
         init(name: String) {
             switch name.utf8.count {
             case 5: self = name == "RRULE" ? .rrule : name == "RDATE" ? .rdate : .other
-            case 6: self = name == "EXRULE" ? .exrule : name == "EXDATE" ? .exdate : .other
+            case 6: self = name == "EXRULE" ? .exrule : name == "EXDATE" ? .exdate : name == "METHOD" ? .method : .other
             case 8: self = name == "ATTENDEE" ? .attendee : .other
             case 10: self = name == "CATEGORIES" ? .categories : .other
             default: self = .other
@@ -84,16 +86,11 @@ extension ICSEventBuilder {
     /// event's UID once it is made. Under `strict` the first repair rejects the event instead, with what was wrong.
     struct RepairLog {
         let strict: Bool
-        var items: [(line: Int, message: String)] = []
+        var items: [(line: Int, message: String, kind: RepairKind)] = []
 
-        mutating func add(line: Int, _ wrong: String, _ done: String) throws(Failure) {
+        mutating func add(_ kind: RepairKind, line: Int, _ wrong: String, _ done: String) throws(Failure) {
             if strict { throw .rejected(line: line, reason: wrong) }
-            note(line: line, wrong, done)
-        }
-
-        /// A repair calpipe made before it had `strict` (a derived UID): reported, never a rejection.
-        mutating func note(line: Int, _ wrong: String, _ done: String) {
-            items.append((line, wrong + ": " + done))
+            items.append((line, wrong + ": " + done, kind))
         }
     }
 
@@ -117,7 +114,7 @@ extension ICSEventBuilder {
                 if fields[field] < 0 {
                     if field == .end || field == .duration || field == .recurrenceID, props[index].value.isEmpty {
                         // A property with no value says nothing: ignored.
-                        try repairs.add(line: props[index].line, "\(name) has no value", "ignored")
+                        try repairs.add(.emptyValue, line: props[index].line, "\(name) has no value", "ignored")
                         continue
                     }
                     fields[field] = index
@@ -136,6 +133,9 @@ extension ICSEventBuilder {
             switch kind {
             case .attendee, .other:
                 break
+            case .method:
+                // Kept, it would be written back inside the VEVENT, which no output may have.
+                try repairs.add(.methodInEvent, line: p.line, "METHOD inside VEVENT (a VCALENDAR property)", "dropped")
             case .categories:
                 categories.append(contentsOf: ICSText.unescapeList(p.value))
                 if categoryParameters == nil { categoryParameters = p.parameters }
@@ -151,7 +151,7 @@ extension ICSEventBuilder {
                         if let lenient = try? RecurrenceRule.parse(ICSText.trimmed(p.value)), !lenient.repairs.isEmpty {
                             for note in lenient.repairs {
                                 let cut = note.range(of: "; ")
-                                try repairs.add(line: p.line, cut.map { String(note[..<$0.lowerBound]) } ?? note,
+                                try repairs.add(.ruleRepaired, line: p.line, cut.map { String(note[..<$0.lowerBound]) } ?? note,
                                                 cut.map { String(note[$0.upperBound...]) } ?? "repaired")
                             }
                             if kind == .rrule { rules.append(lenient.rule) } else { exceptionRules.append(lenient.rule) }
@@ -160,10 +160,10 @@ extension ICSEventBuilder {
                         // One bad part (`COUNT=-1` next to UNTIL): the rule without it. Else the event stays,
                         // without the rule (issue 15).
                         if let (salvaged, part) = Self.ruleWithoutOneBadPart(p.value) {
-                            try repairs.add(line: p.line, wrong, "the rule is kept without \(part)")
+                            try repairs.add(.rulePartDropped, line: p.line, wrong, "the rule is kept without \(part)")
                             if kind == .rrule { rules.append(salvaged) } else { exceptionRules.append(salvaged) }
                         } else {
-                            try repairs.add(line: p.line, wrong, "the event is kept without this rule")
+                            try repairs.add(.ruleDropped, line: p.line, wrong, "the event is kept without this rule")
                         }
                         continue
                     }
@@ -192,11 +192,11 @@ extension ICSEventBuilder {
         if fields.end >= 0 {
             let endLine = props[fields.end]
             if fields.duration >= 0 {
-                try repairs.add(line: props[fields.duration].line, "VEVENT has both DTEND and DURATION", "DURATION is ignored (DTEND wins)")
+                try repairs.add(.endAndDuration, line: props[fields.duration].line, "VEVENT has both DTEND and DURATION", "DURATION is ignored (DTEND wins)")
                 other.append(props[fields.duration].rawProperty)
                 fields.duration = -1
             }
-            if let end = try droppingBadValue(endLine.value, endLine, final: final, repairs: &repairs, done: "DTEND is ignored") {
+            if let end = try droppingBadValue(endLine.value, endLine, final: final, repairs: &repairs, done: "DTEND is ignored", kind: .unreadableEnd) {
                 endSpec = try checkedEnd(end, start: start, line: endLine.line, repairs: &repairs)
             }
         } else if fields.duration >= 0 {
@@ -204,7 +204,7 @@ extension ICSEventBuilder {
             if let d = CalDuration(iCalendar: ICSText.trimmed(durationLine.value)) {
                 endSpec = .duration(d)
             } else {
-                try repairs.add(line: durationLine.line, "DURATION: \"\(durationLine.value)\" is not a valid duration", "DURATION is ignored")
+                try repairs.add(.unreadableEnd, line: durationLine.line, "DURATION: \"\(durationLine.value)\" is not a valid duration", "DURATION is ignored")
             }
         }
 
@@ -213,7 +213,7 @@ extension ICSEventBuilder {
             uid = props[fields.uid].value
         } else {
             uid = "calpipe-" + Self.fnv1a(frame.text)
-            repairs.note(line: frame.beginLine, "VEVENT has no UID", "using the derived UID \(uid)")
+            try repairs.add(.missingUID, line: frame.beginLine, "VEVENT has no UID", "using the derived UID \(uid)")
         }
         var event = Event(uid: consume uid, start: start, endSpec: endSpec)
         if fields.summary >= 0 { event.title = ICSText.unescape(props[fields.summary].value) }
@@ -260,8 +260,8 @@ extension ICSEventBuilder {
         if !calendarMetadata.isEmpty { event.metadata = calendarMetadata }
         if !frame.repairs.isEmpty || !repairs.items.isEmpty {
             // The scanner's repairs (lines dropped, components closed) come first: they are earlier in the input.
-            for (line, message) in frame.repairs.map({ ($0.line, $0.reason + ": " + $0.action) }) + repairs.items {
-                handlers.report(Repair(location: SourceLocation(file: label, line: line), uid: event.uid, message: message))
+            for (line, message, kind) in frame.repairs.map({ ($0.line, $0.reason + ": " + $0.action, $0.kind) }) + repairs.items {
+                handlers.report(Repair(kind, location: SourceLocation(file: label, line: line), uid: event.uid, message: message))
             }
         }
         return event
@@ -297,11 +297,11 @@ extension ICSEventBuilder {
     /// A DATE or DATE-TIME value, or nil (with a repair) when it cannot be read: for the values of RDATE, EXDATE
     /// and DTEND, which the event can do without.
     private func droppingBadValue(_ text: String, _ p: ICSContentLine, final: Bool, repairs: inout RepairLog,
-                                  done: String = "this value is dropped") throws(Failure) -> EventTime? {
+                                  done: String = "this value is dropped", kind: RepairKind = .recurrenceValueDropped) throws(Failure) -> EventTime? {
         do {
             return try time(text, p, final: final, repairs: &repairs)
         } catch .rejected(let line, let reason) {
-            try repairs.add(line: line, reason, done)
+            try repairs.add(kind, line: line, reason, done)
             return nil
         } catch {
             throw error
@@ -316,7 +316,7 @@ extension ICSEventBuilder {
         switch (start, end) {
         case (.date(let s), .date(let e)):
             if e < s {
-                try repairs.add(line: line, "DTEND \(e.iso8601) is before DTSTART \(s.iso8601)", "the event lasts one day (no DTEND)")
+                try repairs.add(.endBeforeStart, line: line, "DTEND \(e.iso8601) is before DTSTART \(s.iso8601)", "the event lasts one day (no DTEND)")
                 return nil
             }
             return .end(end)
@@ -325,20 +325,20 @@ extension ICSEventBuilder {
             let local = end.localTime
             let last = local.date.adding(days: local.hour == 0 && local.minute == 0 && local.second == 0 ? 0 : 1)
             guard last > s else {
-                try repairs.add(line: line, "DTSTART is a date but DTEND is a date-time", "DTEND is ignored (one day)")
+                try repairs.add(.endKindMismatch, line: line, "DTSTART is a date but DTEND is a date-time", "DTEND is ignored (one day)")
                 return nil
             }
-            try repairs.add(line: line, "DTSTART is a date but DTEND is a date-time", "DTEND read as the date \(last.iso8601)")
+            try repairs.add(.endKindMismatch, line: line, "DTSTART is a date but DTEND is a date-time", "DTEND read as the date \(last.iso8601)")
             return .end(.date(last))
         case (_, .date(let e)):
             end = start.withLocalTime(CivilDateTime(date: e))
-            try repairs.add(line: line, "DTSTART is a date-time but DTEND is a date", "DTEND read as \(e.iso8601) 00:00 in DTSTART's zone")
+            try repairs.add(.endKindMismatch, line: line, "DTSTART is a date-time but DTEND is a date", "DTEND read as \(e.iso8601) 00:00 in DTSTART's zone")
         case (.zoned, .floating(let local)), (.utc, .floating(let local)):
             end = start.withLocalTime(local)
-            try repairs.add(line: line, "DTSTART has a zone but DTEND is floating", "DTEND read in DTSTART's zone")
+            try repairs.add(.endKindMismatch, line: line, "DTSTART has a zone but DTEND is floating", "DTEND read in DTSTART's zone")
         case (.floating, .zoned), (.floating, .utc):
             end = .floating(end.localTime)
-            try repairs.add(line: line, "DTSTART is floating but DTEND has a zone", "DTEND read as floating time")
+            try repairs.add(.endKindMismatch, line: line, "DTSTART is floating but DTEND has a zone", "DTEND read as floating time")
         default:
             break
         }
@@ -351,7 +351,7 @@ extension ICSEventBuilder {
         default: before = end.utcSeconds(in: fallbackZone) < start.utcSeconds(in: fallbackZone)
         }
         if before {
-            try repairs.add(line: line, "DTEND is before DTSTART", "the event has zero length at DTSTART")
+            try repairs.add(.endBeforeStart, line: line, "DTEND is before DTSTART", "the event has zero length at DTSTART")
             return .end(start)
         }
         return .end(end)
@@ -375,7 +375,7 @@ extension ICSEventBuilder {
         }
         if isDateType, !parsed.isDate {
             // The value says what it is: read it as a date-time.
-            try repairs.add(line: p.line, "\(p.name): \"\(text)\" is not a date (VALUE=DATE)", "read as a date-time")
+            try repairs.add(.valueTypeMismatch, line: p.line, "\(p.name): \"\(text)\" is not a date (VALUE=DATE)", "read as a date-time")
         }
         switch parsed {
         case .floating(let local):
@@ -446,7 +446,7 @@ extension ICSEventBuilder {
                 let rest = String(item[item.index(after: slash)...])
                 if rest.hasPrefix("P") || rest.hasPrefix("+P") || rest.hasPrefix("-P") {
                     guard let d = CalDuration(iCalendar: rest) else {
-                        try repairs.add(line: p.line, "RDATE: \"\(item)\" is not a valid period", "this value is dropped")
+                        try repairs.add(.recurrenceValueDropped, line: p.line, "RDATE: \"\(item)\" is not a valid period", "this value is dropped")
                         continue
                     }
                     out.append(.periodWithDuration(start: start, duration: d))
@@ -456,7 +456,7 @@ extension ICSEventBuilder {
                 }
             } else {
                 if isPeriod, ICSDateText.parse(ICSText.trimmed(item)) == nil {
-                    try repairs.add(line: p.line, "RDATE: \"\(item)\" is not a valid period", "this value is dropped")
+                    try repairs.add(.recurrenceValueDropped, line: p.line, "RDATE: \"\(item)\" is not a valid period", "this value is dropped")
                     continue
                 }
                 // VALUE=PERIOD with a plain date-time: read as the date-time it is.

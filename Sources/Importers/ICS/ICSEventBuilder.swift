@@ -145,12 +145,14 @@ final class ICSEventBuilder {
             }
         case .reject(let line, let reason):
             try handlers.reject(SourceLocation(file: label, line: line), reason)
+        case .repair(let line, let reason, let action, let kind):
+            handlers.report(Repair(kind, location: SourceLocation(file: label, line: line), uid: nil, message: reason + ": " + action))
         case .warn(let message):
             handlers.warn(message)
         case .skip(let name):
             handlers.skip(name)
         case .latin1(let line):
-            noteLatin1(line: line)
+            try noteLatin1(line: line)
         }
     }
 
@@ -192,16 +194,26 @@ final class ICSEventBuilder {
 
     // MARK: - Events
 
-    func noteLatin1(line: Int) {
+    /// The input's first line that is not UTF-8 (once per input): a repair of the file's text, a rejection
+    /// under strict.
+    func noteLatin1(line: Int) throws {
         guard !sawLatin1 else { return }
         sawLatin1 = true
-        handlers.warn("\(label):\(line): text is not valid UTF-8, read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)")
+        let location = SourceLocation(file: label, line: line)
+        if strict {
+            try handlers.reject(location, Self.notUTF8)
+        } else {
+            handlers.report(Repair(.invalidUTF8, location: location, uid: nil,
+                                   message: Self.notUTF8 + ": read as Windows-1252 (stray bytes in UTF-8 text become U+FFFD)"))
+        }
     }
+
+    static let notUTF8 = "text is not valid UTF-8"
 
     /// Hands on an event a worker made (`ICSParallelBuilder`), with the warnings and repairs it gave, as
     /// `finishEvent` would.
     func deliver(_ event: consuming Event, of frame: ICSFrame, messages: [ICSBuilderMessage]) throws {
-        if let line = frame.latin1Line { noteLatin1(line: line) }
+        if let line = frame.latin1Line { try noteLatin1(line: line) }
         for message in messages {
             switch message {
             case .warn(let text): handlers.warn(text)
@@ -209,8 +221,39 @@ final class ICSEventBuilder {
             }
         }
         var event = event
-        guard try matchToMaster(&event, frame: frame) else { return }
+        guard try matchToMaster(&event, frame: frame), !repeatsEarlierEvent(event) else { return }
         try handlers.event(consume event)
+    }
+
+    // MARK: - Exact copies
+
+    /// The events read so far, by a 64-bit hash of their raw text and of the calendar context it is read in (a
+    /// feed that publishes its calendar twice in one file), with the line of the first: an exact copy is kept
+    /// once. At most `maxSeenEvents` (then it starts again: memory stays bounded, a copy far from its first
+    /// is then kept twice, as every copy was before). Main builder only, in input order.
+    private var seenEvents: [Int64: Int] = [:]
+    static let maxSeenEvents = 1 << 17
+
+    /// True (with a warning) when `event` is an exact copy of one read earlier in this input.
+    func repeatsEarlierEvent(_ event: Event) -> Bool {
+        guard let text = event.rawTextHash else { return false }
+        var key = text
+        // The same text means another event in a calendar with another X-WR-TIMEZONE or name.
+        if let zone = calendarZone { key = key &* 31 &+ Self.textKey(zone.identifier) }
+        if let name = calendarName { key = key &* 31 &+ Self.textKey(name) }
+        if let first = seenEvents[key] {
+            let line = event.origin?.line ?? 0
+            handlers.warn("\(label):\(line): VEVENT with UID \"\(event.uid)\" repeats the one at line \(first) exactly: kept once")
+            return true
+        }
+        if seenEvents.count >= Self.maxSeenEvents { seenEvents.removeAll(keepingCapacity: true) }
+        seenEvents[key] = event.origin?.line ?? 0
+        return false
+    }
+
+    private static func textKey(_ text: String) -> Int64 {
+        var text = text
+        return text.withUTF8 { Fingerprint.rawText(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: - Overrides and their masters
@@ -257,7 +300,7 @@ final class ICSEventBuilder {
             return false
         }
         event.recurrenceID = RecurrenceID(time: fixed, thisAndFuture: rid.thisAndFuture)
-        handlers.report(Repair(location: SourceLocation(file: label, line: line), uid: event.uid,
+        handlers.report(Repair(.recurrenceIDKind, location: SourceLocation(file: label, line: line), uid: event.uid,
                                message: wrong + ": read as \(fixed.iso8601)"))
         return true
     }
@@ -277,7 +320,12 @@ final class ICSEventBuilder {
         }
         if let line = frame.latin1Line {
             frame.latin1Line = nil
-            noteLatin1(line: line)
+            if strict {
+                // The event's own text is not UTF-8: the event is what strict rejects (for its first problem).
+                if frame.failure == nil { frame.fail(line: line, Self.notUTF8) }
+            } else {
+                try noteLatin1(line: line)
+            }
         }
         if let failure = frame.failure {
             try handlers.reject(SourceLocation(file: label, line: failure.line), failure.reason)
@@ -303,7 +351,7 @@ final class ICSEventBuilder {
             }
             return
         }
-        guard try matchToMaster(&event, frame: frame) else { return }
+        guard try matchToMaster(&event, frame: frame), !repeatsEarlierEvent(event) else { return }
         // Handed on as it is (no copy).
         try handlers.event(consume event)
     }

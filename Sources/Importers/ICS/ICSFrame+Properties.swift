@@ -72,7 +72,7 @@ extension ICSFrame {
                             continue
                         }
                     }
-                    repair(line: number, error.reason, "the line is dropped")
+                    repair(.malformedLine, line: number, error.reason, "the line is dropped")
                 }
                 i = end + 1
                 k += 1

@@ -48,7 +48,7 @@ final class ICSParallelBuilder {
             current.items.append(.frame(frame))
             current.frames += 1
             if current.frames >= Self.jobEvents { try send() }
-        case .reject, .warn, .skip, .latin1:
+        case .reject, .repair, .warn, .skip, .latin1:
             current.items.append(.command(command))
         case .timezone, .calendarBegin, .calendarEnd, .flushPending, .calendarTimeZone, .calendarName, .calendarColor:
             try drain()
@@ -163,7 +163,7 @@ final class ICSEventMaker {
         for item in job.items {
             guard case .frame(let frame) = item else { continue }
             frame.parseDeferredLines(caches: builder.parameterCaches) { if frame.latin1Line == nil { frame.latin1Line = $0 } }
-            guard frame.failure == nil, !(builder.strict && !frame.repairs.isEmpty) else {
+            guard frame.failure == nil, !(builder.strict && (!frame.repairs.isEmpty || frame.latin1Line != nil)) else {
                 made.append(false)
                 continue
             }

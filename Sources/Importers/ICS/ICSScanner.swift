@@ -147,7 +147,12 @@ final class ICSScanner {
 
     private func startNormalizing(reason: String, line: Int) throws {
         normalizing = true
-        try emit(.warn("\(label):\(line): \(reason)"))
+        // A repair of the file's bytes, not of the event they may be in.
+        if reason.hasPrefix("NUL") {
+            try fileRepair(.nulBytes, line, "NUL bytes in the input", "removed")
+        } else {
+            try fileRepair(.bareCR, line, "lines end with a bare CR", "read as line ends")
+        }
     }
 
     /// The chunk with CRLF and bare CR as LF and NUL bytes removed, into `normalized`.
@@ -380,18 +385,25 @@ final class ICSScanner {
 
     private func lineError(_ number: Int, _ reason: String) throws {
         try settleEvent()
-        try repair(number, reason, "the line is dropped")
+        try repair(.malformedLine, number, reason, "the line is dropped")
     }
 
     /// Something in the structure was wrong and was repaired: recorded on the enclosing event (reported with its
     /// UID), else a warning (a rejection under `strict`).
-    private func repair(_ number: Int, _ reason: String, _ action: String) throws {
+    private func repair(_ kind: RepairKind, _ number: Int, _ reason: String, _ action: String) throws {
         if let e = eventIndex {
-            stack[e].repair(line: number, reason, action)
-        } else if strict {
+            stack[e].repair(kind, line: number, reason, action)
+        } else {
+            try fileRepair(kind, number, reason, action)
+        }
+    }
+
+    /// A repair that belongs to no event: reported without UID, or a rejection under `strict`.
+    private func fileRepair(_ kind: RepairKind, _ number: Int, _ reason: String, _ action: String) throws {
+        if strict {
             try emit(.reject(line: number, reason: reason))
         } else {
-            try emit(.warn("\(label):\(number): \(reason): \(action)"))
+            try emit(.repair(line: number, reason: reason, action: action, kind: kind))
         }
     }
 
@@ -415,7 +427,7 @@ final class ICSScanner {
         if stack.last?.kind == .event { try settleEvent() }
         warnedOutside = false
         guard Self.isValidName(name) else {
-            try repair(number, "BEGIN:\(Self.shown(name)) is not a valid component name", "the component is skipped")
+            try repair(.invalidComponentName, number, "BEGIN:\(Self.shown(name)) is not a valid component name", "the component is skipped")
             skip(name, line: number, counted: false)
             return
         }
@@ -425,18 +437,20 @@ final class ICSScanner {
         }
         // Every component counts, whatever its name (issue 16).
         if stack.count >= limits.maxDepth {
-            try repair(number, "components nested deeper than \(limits.maxDepth) levels", "the component is skipped")
+            try repair(.nestingTooDeep, number, "components nested deeper than \(limits.maxDepth) levels", "the component is skipped")
             skip(name, line: number, counted: false)
             return
         }
         if stack.isEmpty, name != "VCALENDAR" {
             // A component without its VCALENDAR (a bare VEVENT): read as if it had one.
-            try repair(number, "BEGIN:\(name) outside of a VCALENDAR", "read as if inside one")
+            try repair(.componentOutsideCalendar, number, "BEGIN:\(name) outside of a VCALENDAR", "read as if inside one")
             if strict {
                 skip(name, line: number, counted: false)
                 return
             }
-            stack.append(ICSFrame(kind: .calendar, name: "VCALENDAR", beginLine: number))
+            let calendar = ICSFrame(kind: .calendar, name: "VCALENDAR", beginLine: number)
+            calendar.implicit = true
+            stack.append(calendar)
             try emit(.calendarBegin)
         }
         guard let top = stack.last else {
@@ -503,22 +517,25 @@ final class ICSScanner {
         let action = number.map { "closed at line \($0)" } ?? "closed at the end of the input"
         switch open.kind {
         case .calendar:
-            break  // a missing END:VCALENDAR loses nothing
+            // A missing END:VCALENDAR loses nothing, but the file is not whole (a truncated download).
+            if !open.implicit { try fileRepair(.unclosedCalendar, open.beginLine, reason, action) }
         case .event:
             try settleEvent()
-            open.repair(line: open.beginLine, reason, action)
+            open.repair(.unclosedComponent, line: open.beginLine, reason, action)
         case .nested:
             try settleEvent()
-            if let e = stack.dropLast().lastIndex(where: { $0.kind == .event }) { stack[e].repair(line: open.beginLine, reason, action) }
+            if let e = stack.dropLast().lastIndex(where: { $0.kind == .event }) {
+                stack[e].repair(.unclosedComponent, line: open.beginLine, reason, action)
+            }
         case .timezone:
-            try emit(.warn("\(label):\(open.beginLine): \(reason): \(action)"))
+            try fileRepair(.unclosedComponent, open.beginLine, reason, action)
         }
         try closeTop(line: number ?? open.beginLine)
     }
 
     private func end(_ name: String, line number: Int, text: UnsafeBufferPointer<UInt8>) throws {
         guard let top = stack.last else {
-            try repair(number, "END:\(Self.shown(name)) without a matching BEGIN", "ignored")
+            try repair(.endWithoutBegin, number, "END:\(Self.shown(name)) without a matching BEGIN", "ignored")
             return
         }
         if name != top.name {
@@ -528,7 +545,7 @@ final class ICSScanner {
                 while let open = stack.last, open.name != name { try closeUnclosed(at: number) }
             } else {
                 // An END nothing open has (`END:VTOOD`): ignored; the next BEGIN at calendar level resynchronises.
-                try repair(number, "END:\(Self.shown(name)) does not match BEGIN:\(top.name) at line \(top.beginLine)", "ignored")
+                try repair(.endMismatch, number, "END:\(Self.shown(name)) does not match BEGIN:\(top.name) at line \(top.beginLine)", "ignored")
                 return
             }
         }
@@ -554,7 +571,7 @@ final class ICSScanner {
     private func property(_ b: UnsafeBufferPointer<UInt8>, line number: Int) throws {
         guard let top = stack.last else {
             // Once per stretch of such lines.
-            if !warnedOutside || strict { try repair(number, "content outside of a VCALENDAR", "ignored") }
+            if !warnedOutside || strict { try repair(.contentOutsideCalendar, number, "content outside of a VCALENDAR", "ignored") }
             warnedOutside = true
             return
         }
@@ -622,6 +639,11 @@ final class ICSScanner {
     /// Reports a line that is not UTF-8. The builder keeps the first in input order; this spares it the repeats
     /// from the lines read here (events left to the workers report theirs themselves).
     private func noteLatin1(line: Int) throws {
+        // Under strict such text in an event rejects the event (at its END), not the file.
+        if strict, let e = eventIndex {
+            stack[e].fail(line: line, ICSEventBuilder.notUTF8)
+            return
+        }
         guard !sawLatin1 else { return }
         sawLatin1 = true
         try emit(.latin1(line: line))

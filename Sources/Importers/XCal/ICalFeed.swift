@@ -29,14 +29,19 @@ final class ICalFeed {
             let feed = ICalFeed(label: label, context: context, batchSize: batchSize)
             feed.emit = emit
             feed.reader = ICSReader(
-                label: label, zones: context.environment.zones, fallbackZone: context.zone,
+                label: label, zones: context.environment.zones, fallbackZone: context.zone, strict: context.strict,
                 handlers: .init(
                     event: { [unowned feed] event in try feed.accept(event) },
                     reject: { [unowned feed] location, reason in
                         context.report.reject(SourceLocation(file: location.file, line: location.line.map(feed.sourceLine)), reason)
                     },
                     warn: { [unowned feed] message in context.warn(feed.translate(message)) },
-                    skip: { context.report.count("skipped " + $0) }
+                    skip: { context.report.count("skipped " + $0) },
+                    repair: { [unowned feed] repair in
+                        var repair = repair
+                        repair.location = SourceLocation(file: repair.location.file, line: repair.location.line.map(feed.sourceLine))
+                        context.repair(repair)
+                    }
                 ))
             try body(feed)
             try feed.reader.finish()

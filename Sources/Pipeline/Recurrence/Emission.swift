@@ -53,9 +53,10 @@ struct Emission {
         if counted >= count { done = true }
     }
 
-    /// Ends the run: DTSTART still pending means the rule produced nothing at or after it.
+    /// Ends the run: DTSTART still pending means the rule produced nothing at or after it (or ran out of its
+    /// work budget before it found anything): DTSTART is still the series' first instance.
     mutating func finish(_ body: (Int64) -> Void) {
-        if startPending && !truncated {
+        if startPending {
             startPending = false
             _ = acceptStart(body)
         }

@@ -53,6 +53,20 @@ struct RuleEngine {
     let secondMask: UInt64
     let setPositions: [Int]
 
+    /// Why the rule can give no instance after DTSTART, decided from the rule alone (`RuleEngine+NeverMatches`):
+    /// it then gives DTSTART only, at no cost. Nil when it may match.
+    private(set) var neverMatches: String? = nil
+
+    /// Periods one `run` may walk before it stops with `truncated` (the series expander lowers it when the
+    /// run's shared allowance, `RuleWorkAllowance`, is nearly spent).
+    var workBudget = RecurrenceRule.workBudget
+    /// Periods the last `run` walked (for the run's allowance).
+    private(set) var lastWork = 0
+    /// UNTIL lies before DTSTART: the rule gives no instance at all, not even DTSTART (python-dateutil,
+    /// recurring-ical-events and ical.js do the same; Google writes such a rule when it splits a series at its
+    /// first instance).
+    let untilBeforeStart: Bool
+
     /// Where a COUNT rule's last run began the last period it handed an instance on from: the instances
     /// counted before that period. A later run from after that instance (the series expander's next step)
     /// starts there instead of walking from DTSTART again; the count from DTSTART is the same either way.
@@ -247,15 +261,29 @@ struct RuleEngine {
         minuteMask = minm
         secondMask = sm
         setPositions = rule.bySetPos
+        if let untilLocal {
+            if let untilInstant, let zone {
+                untilBeforeStart = zone.utc(fromLocal: startDateTime) > untilInstant
+            } else {
+                untilBeforeStart = untilLocal < start
+            }
+        } else {
+            untilBeforeStart = false
+        }
+        if rscaleEngine == nil { neverMatches = Self.neverMatchReason(self) }
     }
 
     // MARK: Running
 
     /// Runs the rule over [from, to) (wall-clock seconds). Returns true when truncated.
     mutating func run(from: Int64, to: Int64, includeStart: Bool, limit: Int, _ body: (Int64) -> Void) -> Bool {
+        lastWork = 0
+        if untilBeforeStart { return false }
         var emission = Emission(start: start, from: from, to: to, count: count, untilLocal: untilLocal,
                                 untilInstant: untilInstant, zone: zone, limit: limit, startPending: includeStart)
-        if to > from && !times.isEmpty && rscaleEngine != nil {
+        if neverMatches != nil {
+            // DTSTART alone (`finish` offers it).
+        } else if to > from && !times.isEmpty && rscaleEngine != nil {
             rscaleEngine!.run(&emission, body)
         } else if to > from && !times.isEmpty {
             switch frequency {
@@ -318,6 +346,7 @@ struct RuleEngine {
         var lastProductiveDay = startDay
         let emptyCap = 146_097 * interval  // the Gregorian calendar repeats every 400 years
         var work = 0
+        defer { lastWork = work }
         // Checkpoints only for runs cut into steps (a COUNT rule with a limit): one run to the end needs none.
         let tracking = count != nil && emission.limit < Int.max
         while !emission.done {
@@ -329,7 +358,7 @@ struct RuleEngine {
                 if emission.done || firstDay > toDay { break }
                 if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
                 work += 1
-                if work > RecurrenceRule.workBudget { emission.truncated = true; break }
+                if work > workBudget { emission.truncated = true; break }
                 period += 1
                 continue
             }
@@ -337,7 +366,7 @@ struct RuleEngine {
             if emission.done || firstDay > toDay { break }
             if productive { lastProductiveDay = firstDay } else if firstDay - lastProductiveDay > emptyCap { break }
             work += 1
-            if work > RecurrenceRule.workBudget { emission.truncated = true; break }
+            if work > workBudget { emission.truncated = true; break }
             period += 1
         }
     }
@@ -491,6 +520,23 @@ struct RuleEngine {
         return true
     }
 
+    /// `matches` for the rule's analysis (`neverMatchReason`): every day part, BYDAY's ordinals read as their
+    /// plain weekdays (`weekdays`), since only a period says which Monday is the second.
+    func dayCouldMatch(_ c: DayCursor, weekdays: UInt8) -> Bool {
+        if monthMask != 0 && monthMask & (1 << UInt16(c.month)) == 0 { return false }
+        if hasWeekNo && !weekNumberMatches(c) { return false }
+        if hasByDay && weekdays & (1 << UInt8(c.weekday)) == 0 { return false }
+        if hasMonthDay {
+            if monthDayPositive & (1 << UInt32(c.monthDay)) == 0 && monthDayNegative & (1 << UInt32(c.monthLength - c.monthDay + 1)) == 0 {
+                return false
+            }
+        }
+        if hasYearDay {
+            if !yearDayPositive[c.yearDay + 1] && !yearDayNegative[c.yearLength - c.yearDay] { return false }
+        }
+        return true
+    }
+
     /// The first day of week 1 of `year`: the week (starting on WKST) that holds at least four days of the year.
     private func firstWeekStart(_ year: Int) -> Int {
         let jan1 = CivilDate(year: year, month: 1, day: 1)
@@ -579,6 +625,7 @@ struct RuleEngine {
         var lastProductiveDay = startDay
         let emptyCap = 146_097 * interval
         var work = 0
+        defer { lastWork = work }
         let tracking = count != nil && emission.limit < Int.max
         while !emission.done {
             let periodStart = base + Int64(period) * step
@@ -596,7 +643,7 @@ struct RuleEngine {
                 period = max(period + 1, Int(floorDiv(next - base + step - 1, step)))
             }
             work += 1
-            if work > RecurrenceRule.workBudget { emission.truncated = true; break }
+            if work > workBudget { emission.truncated = true; break }
         }
     }
 

@@ -40,6 +40,8 @@ package struct SeriesExpander: Sendable {
         /// True when a rule needed more than `RecurrenceRule.workBudget` steps and was cut short (a rule that
         /// matches almost never, such as FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29 over centuries).
         package var workBudgetExhausted: Bool = false
+        /// What the series' rules can never give, each said once (`ruleNotes`): the expand stage warns with them.
+        package var notes: [String] = []
     }
 
     /// The pipeline's zone: dates and floating times are read in it.
@@ -47,6 +49,8 @@ package struct SeriesExpander: Sendable {
     package var span: Span
     package var maxOccurrences: Int
     package var includeCancelled: Bool
+    /// The run's shared budget of rule work (nil: each rule has `RecurrenceRule.workBudget`, nothing shared).
+    package var allowance: RuleWorkAllowance? = nil
 
     package init(zone: Zone, span: Span, maxOccurrences: Int = 100_000, includeCancelled: Bool = false) {
         self.zone = zone
@@ -86,12 +90,12 @@ package struct SeriesExpander: Sendable {
     /// Expands `master` with its `overrides` (events with the same UID and a RECURRENCE-ID).
     package func expand(_ master: Event, overrides: [Event] = []) -> Result {
         let batch = OccurrenceBatch()
-        let (truncated, exhausted) = expand(master, overrides: overrides, into: batch)
+        let (truncated, exhausted, notes) = expand(master, overrides: overrides, into: batch)
         // Usually already in order (strictly increasing starts); otherwise sort with the full key.
         let inOrder = batch.startsIncrease(from: 0)
         let made = batch.takeInArrivalOrder()
         let occurrences = inOrder ? made : Self.sorted(made, zone: zone)
-        return Result(occurrences: occurrences, truncated: truncated, workBudgetExhausted: exhausted)
+        return Result(occurrences: occurrences, truncated: truncated, workBudgetExhausted: exhausted, notes: notes)
     }
 
     /// Wall-clock instances one step of `expand(_:overrides:into:chunk:flush:)` asks each rule for: a series
@@ -105,14 +109,14 @@ package struct SeriesExpander: Sendable {
     /// With `chunk` and `flush`: the series is made in steps of time, each holding about `stepInstances` instances of its busiest rule;
     /// after a step, when `batch` holds `chunk` occurrences or more, `flush` is called (it takes them out of
     /// the batch, or throws to stop). Overrides are added after the last step.
-    func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool) {
+    func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch) -> (truncated: Bool, exhausted: Bool, notes: [String]) {
         expand(master, overrides: overrides, into: batch, chunk: Int.max, flush: { _ in }, everyStep: {})
     }
 
     /// `everyStep` runs after each step, whatever it made (the expand stage checks for a signal there, so a
     /// series that makes little in the span, or makes it slowly, still stops within a step).
     func expand(_ master: Event, overrides: [Event], into batch: OccurrenceBatch, chunk: Int,
-                flush: (OccurrenceBatch) throws -> Void, everyStep: () throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool) {
+                flush: (OccurrenceBatch) throws -> Void, everyStep: () throws -> Void) rethrows -> (truncated: Bool, exhausted: Bool, notes: [String]) {
         let clock = clockZone(of: master.start)
         let startLocal = master.start.localTime
         let duration = master.occurrenceDuration(in: zone)
@@ -124,6 +128,8 @@ package struct SeriesExpander: Sendable {
         for o in overrides {
             guard let rid = o.recurrenceID else { continue }
             let key = instanceKey(wallClock(rid.time, clock: clock, series: master.start), isDate: isDateSeries)
+            // Two overrides of one instance: the later revision (SEQUENCE, then DTSTAMP), else the one read last.
+            if let held = exact[key], o.revisionOrder(comparedTo: held) < 0 { continue }
             exact[key] = o
             if rid.thisAndFuture {
                 let newStart = wallClock(o.start, clock: clock, series: master.start).secondsSinceEpoch
@@ -152,9 +158,12 @@ package struct SeriesExpander: Sendable {
         if master.recurrence.rules.isEmpty {
             if startLocal >= from && startLocal < to { dates.append(startLocal.secondsSinceEpoch) }
         }
+        // An RDATE may lie before DTSTART (RFC 5545 does not forbid it; python icalendar and
+        // recurring-ical-events keep it): only the span bounds it, not DTSTART.
+        let datesFrom = CivilDateTime(secondsSinceEpoch: span.from == nil ? Int64.min / 4 : fromLocal)
         for date in master.recurrence.dates {
             let local = wallClock(date.start, clock: clock, series: master.start)
-            guard local >= from && local < to else { continue }
+            guard local >= datesFrom && local < to else { continue }
             dates.append(local.secondsSinceEpoch)
             switch date {
             case .time: break
@@ -174,6 +183,7 @@ package struct SeriesExpander: Sendable {
         }
         /// Rules that ran out of their work budget: they give nothing after the step they stopped in.
         var stopped = [Bool](repeating: false, count: engines.count)
+        let notes = Self.ruleNotes(master.recurrence.rules, engines)
 
         // EXDATEs (a DATE EXDATE on a timed series removes that whole day): as many as the input has.
         var excluded = Set<Int64>()
@@ -224,11 +234,13 @@ package struct SeriesExpander: Sendable {
             for r in engines.indices where !stopped[r] {
                 var made = 0
                 var last = Int64.min
+                if let allowance { engines[r].workBudget = allowance.grant() }
                 let cut = engines[r].run(from: stepFrom, to: end, includeStart: true, limit: stepLimit) {
                     starts.append($0)
                     last = $0
                     made += 1
                 }
+                allowance?.spend(engines[r].lastWork)
                 if made > 0 { sources += 1 }
                 if cut {
                     if made < stepLimit { exhausted = true; stopped[r] = true }  // the work budget, not the step
@@ -329,11 +341,25 @@ package struct SeriesExpander: Sendable {
             guard let rid = o.recurrenceID else { continue }
             if !includeCancelled && o.isCancelled { continue }
             let key = instanceKey(wallClock(rid.time, clock: clock, series: master.start), isDate: isDateSeries)
-            if exact[key] != o { continue }  // a later duplicate override for the same instance won
+            if exact[key] != o { continue }  // another override of the same instance won
             let original = master.start.withLocalTime(CivilDateTime(secondsSinceEpoch: key))
             add(Occurrence(event: o, start: o.start, end: o.end, recurrenceID: original))
         }
-        return (truncated, exhausted)
+        return (truncated, exhausted, notes)
+    }
+
+    /// What each rule can never give, decided from the rule alone (`RuleEngine.neverMatches`,
+    /// `untilBeforeStart`): such a rule costs nothing to expand, and the expand stage says why.
+    static func ruleNotes(_ rules: [RecurrenceRule], _ engines: [RuleEngine]) -> [String] {
+        var notes: [String] = []
+        for (rule, engine) in zip(rules, engines) {
+            if engine.untilBeforeStart {
+                notes.append("RRULE \(rule.text): UNTIL is before DTSTART, so the rule gives no instance, not even DTSTART")
+            } else if let why = engine.neverMatches {
+                notes.append("RRULE \(rule.text) can never match after DTSTART (\(why)): it gives DTSTART alone")
+            }
+        }
+        return notes
     }
 
     /// `start` plus `duration` as RFC 5545 3.3.6 says (days on the wall clock, then exact seconds), with the

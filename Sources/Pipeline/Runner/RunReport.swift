@@ -22,8 +22,11 @@ public struct Repair: Hashable, Sendable, CustomStringConvertible {
     public var uid: String?
     /// What was wrong and what was done ("RRULE is empty: the event is kept without this rule").
     public var message: String
+    /// Which of the repairs a reader makes (under `--strict` each kind rejects its record instead).
+    public var kind: RepairKind
 
-    public init(location: SourceLocation, uid: String?, message: String) {
+    public init(_ kind: RepairKind, location: SourceLocation, uid: String?, message: String) {
+        self.kind = kind
         self.location = location
         self.uid = uid
         self.message = message

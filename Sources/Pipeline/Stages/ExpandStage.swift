@@ -67,8 +67,17 @@ public final class ExpandStage: Stage {
     }
 
     func expander(context: RunContext) -> SeriesExpander {
-        SeriesExpander(zone: context.zone, span: span(context: context), maxOccurrences: maxOccurrences, includeCancelled: includeCancelled)
+        var expander = SeriesExpander(zone: context.zone, span: span(context: context), maxOccurrences: maxOccurrences, includeCancelled: includeCancelled)
+        if allowance == nil { allowance = RuleWorkAllowance(total: allowanceTotal) }
+        expander.allowance = allowance
+        return expander
     }
+
+    /// The rule work all series of this run may spend together (`RuleWorkAllowance`); made on first use, and
+    /// forgotten when the run's series are expanded.
+    private var allowance: RuleWorkAllowance?
+    /// Its size (tests set it small).
+    package var allowanceTotal = RuleWorkAllowance.defaultTotal
 
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         let expander = expander(context: context)
@@ -85,8 +94,18 @@ public final class ExpandStage: Stage {
                 let source = events[i].metadata["source"] ?? ""
                 if events[i].recurrenceID != nil {
                     try held!.addOverride(events[i], source: source)
-                } else if try !held!.addMaster(events[i], source: source) {
-                    context.warn("event \"\(events[i].uid)\"\(Self.place(events[i])) repeats a series already read; using the first")
+                } else {
+                    let uid = "event \"\(events[i].uid)\"\(Self.place(events[i]))"
+                    switch try held!.addMaster(events[i], source: source) {
+                    case .held: break
+                    case .copy(let first):
+                        context.warn("\(uid) repeats the series\(Self.place(first)) exactly; kept once")
+                    case .older(let later):
+                        context.warn("\(uid) is an earlier revision of the series\(Self.place(later)) (SEQUENCE, DTSTAMP); using the later one")
+                    case .replaced(let earlier, let later):
+                        context.warn(later ? "\(uid) is a later revision of the series\(Self.place(earlier)) (SEQUENCE, DTSTAMP); using it"
+                                           : "\(uid) repeats the series\(Self.place(earlier)) with the same SEQUENCE and DTSTAMP; using the one read last")
+                    }
                 }
                 continue
             }
@@ -132,6 +151,8 @@ public final class ExpandStage: Stage {
         var isSeries: Bool
         var truncated = false
         var exhausted = false
+        /// What the series' rules can never give (`SeriesExpander.ruleNotes`).
+        var notes: [String] = []
         var uid = ""
         /// Where the master came from, for the warnings (their text is made only when one is given).
         var origin: SourceLocation? = nil
@@ -161,7 +182,7 @@ public final class ExpandStage: Stage {
             let result = try expander.expand(master, overrides: overrides, into: batch, chunk: max(1, finishBatchDays / weight),
                                              flush: { _ in throw CalpipeError("the series outgrew one batch") }, everyStep: {})
             return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
-                            uid: master.uid, origin: master.origin, weight: weight)
+                            notes: result.notes, uid: master.uid, origin: master.origin, weight: weight)
         } catch {
             // Thrown by `flush` alone, when the series outgrows one batch: start again on the stage's thread, in
             // chunks (`Prepared.deferred`; the work lost is one chunk), so results waiting on the worker stay small.
@@ -194,6 +215,7 @@ public final class ExpandStage: Stage {
             guard !pending.isEmpty else { return }
             try emit(Batch(occurrences: pending.takeSorted(), content: .occurrences))
         }
+        defer { allowance = nil }
         guard let series = held else { return }
         held = nil
         spilledEvents = series.spilledEvents
@@ -221,12 +243,16 @@ public final class ExpandStage: Stage {
                                                  flush: { _ in try flush() }, everyStep: { try context.checkCancellation() })
                 prepared.truncated = result.truncated
                 prepared.exhausted = result.exhausted
+                prepared.notes = result.notes
                 pendingDays = pending.count * prepared.weight
             } else {
                 pendingDays += prepared.occurrences.count * prepared.weight
                 pending.moveAll(from: prepared.occurrences)
             }
             guard prepared.isSeries else { return }
+            for note in prepared.notes {
+                context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)): \(note)")
+            }
             if prepared.truncated {
                 context.warn("event \"\(prepared.uid)\"\(Self.place(prepared.origin)) has more than \(maxOccurrences) occurrences; kept the first \(maxOccurrences) (option max_occurrences)")
             }
@@ -236,6 +262,9 @@ public final class ExpandStage: Stage {
             if pending.count >= Self.finishBatchSize || pendingDays >= Self.finishBatchDays { try flush() }
         })
         try flush()
+        if let allowance, allowance.isSpent {
+            context.warn("the recurrence rules of this run walked more than \(allowance.total) periods in all: each rule after that walked at most \(allowance.floor)")
+        }
     }
 
     /// " (file:line)" when the event knows where it came from.

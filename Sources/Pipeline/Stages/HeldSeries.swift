@@ -57,15 +57,53 @@ final class HeldSeries {
     /// Events written to the spill file so far.
     private(set) var spilledEvents = 0
 
-    /// Holds a series master. Returns false, holding nothing, when the series (same source label and UID)
-    /// already has one.
-    func addMaster(_ event: Event, source: String) throws -> Bool {
+    /// What `addMaster` did with a master.
+    enum MasterOutcome {
+        /// The series' first master: held.
+        case held
+        /// An exact copy of the master already held (`Event.isCopy`): nothing held.
+        case copy(of: Event)
+        /// A later revision than the one held (higher SEQUENCE, else later DTSTAMP), or one SEQUENCE and
+        /// DTSTAMP cannot tell from it: held instead of it.
+        case replaced(Event, later: Bool)
+        /// An earlier revision than the one held: nothing held.
+        case older(than: Event)
+    }
+
+    /// Holds a series master. When the series (same source label and UID) already has one, the later
+    /// revision is kept (RFC 5546: SEQUENCE, then DTSTAMP; when they tell nothing, the one read last, as a
+    /// feed's later copy is its newer one) and an exact copy is held once.
+    func addMaster(_ event: Event, source: String) throws -> MasterOutcome {
         let i = seriesNumber(source: source, uid: event.uid)
-        guard series[i].masterLength == 0 else { return false }
+        guard series[i].masterLength == 0 else {
+            let previous = try heldEvent(series[i].masterPlace, series[i].masterLength)
+            if event.isCopy(of: previous) { return .copy(of: previous) }
+            let order = event.revisionOrder(comparedTo: previous)
+            if order < 0 { return .older(than: previous) }
+            if series[i].masterPlace < 0 {
+                inMemory[Int(-series[i].masterPlace - 1)] = nil
+                memoryBytes -= Self.estimatedSize(of: previous)
+            }
+            let (place, length) = try hold(event)
+            series[i].masterPlace = place
+            series[i].masterLength = length
+            return .replaced(previous, later: order > 0)
+        }
         let (place, length) = try hold(event)
         series[i].masterPlace = place
         series[i].masterLength = length
-        return true
+        return .held
+    }
+
+    /// A held event, read where it is (left held).
+    private func heldEvent(_ place: Int64, _ length: UInt32) throws -> Event {
+        if place < 0 {
+            guard let event = inMemory[Int(-place - 1)] else { throw CalpipeError("internal error: a held event is gone") }
+            return event
+        }
+        guard let file else { throw CalpipeError("internal error: a held event is on a spill file that is gone") }
+        var buffer: [UInt8] = []
+        return try Self.decode(file: file, zones: zones, at: place, length: length, buffer: &buffer)
     }
 
     /// Holds a RECURRENCE-ID override of the series with the same source label and UID.
