@@ -143,6 +143,11 @@ struct Agenda: ParsableCommand {
         let rows: [AgendaRow]
         var dayWeather: [Int: DailyForecast] = [:]
         let reader = try SQLiteAgendaReader(path: input)
+        // As `query` says it: days asked for outside what the database's last run wrote hold only what earlier runs kept.
+        if let stored = try reader.meta()?.window, let lower, let upper, lower < stored.from || upper > stored.to {
+            Terminal.error("calpipe: note: \(input) holds the days \(stored.from.iso8601) to \(stored.to.adding(days: -1).iso8601) (the window of its "
+                           + "last run); days outside them show only what earlier runs kept")
+        }
         rows = try reader.rows(from: lower, to: upper)
         // The days table's weather per day (issue 17), empty days included.
         let from = lower ?? CivilDate(year: 1, month: 1, day: 1), through = upper ?? CivilDate(year: 9999, month: 12, day: 31)

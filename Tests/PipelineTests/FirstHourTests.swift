@@ -171,6 +171,9 @@ final class FirstHourTests: XCTestCase {
         XCTAssertEqual(outside.stdout, "Fri 2026-04-03\n  no events stored for this day (the database holds 2026-01-05 to 2026-03-01)\n")
         XCTAssertEqual(outside.stderr, "calpipe: note: out/merged.sqlite holds the days 2026-01-05 to 2026-03-01 (the window of its last run); "
                        + "days outside them show only what earlier runs kept\n")
+        let agenda = try calpipe(["agenda", "out/merged.sqlite", "--from", "2026-04-03", "--to", "2026-04-04", "--color", "never"])
+        XCTAssertEqual(agenda.code, 0, agenda.stderr)
+        XCTAssertEqual(agenda.stderr, outside.stderr)
         let inside = try calpipe(["query", "out/merged.sqlite", "--day", "2026-02-11"])
         XCTAssertEqual(inside.stdout, "Wed 2026-02-11\n  no events\n")
         XCTAssertEqual(inside.stderr, "")
