@@ -13,10 +13,12 @@ public enum ExitStatus {
         128 + (signal == "SIGINT" ? SIGINT : SIGTERM)
     }
 
-    /// How a run that did not throw ended: 1 when sources failed (their rows were kept), 3 when records were
-    /// rejected or inputs had no events, else 0; with the reason `--summary-json` gives.
+    /// How a run that did not throw ended: 1 when sources failed (their rows were kept) or a sink reported
+    /// records `.failed` (every output was committed all the same), 3 when records were rejected or inputs had no
+    /// events, else 0; with the reason `--summary-json` gives.
     public static func of(_ report: RunReport) -> (code: Int32, reason: String) {
         if !report.keptSources.isEmpty { return (failed, "sources failed or came back empty; their rows were kept") }
+        if report.recordsFailed > 0 { return (failed, "records failed to write; the other records and outputs were committed") }
         if !report.rejections.isEmpty { return (rejected, "rejected records") }
         if !report.emptyResults.isEmpty { return (rejected, "inputs without events") }
         return (done, "done")
