@@ -80,7 +80,8 @@ struct PipelineSession {
         var interruption = problem == nil ? nil : cancellation.stopReason
         if case .interrupted(let signal)? = problem?.kind { interruption = signal }
         if let interruption {
-            let message = "interrupted by \(interruption): rolled back, nothing was written"
+            let remote = pipeline.sinks.filter { $0.commitKind == .remote }.map(\.label)
+            let message = ExitStatus.interruptedText(by: interruption, report: report, remoteSinks: remote)
             return try end(ExitStatus.interrupted(by: interruption), reason: message, log: message)
         }
         for rejection in report.rejections {

@@ -218,6 +218,10 @@ final class SinkCommitKindTests: XCTestCase {
         XCTAssertEqual(log.all, ["abort remote test"])
         XCTAssertEqual(remote.sent.count, 30)
         XCTAssertEqual("\(context.report.outcomes(of: "remote test"))", "30 created")
+        XCTAssertEqual(ExitStatus.interruptedText(by: "SIGINT", report: context.report, remoteSinks: ["remote test"]),
+                       "interrupted by SIGINT: rolled back, nothing was written but the 30 records remote test had sent")
+        XCTAssertEqual(ExitStatus.interruptedText(by: "SIGINT", report: RunReport(), remoteSinks: ["remote test"]),
+                       "interrupted by SIGINT: rolled back, nothing was written")
         XCTAssertEqual(CalpipeProcess.temporaryFiles(under: dir), [])
     }
 

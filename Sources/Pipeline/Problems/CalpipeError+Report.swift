@@ -13,6 +13,20 @@ public enum ExitStatus {
         128 + (signal == "SIGINT" ? SIGINT : SIGTERM)
     }
 
+    /// What an interrupted run says: every local output rolled back; a remote sink cannot take back what it sent,
+    /// so the records it reported (but the failed ones) are named: `interrupted by SIGINT: rolled back, nothing
+    /// was written but the 30 records remote x had sent`.
+    public static func interruptedText(by signal: String, report: RunReport, remoteSinks: [String]) -> String {
+        var text = "interrupted by \(signal): rolled back, nothing was written"
+        let sent = remoteSinks.compactMap { sink -> String? in
+            let outcomes = report.outcomes(of: sink)
+            let n = RecordOutcome.allCases.filter { $0 != .failed }.reduce(0) { $0 + outcomes[$1] }
+            return n == 0 ? nil : "the \(n) record\(n == 1 ? "" : "s") \(sink) had sent"
+        }
+        if !sent.isEmpty { text += " but " + sent.joined(separator: " and ") }
+        return text
+    }
+
     /// How a run that did not throw ended: 1 when sources failed (their rows were kept) or a sink reported
     /// records `.failed` (every output was committed all the same), 3 when records were rejected or inputs had no
     /// events, else 0; with the reason `--summary-json` gives.
