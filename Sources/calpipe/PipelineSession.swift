@@ -80,7 +80,8 @@ struct PipelineSession {
         var interruption = problem == nil ? nil : cancellation.stopReason
         if case .interrupted(let signal)? = problem?.kind { interruption = signal }
         if let interruption {
-            let message = "interrupted by \(interruption): rolled back, nothing was written"
+            let remote = pipeline.sinks.filter { $0.commitKind == .remote }.map(\.label)
+            let message = ExitStatus.interruptedText(by: interruption, report: report, remoteSinks: remote)
             return try end(ExitStatus.interrupted(by: interruption), reason: message, log: message)
         }
         for rejection in report.rejections {
@@ -96,6 +97,8 @@ struct PipelineSession {
         }
         // Sources whose rows were kept (failed, or empty where a database remembers them): the rest was written.
         for kept in report.keptSources { logger.log(LogRecord(level: .error, message: "error: \(kept)")) }
+        // Records a sink could not write (a remote sink's): every output was committed all the same.
+        for failed in report.failedRecords { logger.log(LogRecord(level: .error, message: "failed: \(failed)")) }
         let (code, reason) = ExitStatus.of(report)
         try end(code, reason: reason)
     }
@@ -146,6 +149,7 @@ struct PipelineSession {
         if dryRun { line += " (dry run: nothing written)" }
         var lines = [line]
         for (sink, rows) in report.rowsWritten { lines.append("  \(sink): " + Self.plural(rows, "row") + " written") }
+        for (sink, outcomes) in report.outcomes where !outcomes.isEmpty { lines.append("  \(sink): \(outcomes)") }
         for (counter, value) in report.counters { lines.append("  \(counter): \(value)") }
         for note in report.notes { lines.append("  " + note) }
         return lines
@@ -167,6 +171,10 @@ struct PipelineSession {
         o["repaired"] = .number(Double(report.repairs.count))
         o["warnings"] = .array(report.warnings.map { .string($0) })
         o["rows_written"] = .array(report.rowsWritten.map { .object(JSONObject([("sink", .string($0.sink)), ("rows", .number(Double($0.rows)))])) })
+        o["outcomes"] = .object(JSONObject(report.outcomes.map { sink, outcomes in
+            (key: sink, value: .object(JSONObject(RecordOutcome.allCases.map { (key: $0.rawValue, value: .number(Double(outcomes[$0]))) })))
+        }))
+        o["failed_records"] = .array(report.failedRecords.map { .string($0) })
         o["counters"] = .object(JSONObject(report.counters.map { (key: $0.name, value: .number(Double($0.value))) }))
         o["cached_copies"] = .array(report.cachedCopies.map {
             .object(JSONObject([("source", .string($0.label)), ("age_seconds", .number($0.age.rounded(.down))), ("origin", .string($0.origin))]))

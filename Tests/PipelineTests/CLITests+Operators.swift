@@ -65,6 +65,35 @@ extension CLITests {
         XCTAssertEqual(lines[1], "calpipe:   json out/days.json: 1 row written")
     }
 
+    /// The sqlite sink's record outcomes: one summary line per sink, the counts that are not zero, and an
+    /// `outcomes` object per sink in `--summary-json`.
+    func testSummarySaysWhatBecameOfEachSinksRecords() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        func feed(_ events: [(uid: String, title: String)]) throws {
+            let items = events.map { #"{"uid": "\#($0.uid)", "title": "\#($0.title)", "start": "2026-11-24T10:00:00Z", "duration": "PT1H"}"# }
+            try ("[" + items.joined(separator: ", ") + "]").write(to: dir.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        }
+        try #"{"name": "ops", "timezone": "UTC", "window": {"from": "2026-11-23", "to": "2026-11-30"}, "sources": [{"type": "json", "path": "feed.json", "name": "team"}], "stages": [{"type": "expand"}, {"type": "split"}], "sinks": [{"type": "sqlite", "path": "out/a.db"}, {"type": "json", "path": "out/days.json"}]}"#
+            .write(to: dir.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
+        try feed([("a", "Review"), ("b", "Lunch")])
+        let first = try calpipe(["run", "p.json"], in: dir)
+        XCTAssertEqual(first.code, 0, first.stderr)
+        let firstLines = first.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(firstLines.dropFirst().prefix(3)), ["calpipe:   sqlite out/a.db: 2 rows written", "calpipe:   json out/days.json: 2 rows written",
+                                                                 "calpipe:   sqlite out/a.db: 2 created"], first.stderr)
+
+        try feed([("a", "Review (moved)"), ("c", "Standup"), ("d", "Retro")])
+        let second = try calpipe(["run", "p.json", "--summary-json", "out/summary.json"], in: dir)
+        XCTAssertEqual(second.code, 0, second.stderr)
+        XCTAssertTrue(second.stderr.contains("\ncalpipe:   sqlite out/a.db: 2 created, 1 updated, 1 deleted\n"), second.stderr)
+        let summary = try JSONParser.parse(try String(contentsOf: dir.appendingPathComponent("out/summary.json"), encoding: .utf8))
+        XCTAssertEqual(summary.value(atDottedPath: "outcomes")?.objectValue?.keys, ["sqlite out/a.db"])
+        XCTAssertEqual(summary.value(atDottedPath: "outcomes")?.objectValue?["sqlite out/a.db"],
+                       .object(JSONObject([("created", .number(2)), ("updated", .number(1)), ("deleted", .number(1)), ("unchanged", .number(0)),
+                                           ("conflict", .number(0)), ("failed", .number(0))])))
+        XCTAssertEqual(summary.value(atDottedPath: "failed_records"), .array([]))
+    }
+
     func testJSONLogsAndSummaryFile() throws {
         let dir = try feedPipeline(events: #"[{"uid": "a", "title": "Review", "start": "2026-11-24T10:00:00Z", "duration": "PT1H"}, {"uid": "b", "start": "soon"}]"#)
         let result = try calpipe(["run", "p.json", "--log-format", "json", "--summary-json", "out/summary.json"], in: dir)

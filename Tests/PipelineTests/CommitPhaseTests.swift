@@ -19,6 +19,7 @@ final class CommitPhaseTests: XCTestCase {
         init(path: String) { self.path = path }
         var needs: BatchContent { .events }
         var label: String { "signalled \(path)" }
+        var commitKind: SinkCommit { .file }
         func open(context: RunContext) throws { file = try AtomicFile(path: path, cancellation: context.cancellation) }
         func write(_ batch: Batch, context: RunContext) throws { try file?.write("\(batch.events.count) events\n") }
         func commit(context: RunContext) throws -> Int {
@@ -41,6 +42,7 @@ final class CommitPhaseTests: XCTestCase {
         }
         var needs: BatchContent { inner.needs }
         var label: String { inner.label }
+        var commitKind: SinkCommit { inner.commitKind }
         func open(context: RunContext) throws { try inner.open(context: context) }
         func write(_ batch: Batch, context: RunContext) throws { try inner.write(batch, context: context) }
         func commit(context: RunContext) throws -> Int {

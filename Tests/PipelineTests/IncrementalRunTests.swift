@@ -155,7 +155,7 @@ final class IncrementalRunTests: XCTestCase {
         let third = try run(pipelineText(db: "a.db"))
         XCTAssertEqual(third.counter("sources unchanged (not read)"), 0)
         XCTAssertEqual(third.counter("sqlite a.db: rows changed"), 0)
-        XCTAssertEqual(third.counter("sqlite a.db: events unchanged (kept)"), before["events"]!.count)
+        XCTAssertEqual(third.outcomes(of: "sqlite a.db")[.unchanged], before["events"]!.count)
         XCTAssertEqual(try rows("a.db"), before)
     }
 
@@ -185,7 +185,7 @@ final class IncrementalRunTests: XCTestCase {
         }
         try writeFeed(items)
         let report = try run(pipelineText(db: "a.db"))
-        XCTAssertGreaterThan(report.counter("sqlite a.db: events unchanged (kept)"), 300, "the run was not incremental")
+        XCTAssertGreaterThan(report.outcomes(of: "sqlite a.db")[.unchanged], 300, "the run was not incremental")
         XCTAssertGreaterThan(report.counter("sqlite a.db: rows changed"), 0)
         // Unchanged events were left out by their raw text, unparsed: all but the retitled (ev-3), new and moved
         // (ev-7) single events and the parts of the series that changed: ev-10 (master), ev-40 (master and changed
@@ -239,7 +239,7 @@ final class IncrementalRunTests: XCTestCase {
         items[2].lines[2] = "SUMMARY:changed"
         try writeFeed(items)
         var report = try run(pipelineText(db: "a.db"))
-        XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, "read in full after the upgrade")
+        XCTAssertEqual(report.outcomes(of: "sqlite a.db")[.unchanged], 0, "read in full after the upgrade")
         XCTAssertEqual(try Database(path: dir.appendingPathComponent("a.db").path).scalarInt("SELECT count(*) FROM events WHERE text_hash IS NULL"), 0)
         items[3].lines[2] = "SUMMARY:changed too"
         try writeFeed(items)
@@ -260,7 +260,7 @@ final class IncrementalRunTests: XCTestCase {
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM events WHERE source_text LIKE 'BEGIN:VEVENT%'"),
                        try Database(path: path).scalarInt("SELECT count(*) FROM events"))
         var report = try run(pipelineText(db: "a.db"))
-        XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, "read in full: the setting changed")
+        XCTAssertEqual(report.outcomes(of: "sqlite a.db")[.unchanged], 0, "read in full: the setting changed")
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM events WHERE source_text IS NOT NULL"), 0)
         try run(pipelineText(db: "b.db"))
         assertSameRows(try rows("a.db"), try rows("b.db"))
@@ -275,7 +275,7 @@ final class IncrementalRunTests: XCTestCase {
             try db.execute("UPDATE events SET source_text = 'BEGIN:VEVENT'; ALTER TABLE source_state DROP COLUMN source_text; ALTER TABLE days RENAME COLUMN date TO day; PRAGMA user_version = 6")
         }
         report = try run(pipelineText(db: "a.db"))
-        XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, "read in full after the upgrade")
+        XCTAssertEqual(report.outcomes(of: "sqlite a.db")[.unchanged], 0, "read in full after the upgrade")
         XCTAssertEqual(try Database(path: path).userVersion, 8)
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }
@@ -305,7 +305,7 @@ final class IncrementalRunTests: XCTestCase {
         try run(pipelineText(db: "a.db"))
         for (from, to) in [("2026-11-02", "2027-01-02"), ("2026-11-09", "2027-01-09"), ("2026-11-05", "2026-12-20"), ("2026-10-25", "2027-01-05")] {
             let report = try run(pipelineText(db: "a.db", from: from, to: to))
-            XCTAssertGreaterThan(report.counter("sqlite a.db: events unchanged (kept)"), 300, "\(from)-\(to): the run was not incremental")
+            XCTAssertGreaterThan(report.outcomes(of: "sqlite a.db")[.unchanged], 300, "\(from)-\(to): the run was not incremental")
             // Single events that touch no gained day were left unparsed.
             XCTAssertGreaterThan(report.counter("events unchanged (not parsed)"), 100, "\(from)-\(to)")
             try? FileManager.default.removeItem(at: dir.appendingPathComponent("b.db"))
@@ -357,7 +357,7 @@ final class IncrementalRunTests: XCTestCase {
         for (zone, stages) in [("America/New_York", #"[{"type": "expand"}, {"type": "split"}]"#), ("Europe/Berlin", filtered)] {
             let report = try run(pipelineText(db: "a.db", zone: zone, stages: stages))
             XCTAssertEqual(report.counter("sources unchanged (not read)"), 0, zone)
-            XCTAssertEqual(report.counter("sqlite a.db: events unchanged (kept)"), 0, zone)
+            XCTAssertEqual(report.outcomes(of: "sqlite a.db")[.unchanged], 0, zone)
             try? FileManager.default.removeItem(at: dir.appendingPathComponent("b.db"))
             try run(pipelineText(db: "b.db", zone: zone, stages: stages))
             assertSameRows(try rows("a.db", window: ("2026-11-01", "2027-01-01")), try rows("b.db", window: ("2026-11-01", "2027-01-01")))
@@ -373,7 +373,7 @@ final class IncrementalRunTests: XCTestCase {
         items[40].lines[2] = "SUMMARY:changed"
         try writeFeed(items)
         let report = try run(pipelineText(db: "a.db", keepRemoved: true))
-        XCTAssertGreaterThan(report.counter("sqlite a.db: events unchanged (kept)"), 100)
+        XCTAssertGreaterThan(report.outcomes(of: "sqlite a.db")[.unchanged], 100)
         try run(pipelineText(db: "b.db", keepRemoved: true), incremental: false)
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }

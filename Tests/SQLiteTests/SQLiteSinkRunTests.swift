@@ -137,7 +137,7 @@ final class SQLiteSinkRunTests: XCTestCase {
         try runSink(path: db, events: events)
         events[0].attendees = [Attendee(email: "ann@example.com"), Attendee(email: "ben@example.com")]
         let report = try runSink(path: db, events: events)
-        XCTAssertEqual(report.counter("sqlite agenda.db: events changed"), 1)
+        XCTAssertEqual(report.outcomes(of: "sqlite agenda.db")[.updated], 1)
         XCTAssertEqual(try Database(path: db).rows("SELECT e.uid, e.updated_run, a.email FROM attendees a JOIN events e ON e.id = a.event_id ORDER BY a.position"),
                        [["a@x", 2, "ann@example.com"], ["a@x", 2, "ben@example.com"]])
     }

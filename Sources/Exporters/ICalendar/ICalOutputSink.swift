@@ -13,6 +13,9 @@ extension ICalOutputSink {
     package var needs: BatchContent { output.expand ? .occurrences : output.windowed ? [.events, .occurrences] : .events }
     package var label: String { "\(output.format) \(writtenPath)" }
     package var outputPath: String { output.path }
+    /// A temporary file renamed over the target; standard output (`"-"`) is written as it goes and flushed in
+    /// place, which cannot be taken back, so it commits as a transaction does (after the files, before their renames).
+    package var commitKind: SinkCommit { output.path == "-" ? .transaction : .file }
     package func open(context: RunContext) throws { try output.open(context: context) }
     package func write(_ batch: Batch, context: RunContext) throws { try output.write(batch) }
     package func commit(context: RunContext) throws -> Int { try output.commit(context: context, label: label) }

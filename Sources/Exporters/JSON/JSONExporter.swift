@@ -76,6 +76,9 @@ package final class JSONExporter: Sink {
     }
 
     package var label: String { "json \(writtenPath)" }
+    /// A temporary file renamed over the target; standard output (`"-"`) is written as it goes and flushed in
+    /// place, which cannot be taken back, so it commits as a transaction does (after the files, before their renames).
+    package var commitKind: SinkCommit { path == "-" ? .transaction : .file }
 
     package func open(context: RunContext) throws {
         file = try AtomicFile(path: path, label: writtenPath, cancellation: context.cancellation)

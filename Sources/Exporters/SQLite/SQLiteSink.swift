@@ -56,6 +56,8 @@ package final class SQLiteSink: IncrementalSink {
 
     package var needs: BatchContent { [.events, .occurrences, .days] }
     package var label: String { "sqlite \(displayPath)" }
+    /// One transaction per run, committed in place.
+    package var commitKind: SinkCommit { .transaction }
 
     private func wrapping<T>(_ body: () throws -> T) throws -> T {
         do {
@@ -124,13 +126,15 @@ package final class SQLiteSink: IncrementalSink {
         lastRunBulkLoaded = bulk
         let c = writer.counts
         let report = context.report
-        // Named after the sink, so two sqlite sinks keep separate counts.
-        report.count("\(label): events added", by: c.eventsInserted)
-        report.count("\(label): events changed", by: c.eventsUpdated)
-        report.count("\(label): events " + (keepRemoved ? "marked removed" : "removed"), by: c.eventsRemoved)
+        // Per event, as record outcomes (the summary's `sqlite out/agenda.db: 3 created, 1 updated, 2 deleted, 40
+        // unchanged`; with keep_removed, deleted events are marked removed). Named after the sink, so two sqlite
+        // sinks keep separate counts.
+        report.record(.created, sink: label, count: c.eventsInserted)
+        report.record(.updated, sink: label, count: c.eventsUpdated)
+        report.record(.deleted, sink: label, count: c.eventsRemoved)
+        report.record(.unchanged, sink: label, count: c.eventsUnchanged)
         if c.cancelledSkipped > 0 { report.count("\(label): cancelled events left out", by: c.cancelledSkipped) }
         report.count("\(label): rows changed", by: c.rowsChanged)
-        if c.eventsUnchanged > 0 { report.count("\(label): events unchanged (kept)", by: c.eventsUnchanged) }
         return c.dayEntriesSeen
     }
 

@@ -39,7 +39,8 @@ extension Stage {
     }
 }
 
-/// Writes batches somewhere. Nothing is visible until `commit`; `abort` leaves the target as it was.
+/// Writes batches somewhere. A local sink (`commitKind` `.file` or `.transaction`) makes nothing visible until
+/// `commit`, and its `abort` leaves the target as it was; a `.remote` sink cannot promise that (see `SinkCommit`).
 ///
 /// The runner's contract with a sink, call by call:
 /// - `open` runs on the runner's (calling) thread, before any source is read. Make the temporary output here.
@@ -64,6 +65,44 @@ public protocol Sink: AnyObject {
     func commit(context: RunContext) throws -> Int
     /// Removes any partial output; the previous output (if any) stays untouched.
     func abort(context: RunContext)
+    /// How the sink makes its output visible, which decides when the runner commits it (`SinkCommit`).
+    /// Default `.transaction` (see `SinkCommit`).
+    var commitKind: SinkCommit { get }
+}
+
+extension Sink {
+    /// `.transaction`: what the runner assumed, before sinks declared it, of every sink that did not write a
+    /// temporary file through the run's `AtomicFile`s, so a sink written before the declaration commits as it did.
+    /// It is also the safe guess: a file sink taken for a transaction still writes its whole file, and only gives
+    /// up the roll-back for a signal that arrives after its commit; a database taken for a file would commit
+    /// among the files, and a signal after it would roll the files back and say nothing was written while the
+    /// database had changed. A sink that writes through `AtomicFile(path:cancellation: context.cancellation)`
+    /// should declare `.file`; one that sends records to a server, `.remote`.
+    public var commitKind: SinkCommit { .transaction }
+}
+
+/// How a sink makes its output visible, declared by the sink (`Sink.commitKind`). The runner's commit phase
+/// (`Runner.commitAll`) goes in this order: every `.file` sink commits (its temporary file is completed and
+/// synced, the rename waits), then every `.transaction` sink (each commit makes the run irreversible: a signal
+/// no longer stops it), then every waiting file is renamed over its target at once, and last every `.remote`
+/// sink commits. A signal or an error before the first irreversible step leaves every local output as it was.
+public enum SinkCommit: String, Sendable, CaseIterable {
+    /// A temporary file, renamed over the target (`AtomicFile` with the run's cancellation).
+    case file
+    /// One database transaction, committed in place.
+    case transaction
+    /// Records sent one by one to something that cannot take them back (a server). `write` may make records
+    /// visible at once; `abort` stops, but cannot undo what was sent. Such a sink reports each record's
+    /// outcome (`RunReport.record(_:sink:count:)`); a `.failed` one fails the run (exit 1) after every other
+    /// sink committed, without undoing them. Remote sinks commit after the local outputs are in place, and
+    /// their `write` is called like any sink's: serially, batch after batch.
+    case remote
+}
+
+/// What became of one record a sink wrote, as the sink reports it (`RunReport.record(_:sink:count:)`); the
+/// summary prints, per sink, the counts that are not zero, in this order.
+public enum RecordOutcome: String, Sendable, CaseIterable {
+    case created, updated, deleted, unchanged, conflict, failed
 }
 
 /// Which parts of a batch something needs or produces.

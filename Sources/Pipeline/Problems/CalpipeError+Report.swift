@@ -13,10 +13,26 @@ public enum ExitStatus {
         128 + (signal == "SIGINT" ? SIGINT : SIGTERM)
     }
 
-    /// How a run that did not throw ended: 1 when sources failed (their rows were kept), 3 when records were
-    /// rejected or inputs had no events, else 0; with the reason `--summary-json` gives.
+    /// What an interrupted run says: every local output rolled back; a remote sink cannot take back what it sent,
+    /// so the records it reported (but the failed ones) are named: `interrupted by SIGINT: rolled back, nothing
+    /// was written but the 30 records remote x had sent`.
+    public static func interruptedText(by signal: String, report: RunReport, remoteSinks: [String]) -> String {
+        var text = "interrupted by \(signal): rolled back, nothing was written"
+        let sent = remoteSinks.compactMap { sink -> String? in
+            let outcomes = report.outcomes(of: sink)
+            let n = RecordOutcome.allCases.filter { $0 != .failed }.reduce(0) { $0 + outcomes[$1] }
+            return n == 0 ? nil : "the \(n) record\(n == 1 ? "" : "s") \(sink) had sent"
+        }
+        if !sent.isEmpty { text += " but " + sent.joined(separator: " and ") }
+        return text
+    }
+
+    /// How a run that did not throw ended: 1 when sources failed (their rows were kept) or a sink reported
+    /// records `.failed` (every output was committed all the same), 3 when records were rejected or inputs had no
+    /// events, else 0; with the reason `--summary-json` gives.
     public static func of(_ report: RunReport) -> (code: Int32, reason: String) {
         if !report.keptSources.isEmpty { return (failed, "sources failed or came back empty; their rows were kept") }
+        if report.recordsFailed > 0 { return (failed, "records failed to write; the other records and outputs were committed") }
         if !report.rejections.isEmpty { return (rejected, "rejected records") }
         if !report.emptyResults.isEmpty { return (rejected, "inputs without events") }
         return (done, "done")

@@ -51,6 +51,10 @@ public final class RunReport: Sendable {
         var warnings: [String] = []
         var repairs: [Repair] = []
         var rowsWritten: [(sink: String, rows: Int)] = []
+        var outcomes: [(sink: String, outcomes: RecordOutcomes)] = []
+        /// The run's sink labels in pipeline order: the order `outcomes` lists sinks in.
+        var sinkOrder: [String] = []
+        var failedRecords: [String] = []
         var counters: [(name: String, value: Int)] = []
         var cachedCopies: [(label: String, age: Double, origin: String)] = []
         var timings: [(step: String, seconds: Double)] = []
@@ -75,6 +79,27 @@ public final class RunReport: Sendable {
     public var repairs: [Repair] { state.withLock { $0.repairs } }
     /// Rows written per sink label, in sink order.
     public var rowsWritten: [(sink: String, rows: Int)] { state.withLock { $0.rowsWritten } }
+    /// What became of the records each sink wrote, per sink label, for the sinks that reported any
+    /// (`record(_:sink:count:)`), in pipeline order (then in the order they first reported).
+    public var outcomes: [(sink: String, outcomes: RecordOutcomes)] {
+        state.withLock { state in
+            let order = state.sinkOrder
+            return state.outcomes.enumerated().sorted { a, b in
+                let (x, y) = (order.firstIndex(of: a.element.sink) ?? order.count, order.firstIndex(of: b.element.sink) ?? order.count)
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element)
+        }
+    }
+    /// The outcomes one sink reported (all zero when it reported none).
+    public func outcomes(of sink: String) -> RecordOutcomes {
+        state.withLock { $0.outcomes.first { $0.sink == sink }?.outcomes ?? RecordOutcomes() }
+    }
+    /// How many records the sinks reported `.failed`: the run then exits 1, after every sink committed.
+    public var recordsFailed: Int { state.withLock { $0.outcomes.reduce(0) { $0 + $1.outcomes[.failed] } } }
+    /// What `recordFailure(sink:record:reason:)` said about each failed record, in report order
+    /// (`sqlite a.db: UID "x": the server refused it`).
+    public var failedRecords: [String] { state.withLock { $0.failedRecords } }
+
     /// Named counters plugins add to the summary ("skipped VTODO", "forecasts from cache", ...), in first-use order.
     public var counters: [(name: String, value: Int)] { state.withLock { $0.counters } }
 
@@ -115,6 +140,9 @@ public final class RunReport: Sendable {
         }
     }
 
+    /// The run's sinks, in pipeline order (the order of `outcomes`).
+    package func expectSinks(_ labels: [String]) { state.withLock { $0.sinkOrder = labels } }
+
     package func keepSource(_ message: String) { state.withLock { $0.keptSources.append(message) } }
     package func noEvents(_ message: String) { state.withLock { $0.emptyResults.append(message) } }
 
@@ -128,6 +156,27 @@ public final class RunReport: Sendable {
 
     public func warn(_ message: String) {
         state.withLock { $0.warnings.append(message) }
+    }
+
+    /// A sink reports what became of `count` records it wrote (from any of its calls, on any thread).
+    public func record(_ outcome: RecordOutcome, sink: String, count: Int = 1) {
+        guard count > 0 else { return }
+        state.withLock {
+            if let i = $0.outcomes.firstIndex(where: { $0.sink == sink }) {
+                $0.outcomes[i].outcomes.add(outcome, count)
+            } else {
+                var outcomes = RecordOutcomes()
+                outcomes.add(outcome, count)
+                $0.outcomes.append((sink, outcomes))
+            }
+        }
+    }
+
+    /// A sink reports one record it could not write (`record`: how the sink names it, such as `UID "x"`): counted
+    /// `.failed`, and said on standard error as `<sink>: <record>: <reason>`.
+    public func recordFailure(sink: String, record: String, reason: String) {
+        self.record(.failed, sink: sink)
+        state.withLock { $0.failedRecords.append("\(sink): \(record): \(reason)") }
     }
 
     public func count(_ name: String, by amount: Int = 1) {
@@ -147,4 +196,25 @@ public final class RunReport: Sendable {
     func addEvents(_ n: Int) { state.withLock { $0.eventsRead += n } }
     func setOutputCounts(occurrences: Int, days: Int) { state.withLock { $0.occurrences += occurrences; $0.dayEntries += days } }
     func wrote(_ rows: Int, to sink: String) { state.withLock { $0.rowsWritten.append((sink, rows)) } }
+}
+
+/// How many records of one sink ended each way (`RecordOutcome`).
+public struct RecordOutcomes: Sendable, Hashable, CustomStringConvertible {
+    private var counts = [Int](repeating: 0, count: RecordOutcome.allCases.count)
+
+    public init() {}
+
+    public subscript(outcome: RecordOutcome) -> Int { counts[Self.index(outcome)] }
+
+    mutating func add(_ outcome: RecordOutcome, _ count: Int) { counts[Self.index(outcome)] += count }
+
+    private static func index(_ outcome: RecordOutcome) -> Int { RecordOutcome.allCases.firstIndex(of: outcome)! }
+
+    /// True when every count is zero.
+    public var isEmpty: Bool { counts.allSatisfy { $0 == 0 } }
+
+    /// The counts that are not zero, in `RecordOutcome` order: `3 created, 1 updated, 40 unchanged, 1 failed`.
+    public var description: String {
+        RecordOutcome.allCases.filter { self[$0] != 0 }.map { "\(self[$0]) \($0.rawValue)" }.joined(separator: ", ")
+    }
 }

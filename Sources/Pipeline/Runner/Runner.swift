@@ -45,11 +45,11 @@ public struct Runner {
         for label in pipeline.sourceLabels { context.report.addTime("source " + label, nanoseconds: 0) }
         for label in pipeline.stageLabels { context.report.addTime("stage " + label, nanoseconds: 0) }
         for sink in sinks { context.report.addTime("sink " + sink.label, nanoseconds: 0) }
+        context.report.expectSinks(sinks.map(\.label))
         let cancellation = context.cancellation
         cancellation.beginRun()
-        // Sinks that write through `AtomicFile` (they register a temporary file when they open) only prepare
-        // when they commit; the others commit in place (a database transaction). See `commitAll`.
-        var writesFiles: [Bool] = []
+        // Sinks whose output is visible and must not be aborted any more (see `commitAll`).
+        var finished = Set<Int>()
         var stamp: RunStamp?
         // Only where a sink rewrites its file on every run: sinks that keep rows per source (the sqlite sink) already
         // leave out what did not change, source by source (IncrementalPlanner), and say so.
@@ -77,10 +77,8 @@ public struct Runner {
         do {
             context.runState.incremental = try IncrementalPlanner.fingerprints(pipeline, sinks: sinks, enabled: incremental, context: context)
             for sink in sinks {
-                let before = cancellation.temporaryFileCount
                 try sink.open(context: context)
                 opened.append(sink)
-                writesFiles.append(cancellation.temporaryFileCount > before)
             }
             if let run = context.runState.incremental {
                 try IncrementalPlanner.plan(run, pipeline, sinks: opened, context: context)
@@ -187,39 +185,54 @@ public struct Runner {
                 let n = context.report.rejections.count
                 throw CalpipeError("\(n) record\(n == 1 ? " was" : "s were") rejected and --strict is set: nothing was written")
             }
-            try commitAll(opened, writesFiles: writesFiles, context: context)
-            // A run that wrote every output from every source, with nothing rejected, is the one the next run
-            // compares itself with.
+            try commitAll(opened, finished: &finished, context: context)
+            // A run that wrote every output from every source, with nothing rejected or failed, is the one the next
+            // run compares itself with.
             let report = context.report
-            if let stampFile, let stamp, report.rejections.isEmpty, report.keptSources.isEmpty, report.emptyResults.isEmpty {
+            if let stampFile, let stamp, report.rejections.isEmpty, report.keptSources.isEmpty, report.emptyResults.isEmpty,
+               report.recordsFailed == 0 {
                 stamp.recording(finishedAt: context.environment.now, warnings: report.warnings.count + report.repairs.count).save(to: stampFile)
             }
         } catch {
             // The sinks are the pump's until its thread has ended.
             pump?.cancel()
-            for sink in opened { sink.abort(context: context) }
+            for (index, sink) in opened.enumerated() where !finished.contains(index) { sink.abort(context: context) }
             cancellation.discardPending()
             throw error
         }
     }
 
-    /// The commit phase. File sinks commit first: each writes its last bytes into its temporary file and
-    /// syncs it, and the renames wait. Then sinks that commit in place (a database transaction), each of which
-    /// makes the run irreversible once it has committed. Last, every file is renamed over its target at once.
-    /// A signal before the first irreversible step rolls everything back; after it, the run goes to its end.
-    private func commitAll(_ sinks: [any Sink], writesFiles: [Bool], context: RunContext) throws {
+    /// The commit phase, in the order the sinks declare (`SinkCommit`). File sinks commit first: each writes its
+    /// last bytes into its temporary file and syncs it, and the renames wait. Then sinks that commit in place (a
+    /// database transaction), each of which makes the run irreversible once it has committed. Then every file is
+    /// renamed over its target at once. A signal before the first irreversible step rolls everything back; after
+    /// it, the run goes to its end. Last, remote sinks commit, once every local output is in place: what they
+    /// sent cannot be taken back, and if one fails the local outputs stay written (`finished` holds the sinks
+    /// that must no longer be aborted). Records a sink reported `.failed` do not stop the commit phase: the run
+    /// ends with every output committed and exits 1 (`ExitStatus.of`).
+    private func commitAll(_ sinks: [any Sink], finished: inout Set<Int>, context: RunContext) throws {
         let cancellation = context.cancellation
         cancellation.beginCommit()
-        let order = sinks.indices.filter { writesFiles[$0] } + sinks.indices.filter { !writesFiles[$0] }
+        let kinds = sinks.map(\.commitKind)
+        let local = sinks.indices.filter { kinds[$0] == .file } + sinks.indices.filter { kinds[$0] == .transaction }
         var rows = [Int](repeating: 0, count: sinks.count)
-        for index in order {
-            try context.checkCancellation()
+        func commit(_ index: Int) throws {
             let t = DispatchTime.now().uptimeNanoseconds
             rows[index] = try sinks[index].commit(context: context)
             context.report.addTime("sink " + sinks[index].label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
-            if !writesFiles[index] { cancellation.markIrreversible() }
+        }
+        for index in local {
+            try context.checkCancellation()
+            try commit(index)
+            if kinds[index] == .transaction { cancellation.markIrreversible() }
         }
         try cancellation.publish()
-        for (sink, count) in zip(sinks, rows) { context.report.wrote(count, to: sink.label) }
+        finished.formUnion(local)
+        for index in sinks.indices where kinds[index] != .remote { context.report.wrote(rows[index], to: sinks[index].label) }
+        for index in sinks.indices where kinds[index] == .remote {
+            try commit(index)
+            finished.insert(index)
+            context.report.wrote(rows[index], to: sinks[index].label)
+        }
     }
 }
