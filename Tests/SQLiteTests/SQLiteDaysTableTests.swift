@@ -87,7 +87,7 @@ final class SQLiteDaysTableTests: XCTestCase {
                 """)
             try old.execute("COMMIT")
         }
-        try run(path, events: [event("a@x", "Standup", at(2026, 11, 24, 9), at(2026, 11, 24, 10))], locale: "de")
+        _ = try run(path, events: [event("a@x", "Standup", at(2026, 11, 24, 9), at(2026, 11, 24, 10))], locale: "de")
 
         let db = try Database(path: path, configuration: .init(readOnly: true))
         XCTAssertEqual(try db.userVersion, 8)
@@ -106,7 +106,7 @@ final class SQLiteDaysTableTests: XCTestCase {
 
         // The upgraded schema is exactly the schema of a new file.
         let fresh = dir.appendingPathComponent("fresh.db").path
-        try run(fresh, events: [])
+        _ = try run(fresh, events: [])
         let schema = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
         XCTAssertEqual(try db.rows(schema), try Database(path: fresh).rows(schema))
     }
