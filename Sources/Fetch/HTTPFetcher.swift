@@ -103,6 +103,9 @@ package final class HTTPFetcher: Sendable {
     // MARK: - Requests
 
     /// Sends a request. GET and HEAD go through the cache (`policy`); other methods are sent on every call.
+    /// 429, 5xx, timeouts and broken connections are retried for idempotent methods (`HTTPRequest.isIdempotent`);
+    /// a POST or PATCH is sent again only when the server asks with Retry-After (429/503) or the connection was
+    /// never made, else it fails with `FetchError.notRetried`.
     /// Returns any final answer (2xx, or 4xx for the caller to read, 401/403 at once without retries); throws
     /// `FetchError` when no answer and no usable cached copy could be had.
     package func send(_ request: HTTPRequest, policy: CachePolicy = CachePolicy(), into destination: BodyDestination = .memory) throws -> FetchResult {
@@ -318,9 +321,16 @@ package final class HTTPFetcher: Sendable {
                         return try fallBack(cached, .limitReached(host: prepared.authority, message: message), policy: policy)
                     }
                     wait = retryAfter
+                } else if !request.isIdempotent {
+                    // A POST or PATCH may have been applied: sent again only when the server asks (Retry-After).
+                    return try fallBack(cached, .notRetried(failure, method: request.method), policy: policy)
                 }
             case .failure(let error):
                 failure = error
+                if !request.isIdempotent, !error.requestNeverSent {
+                    // A timeout or a broken connection after the request left: it may have been applied.
+                    return try fallBack(cached, .notRetried(error, method: request.method), policy: policy)
+                }
                 if error.isConnectFailure {
                     // The server was never reached: one more try after a short wait, not the whole budget.
                     connectFailures += 1
@@ -468,5 +478,12 @@ extension FetchError {
         case .connectTimeout: return true
         default: return false
         }
+    }
+
+    /// The connection was never made (refused, unknown host, no network), so the request did not leave: safe
+    /// to send again whatever its method. A connect timeout is not: the request may have been sent.
+    var requestNeverSent: Bool {
+        if case .transport(_, _, let connectFailure) = self { return connectFailure }
+        return false
     }
 }

@@ -31,6 +31,15 @@ package struct HTTPRequest: Sendable {
 
     /// Answers of these may be kept and reused.
     var isCacheable: Bool { (method == "GET" || method == "HEAD") && body == nil }
+
+    /// Methods that may be sent again after a 5xx, a timeout or a lost connection: sending them twice has the
+    /// effect of sending them once (RFC 9110 9.2.2; PROPFIND and REPORT are safe WebDAV reads). POST, PATCH and
+    /// unknown methods are repeated only when the server asks with Retry-After (429/503), or when the
+    /// connection was never made (the request did not leave).
+    package static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "PROPFIND", "REPORT"]
+
+    /// True when a failed attempt may be repeated without the server asking (`idempotentMethods`).
+    package var isIdempotent: Bool { Self.idempotentMethods.contains(method) }
 }
 
 /// Where a response body goes.
