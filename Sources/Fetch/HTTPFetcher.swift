@@ -17,7 +17,8 @@ package final class HTTPFetcher: Sendable {
     /// The cache file this client uses.
     package let cachePath: String
     private let transport: HTTPTransport
-    private let gate: HostGate
+    /// The per-host turns, shared with every client made from this one (`sibling`).
+    package let gate: HostGate
     private let environment: [String: String]
     /// What the client changes as it works, behind one lock (the cache connection is used only while it is held).
     private struct State {
@@ -38,16 +39,27 @@ package final class HTTPFetcher: Sendable {
     ///   - environment: where the default path's variables, `$NETRC` / `$HOME` (for `.netrc`) and
     ///     `CALPIPE_OFFLINE=1` (the same as `settings.offline`) are read.
     ///   - settings: timeouts, retry budget, rate limit, User-Agent.
+    ///   - gate: the per-host turns to take part in; nil: a gate of this client's own.
     package init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                settings: HTTPSettings = HTTPSettings()) {
+                settings: HTTPSettings = HTTPSettings(), gate: HostGate? = nil) {
         var settings = settings
         if environment["CALPIPE_OFFLINE"] == "1" { settings.offline = true }
         self.settings = settings
         self.environment = environment
         self.cachePath = cachePath ?? HTTPCache.defaultPath(environment: environment)
         transport = HTTPTransport(settings: settings)
-        gate = HostGate(requestsPerSecond: settings.requestsPerSecond)
+        self.gate = gate ?? HostGate()
     }
+
+    /// Another client for the same process: its own settings (timeouts, retries, rate limit, User-Agent) and
+    /// cache file (nil: this one's), taking turns at each host with this client and every other sibling, so
+    /// requests from the feeds and the forecast stage to one host are spaced as if one client sent them all.
+    package func sibling(cachePath: String? = nil, settings: HTTPSettings) -> HTTPFetcher {
+        HTTPFetcher(cachePath: cachePath ?? self.cachePath, environment: environment, settings: settings, gate: gate)
+    }
+
+    /// Seconds between the starts of two requests to one host (`HTTPSettings.requestsPerSecond`).
+    private var minimumInterval: Double { settings.requestsPerSecond > 0 ? 1 / settings.requestsPerSecond : 0 }
 
     deinit {
         if let bodyFolder = state.withLock({ $0.bodyFolder }) { try? FileManager.default.removeItem(at: bodyFolder) }
@@ -284,7 +296,7 @@ package final class HTTPFetcher: Sendable {
             attempt += 1
             let outcome: Result<HTTPTransport.Exchange, FetchError>
             do {
-                outcome = .success(try gate.withTurn(prepared.authority) {
+                outcome = .success(try gate.withTurn(prepared.authority, minimumInterval: minimumInterval) {
                     try transport.send(urlRequest, toFile: toFile, sensitiveHeaders: prepared.sensitiveHeaders, label: label)
                 })
             } catch let error as FetchError {

@@ -99,7 +99,8 @@ package final class ForecastStage: Stage {
         let environment = options.environment
         let cachePath = options.path("cache") ?? HTTPCache.defaultPath(environment: environment.environment)
         let needsNetwork = provider != "file" || geocode
-        let fetcher = needsNetwork ? HTTPFetcher(cachePath: cachePath, environment: environment.environment, settings: settings) : nil
+        // The pipeline's client's sibling: the feeds and the forecast take turns at a host they both ask.
+        let fetcher = needsNetwork ? environment.httpClient(cachePath: cachePath, settings: settings) : nil
         self.fetcher = fetcher
 
         switch provider {
