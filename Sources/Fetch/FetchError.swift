@@ -2,7 +2,7 @@ import Pipeline
 
 /// Why a URL could not be fetched (after retries, and with no usable cached copy to fall back on). URLs in
 /// these errors are redacted (`URLRedaction`): no credentials.
-package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The address is not an http(s) URL we can request.
     case invalidURL(String)
     /// No connection, DNS failure, reset, ... `connectFailure`: the server was never reached.
@@ -27,7 +27,7 @@ package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvert
     /// was not sent again: the server did not ask for it with Retry-After, and a second copy might be applied twice.
     case notRetried(FetchError, method: String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .invalidURL(let url), .transport(let url, _, _), .connectTimeout(let url, _), .timeout(let url, _), .status(let url, _, _),
              .interrupted(let url):
@@ -44,7 +44,7 @@ package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// The error without the URL or host it names (for "server unreachable (...)" texts).
-    package var reason: String {
+    public var reason: String {
         switch self {
         case .invalidURL: return "not an http:// or https:// address"
         case .transport(_, let message, _): return message
@@ -62,5 +62,5 @@ package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvert
 
 extension FetchError: CalpipeErrorConvertible {
     /// Its text (URLs redacted) as the message.
-    package var calpipeError: CalpipeError { CalpipeError(description, cause: self) }
+    public var calpipeError: CalpipeError { CalpipeError(description, cause: self) }
 }

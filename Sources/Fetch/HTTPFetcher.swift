@@ -12,10 +12,11 @@ import FoundationNetworking
 /// one request at a time per host, a per-host rate limit, an identifying User-Agent; and the stale cached copy
 /// (within `CachePolicy.maxStale`) when the server cannot answer. Synchronous: the pipeline calls it from its
 /// own thread. Credentials never appear in its messages, errors or cache keys (`URLRedaction`).
-package final class HTTPFetcher: Sendable {
-    package let settings: HTTPSettings
+public final class HTTPFetcher: Sendable {
+    /// Timeouts, retries, rate limit and User-Agent of this client.
+    public let settings: HTTPSettings
     /// The cache file this client uses.
-    package let cachePath: String
+    public let cachePath: String
     private let transport: HTTPTransport
     /// The per-host turns, shared with every client made from this one (`sibling`).
     package let gate: HostGate
@@ -39,22 +40,29 @@ package final class HTTPFetcher: Sendable {
     ///   - environment: where the default path's variables, `$NETRC` / `$HOME` (for `.netrc`) and
     ///     `CALPIPE_OFFLINE=1` (the same as `settings.offline`) are read.
     ///   - settings: timeouts, retry budget, rate limit, User-Agent.
-    ///   - gate: the per-host turns to take part in; nil: a gate of this client's own.
-    package init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                settings: HTTPSettings = HTTPSettings(), gate: HostGate? = nil) {
+    ///
+    /// A client of its own takes turns at each host only with itself; a plugin of a pipeline asks the pipeline
+    /// for one instead (`PipelineEnvironment.httpClient(settings:)`), which shares the pipeline's turns.
+    public convenience init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            settings: HTTPSettings = HTTPSettings()) {
+        self.init(cachePath: cachePath, environment: environment, settings: settings, gate: HostGate())
+    }
+
+    /// A client taking part in `gate`'s per-host turns.
+    package init(cachePath: String?, environment: [String: String], settings: HTTPSettings, gate: HostGate) {
         var settings = settings
         if environment["CALPIPE_OFFLINE"] == "1" { settings.offline = true }
         self.settings = settings
         self.environment = environment
         self.cachePath = cachePath ?? HTTPCache.defaultPath(environment: environment)
         transport = HTTPTransport(settings: settings)
-        self.gate = gate ?? HostGate()
+        self.gate = gate
     }
 
     /// Another client for the same process: its own settings (timeouts, retries, rate limit, User-Agent) and
     /// cache file (nil: this one's), taking turns at each host with this client and every other sibling, so
     /// requests from the feeds and the forecast stage to one host are spaced as if one client sent them all.
-    package func sibling(cachePath: String? = nil, settings: HTTPSettings) -> HTTPFetcher {
+    public func sibling(cachePath: String? = nil, settings: HTTPSettings) -> HTTPFetcher {
         HTTPFetcher(cachePath: cachePath ?? self.cachePath, environment: environment, settings: settings, gate: gate)
     }
 
@@ -67,13 +75,13 @@ package final class HTTPFetcher: Sendable {
 
     /// Why the cache could not be opened (the client then works without one), or that it was damaged and
     /// rebuilt, if either happened.
-    package var cacheProblem: String? {
+    public var cacheProblem: String? {
         state.withLock { $0.cacheOpenFailed ?? $0.cacheRepairNote }
     }
 
     /// Messages about the cache not yet shown (a damaged cache rebuilt, a damaged body downloaded again); each
     /// is returned once.
-    package func takeNotes() -> [String] {
+    public func takeNotes() -> [String] {
         state.withLock { state in
             defer { state.notes = [] }
             return state.notes
@@ -120,7 +128,7 @@ package final class HTTPFetcher: Sendable {
     /// never made, else it fails with `FetchError.notRetried`.
     /// Returns any final answer (2xx, or 4xx for the caller to read, 401/403 at once without retries); throws
     /// `FetchError` when no answer and no usable cached copy could be had.
-    package func send(_ request: HTTPRequest, policy: CachePolicy = CachePolicy(), into destination: BodyDestination = .memory) throws -> FetchResult {
+    public func send(_ request: HTTPRequest, policy: CachePolicy = CachePolicy(), into destination: BodyDestination = .memory) throws -> FetchResult {
         let prepared = try prepare(request)
         let toFile = destination == .file
         let resolved = try resolve(request, prepared, policy: policy, toFile: toFile)
@@ -149,13 +157,13 @@ package final class HTTPFetcher: Sendable {
     }
 
     /// Fetches a URL through the cache, with the body in memory (forecasts, geocoding).
-    package func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
+    public func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
         try send(.get(url), policy: policy)
     }
 
     /// Fetches a URL through the cache with the body in a file this client owns (feeds): the body never
     /// passes through memory. The file stays until the client goes away.
-    package func download(_ url: String, policy: CachePolicy = CachePolicy()) throws -> (result: FetchResult, path: String) {
+    public func download(_ url: String, policy: CachePolicy = CachePolicy()) throws -> (result: FetchResult, path: String) {
         let result = try send(.get(url), policy: policy, into: .file)
         return (result, result.bodyPath ?? "")
     }
@@ -285,7 +293,18 @@ package final class HTTPFetcher: Sendable {
         var urlRequest = URLRequest(url: prepared.requestURL, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: max(settings.connectTimeout, settings.requestTimeout) + 1)
         urlRequest.httpMethod = request.method
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        if let body = request.body { urlRequest.httpBody = Data(body) }
+        var bodyFile: URL?
+        if let path = request.bodyFile {
+            bodyFile = URL(fileURLWithPath: path)
+            do {
+                _ = try FileManager.default.attributesOfItem(atPath: path)
+                guard FileManager.default.isReadableFile(atPath: path) else { throw CocoaError(.fileReadNoPermission) }
+            } catch {
+                throw FetchError.transport(url: label, message: "cannot read the request body \(path) (\(CalpipeError(error).message))")
+            }
+        } else if let body = request.body {
+            urlRequest.httpBody = Data(body)
+        }
 
         let deadline = uptime + settings.retryBudget
         let backoff = BackoffSchedule(base: settings.backoffBase, maximum: settings.maximumBackoff)
@@ -297,7 +316,7 @@ package final class HTTPFetcher: Sendable {
             let outcome: Result<HTTPTransport.Exchange, FetchError>
             do {
                 outcome = .success(try gate.withTurn(prepared.authority, minimumInterval: minimumInterval) {
-                    try transport.send(urlRequest, toFile: toFile, sensitiveHeaders: prepared.sensitiveHeaders, label: label)
+                    try transport.send(urlRequest, bodyFile: bodyFile, toFile: toFile, sensitiveHeaders: prepared.sensitiveHeaders, label: label)
                 })
             } catch let error as FetchError {
                 outcome = .failure(error)
@@ -469,7 +488,7 @@ package final class HTTPFetcher: Sendable {
     }
 
     /// Drops a URL's cached answer (e.g. one that turned out to be unreadable), so the next run asks again.
-    package func forget(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) {
+    public func forget(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) {
         guard let key = try? prepare(HTTPRequest(url: url, credentials: credentials)).key else { return }
         _ = withCache { try $0.remove(key: key) }
     }

@@ -7,7 +7,7 @@ extension PipelineEnvironment {
     /// - Parameters:
     ///   - cachePath: the cache file; nil: the pipeline client's (else the default path).
     ///   - settings: this plugin's timeouts, retries, rate limit and User-Agent.
-    package func httpClient(cachePath: String? = nil, settings: HTTPSettings) -> HTTPFetcher {
+    public func httpClient(cachePath: String? = nil, settings: HTTPSettings) -> HTTPFetcher {
         if let shared = fetcher as? HTTPFetcher { return shared.sibling(cachePath: cachePath, settings: settings) }
         return HTTPFetcher(cachePath: cachePath, environment: environment, settings: settings)
     }
