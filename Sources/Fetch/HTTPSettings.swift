@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// How polite and how patient the HTTP client is. One value per client; every field has a safe default.
 public struct HTTPSettings: Sendable {
@@ -53,5 +54,20 @@ public struct HTTPSettings: Sendable {
         self.requestsPerSecond = requestsPerSecond
         self.keepStaleFor = keepStaleFor
         self.clock = clock
+    }
+}
+
+extension HTTPSettings {
+    /// Settings from a plugin's `client` options (`HTTPOptions.clientOptions`): what they give replaces `base`'s
+    /// value, what they leave out keeps it.
+    public init(_ options: HTTPClientOptions, base: HTTPSettings = HTTPSettings()) {
+        self = base
+        if let userAgent = options.userAgent { self.userAgent = userAgent }
+        if let timeout = options.timeout { requestTimeout = timeout }
+        if let connectTimeout = options.connectTimeout { self.connectTimeout = connectTimeout }
+        if let retryBudget = options.retryBudget { self.retryBudget = retryBudget }
+        if let backoff = options.backoff { backoffBase = backoff }
+        if let maxAttempts = options.maxAttempts { maximumAttempts = maxAttempts }
+        if let requestsPerSecond = options.requestsPerSecond { self.requestsPerSecond = requestsPerSecond }
     }
 }

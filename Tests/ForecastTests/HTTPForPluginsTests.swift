@@ -15,18 +15,18 @@ final class HTTPForPluginsTests: XCTestCase {
                 type: "api-events", kind: .source, summary: "events from a JSON API",
                 options: [
                     OptionDoc("base_url", "url", required: true, "the API's address"),
-                    OptionDoc("token", "string", required: true, "the API's bearer token"),
                     OptionDoc("query_file", "path", required: true, "the search, sent as the POST body"),
-                ],
+                ] + HTTPOptions.auth() + HTTPOptions.client(),
                 make: { options in
                     let base = options.string("base_url") ?? ""
-                    let token = options.string("token") ?? ""
                     let queryFile = options.path("query_file") ?? ""
+                    let access = HTTPOptions.access(options)
+                    let settings = HTTPSettings(HTTPOptions.clientOptions(options), base: HTTPSettings(userAgent: "api-plugin/1.0 (ops@example.com)"))
                     try options.finish()
                     // One client for this plugin, sharing the pipeline's cache file and host turns.
-                    let client = options.environment.httpClient(settings: HTTPSettings(userAgent: "api-plugin/1.0 (ops@example.com)", requestsPerSecond: 0))
+                    let client = options.environment.httpClient(settings: settings)
                     seen.client = client
-                    return APISource(client: client, base: base, token: token, queryFile: queryFile)
+                    return APISource(client: client, base: base, access: access ?? RemoteAccess(), queryFile: queryFile)
                 })
         }
 
@@ -35,10 +35,10 @@ final class HTTPForPluginsTests: XCTestCase {
         let credentials: RemoteCredentials
         let queryFile: String
 
-        init(client: HTTPFetcher, base: String, token: String, queryFile: String) {
+        init(client: HTTPFetcher, base: String, access: RemoteAccess, queryFile: String) {
             self.client = client
             self.base = base
-            credentials = RemoteCredentials(bearerToken: token, useNetrc: false)
+            credentials = access.credentials
             self.queryFile = queryFile
         }
 
@@ -77,11 +77,12 @@ final class HTTPForPluginsTests: XCTestCase {
         let seen = APISource.Seen()
         var registry = PluginRegistry.standard
         registry.register(APISource.descriptor(seen))
-        let loader = PipelineLoader.standard(registry: registry, environment: ["HOME": NSTemporaryDirectory(), "CALPIPE_CACHE": Harness.temporaryCache()],
+        let loader = PipelineLoader.standard(registry: registry, environment: ["HOME": NSTemporaryDirectory(), "CALPIPE_CACHE": Harness.temporaryCache(), "API_TOKEN": "tok-secret"],
                                              now: Harness.now)
         var pipeline = try loader.load(json: try JSONParser.parse("""
             {"name": "api", "timezone": "Europe/Berlin", "window": {"from": "2026-12-01", "to": "2026-12-08"},
-             "sources": [{"type": "api-events", "base_url": "\(server.base)", "token": "tok-secret", "query_file": "query.json"}],
+             "sources": [{"type": "api-events", "base_url": "\(server.base)", "query_file": "query.json", "bearer_token": "${API_TOKEN}",
+                          "netrc": false, "timeout": 7, "connect_timeout": 2, "max_requests_per_second": 0}],
              "stages": [{"type": "split"}], "sinks": [{"type": "json", "path": "-"}]}
             """), file: "api.json", baseDirectory: folder)
         let collected = Collected()
@@ -98,6 +99,10 @@ final class HTTPForPluginsTests: XCTestCase {
         XCTAssertEqual(log[0].headers["user-agent"], "api-plugin/1.0 (ops@example.com)")
         XCTAssertEqual(log[1].headers["authorization"], "Bearer tok-secret")
         let client = try XCTUnwrap(seen.client)
+        XCTAssertEqual(client.settings.requestTimeout, 7, "the client option group")
+        XCTAssertEqual(client.settings.connectTimeout, 2)
+        XCTAssertEqual(client.settings.retryBudget, 60, "a default where the pipeline says nothing")
+        XCTAssertEqual(client.settings.userAgent, "api-plugin/1.0 (ops@example.com)", "the plugin's own default")
         XCTAssertEqual(client.cachePath, (pipeline.environment.fetcher as? HTTPFetcher)?.cachePath, "the pipeline's cache file")
         XCTAssertTrue(client.gate === (pipeline.environment.fetcher as? HTTPFetcher)?.gate, "the pipeline's turns at each host")
     }
@@ -107,5 +112,38 @@ final class HTTPForPluginsTests: XCTestCase {
         XCTAssertThrowsError(try client.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:9/api", bodyFile: "/nonexistent/query.json"))) { error in
             XCTAssertEqual("\(error)", "http://127.0.0.1:9/api: cannot read the request body /nonexistent/query.json (no such file)")
         }
+    }
+
+    func testTheOptionGroupsProblemsAreSaidOnTheirOptions() throws {
+        let seen = APISource.Seen()
+        var registry = PluginRegistry.standard
+        registry.register(APISource.descriptor(seen))
+        let loader = PipelineLoader(registry: registry, environment: ["HOME": "/nonexistent"], now: Harness.now)
+        let json = try JSONParser.parse("""
+            {"sources": [{"type": "api-events", "base_url": "https://api.example.com", "query_file": "q.json", "password": "pw",
+                          "max_stale": "soon", "timeout": 0, "max_attempts": 0, "user_agent": " ", "bearer_tokn": "x"}],
+             "stages": [{"type": "split"}], "sinks": [{"type": "json", "path": "-"}]}
+            """)
+        XCTAssertThrowsError(try loader.load(json: json, file: "api.json", baseDirectory: URL(fileURLWithPath: "/tmp"))) { error in
+            XCTAssertEqual("\(error)", """
+                api.json: sources[0].bearer_tokn: unknown option (expected one of: base_url, query_file, headers, bearer_token, username, password, netrc, max_stale, user_agent, timeout, connect_timeout, retry_budget, backoff, max_attempts, max_requests_per_second, name, color); did you mean "bearer_token"?
+                api.json: sources[0].username: missing ("password" needs a "username")
+                api.json: sources[0].max_stale: expected a duration such as "30s", "15m", "6h" or "2d", got "soon"
+                api.json: sources[0].user_agent: expected a User-Agent text, got an empty string
+                api.json: sources[0].timeout: 0 is out of range (expected 0.01 to 3600)
+                api.json: sources[0].max_attempts: 0 is out of range (expected 1 to 100)
+                """)
+        }
+        XCTAssertNil(seen.client, "not made")
+    }
+
+    func testTheFileSourcesAndTheForecastDeclareTheGroupsOnce() {
+        let registry = PluginRegistry.standard
+        for type in ["ics", "json", "xcal", "jcal", "caldav-xml", "xml"] {
+            let names = registry.source(type)?.options.map(\.name) ?? []
+            XCTAssertEqual(names.filter { HTTPOptions.authNames.contains($0) }, HTTPOptions.authNames, type)
+        }
+        let forecast = registry.stage("forecast")?.options.map(\.name) ?? []
+        XCTAssertEqual(forecast.filter { HTTPOptions.clientNames.contains($0) }, HTTPOptions.clientNames)
     }
 }

@@ -31,12 +31,13 @@ public struct RemoteCredentials: Sendable, Hashable {
 }
 
 /// What a source asks of the fetcher besides the URL.
-package struct RemoteAccess: Sendable, Hashable {
-    package var credentials: RemoteCredentials
+public struct RemoteAccess: Sendable, Hashable {
+    /// How to log in.
+    public var credentials: RemoteCredentials
     /// Seconds a cached copy may be old and still be used when the server cannot be reached (nil: any age).
-    package var maxStale: Double?
+    public var maxStale: Double?
 
-    package init(credentials: RemoteCredentials = RemoteCredentials(), maxStale: Double? = nil) {
+    public init(credentials: RemoteCredentials = RemoteCredentials(), maxStale: Double? = nil) {
         self.credentials = credentials
         self.maxStale = maxStale
     }
