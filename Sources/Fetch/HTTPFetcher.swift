@@ -21,11 +21,10 @@ public final class HTTPFetcher: Sendable {
     /// The per-host turns, shared with every client made from this one (`sibling`).
     package let gate: HostGate
     private let environment: [String: String]
-    /// What the client changes as it works, behind one lock (the cache connection is used only while it is held).
+    /// The open cache file, shared with the siblings that use the same file.
+    private let cacheHandle: CacheHandle
+    /// What the client changes as it works, behind one lock.
     private struct State {
-        var cache: HTTPCache?
-        var cacheOpenFailed: String?
-        var cacheRepairNote: String?
         var notes: [String] = []
         var netrc: NetrcFile??
         var bodyFolder: URL?
@@ -49,12 +48,18 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// A client taking part in `gate`'s per-host turns.
-    package init(cachePath: String?, environment: [String: String], settings: HTTPSettings, gate: HostGate) {
+    package convenience init(cachePath: String?, environment: [String: String], settings: HTTPSettings, gate: HostGate) {
+        let path = cachePath ?? HTTPCache.defaultPath(environment: environment)
+        self.init(cacheHandle: CacheHandle(path: path), environment: environment, settings: settings, gate: gate)
+    }
+
+    private init(cacheHandle: CacheHandle, environment: [String: String], settings: HTTPSettings, gate: HostGate) {
         var settings = settings
         if environment["CALPIPE_OFFLINE"] == "1" { settings.offline = true }
         self.settings = settings
         self.environment = environment
-        self.cachePath = cachePath ?? HTTPCache.defaultPath(environment: environment)
+        self.cacheHandle = cacheHandle
+        cachePath = cacheHandle.path
         transport = HTTPTransport(settings: settings)
         self.gate = gate
     }
@@ -62,8 +67,10 @@ public final class HTTPFetcher: Sendable {
     /// Another client for the same process: its own settings (timeouts, retries, rate limit, User-Agent) and
     /// cache file (nil: this one's), taking turns at each host with this client and every other sibling, so
     /// requests from the feeds and the forecast stage to one host are spaced as if one client sent them all.
+    /// With this client's cache file, the siblings share its connection too.
     public func sibling(cachePath: String? = nil, settings: HTTPSettings) -> HTTPFetcher {
-        HTTPFetcher(cachePath: cachePath ?? self.cachePath, environment: environment, settings: settings, gate: gate)
+        let handle = cachePath.map { $0 == self.cachePath ? cacheHandle : CacheHandle(path: $0) } ?? cacheHandle
+        return HTTPFetcher(cacheHandle: handle, environment: environment, settings: settings, gate: gate)
     }
 
     /// Seconds between the starts of two requests to one host (`HTTPSettings.requestsPerSecond`).
@@ -76,7 +83,7 @@ public final class HTTPFetcher: Sendable {
     /// Why the cache could not be opened (the client then works without one), or that it was damaged and
     /// rebuilt, if either happened.
     public var cacheProblem: String? {
-        state.withLock { $0.cacheOpenFailed ?? $0.cacheRepairNote }
+        cacheHandle.problem
     }
 
     /// Messages about the cache not yet shown (a damaged cache rebuilt, a damaged body downloaded again); each
@@ -93,28 +100,7 @@ public final class HTTPFetcher: Sendable {
     }
 
     private func withCache<T>(_ body: (HTTPCache) throws -> T?) -> T? {
-        let cachePath = cachePath, settings = settings
-        return state.withLock { state in
-            if state.cache == nil, state.cacheOpenFailed == nil {
-                do {
-                    let opened = try HTTPCache(path: cachePath, busyTimeoutMilliseconds: Int(settings.cacheBusyTimeout * 1000))
-                    try opened.prune(now: settings.clock().timeIntervalSince1970, keepSeconds: settings.keepStaleFor)
-                    if let repaired = opened.repairNote {
-                        state.cacheRepairNote = repaired
-                        state.notes.append(repaired)
-                    }
-                    state.cache = opened
-                } catch {
-                    let locked = "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))"
-                    let why = (error as? SQLiteError).map { $0.isBusy ? locked : $0.reason } ?? CalpipeError(error).message
-                    let message = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
-                    state.cacheOpenFailed = message
-                    state.notes.append(message)
-                }
-            }
-            guard let cache = state.cache else { return nil }
-            return try? body(cache)
-        }
+        cacheHandle.with(settings: settings, note: note, body)
     }
 
     private var now: Double { settings.clock().timeIntervalSince1970 }

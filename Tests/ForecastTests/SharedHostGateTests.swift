@@ -6,7 +6,7 @@ import Pipeline
 import XCTest
 
 /// One politeness gate per pipeline: the feeds' client and the forecast stage's take turns at a host they both
-/// ask, against the recorded-response server (its log says when each request arrived).
+/// ask, against the recorded-response server (its log says when each request arrived); and one open cache file.
 final class SharedHostGateTests: XCTestCase {
     var server: RecordedServer!
 
@@ -59,5 +59,23 @@ final class SharedHostGateTests: XCTestCase {
         let log = try server.log()
         XCTAssertEqual(log.map(\.path), ["/team.ics", "/v1/forecast"])
         XCTAssertGreaterThanOrEqual(log[1].at - log[0].at, 0.8, "the forecast waited its turn at the host after the feed's request (1 a second)")
+    }
+
+    func testSiblingsWithOneCacheFileShareItsConnection() throws {
+        try server.route("/doc", [.init(headers: ["Cache-Control": "max-age=600"], body: "fresh")])
+        let cache = Harness.temporaryCache()
+        try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(String(repeating: "this is not a database ", count: 200).utf8).write(to: URL(fileURLWithPath: cache))
+        let feeds = HTTPFetcher(cachePath: cache, settings: HTTPSettings(requestsPerSecond: 0))
+        let forecast = feeds.sibling(cachePath: cache, settings: HTTPSettings(requestsPerSecond: 0))
+        let other = feeds.sibling(cachePath: Harness.temporaryCache(), settings: HTTPSettings(requestsPerSecond: 0))
+        XCTAssertEqual(try feeds.get(server.base + "/doc").origin, .network)
+        XCTAssertEqual(feeds.takeNotes().count, 1, "the damaged file rebuilt, said once")
+        XCTAssertEqual(try forecast.get(server.base + "/doc").origin, .cache, "what the feeds' client stored")
+        XCTAssertEqual(forecast.takeNotes(), [], "not said twice")
+        XCTAssertEqual(forecast.cacheProblem, feeds.cacheProblem, "the one connection that found the file damaged")
+        XCTAssertEqual(try other.get(server.base + "/doc").origin, .network, "another file is another cache")
+        XCTAssertNil(other.cacheProblem)
+        XCTAssertEqual(try server.log().count, 2)
     }
 }
