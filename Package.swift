@@ -33,7 +33,8 @@ let package = Package(
         // swift-crypto's, which uses the CPU's SHA instructions (every event of a feed is hashed on every run).
         .target(name: "CalHash", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Pipeline", dependencies: ["CalHash"]),
-        .target(name: "Importers", dependencies: ["Pipeline", "CalXML"]),
+        // Importers may use the HTTP client (any method, shared cache and host turns), not only the GET-to-file RemoteFetcher.
+        .target(name: "Importers", dependencies: ["Pipeline", "CalXML", "Fetch"]),
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),

@@ -2,7 +2,7 @@ import Pipeline
 
 /// Why a URL could not be fetched (after retries, and with no usable cached copy to fall back on). URLs in
 /// these errors are redacted (`URLRedaction`): no credentials.
-package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The address is not an http(s) URL we can request.
     case invalidURL(String)
     /// No connection, DNS failure, reset, ... `connectFailure`: the server was never reached.
@@ -23,8 +23,11 @@ package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvert
     /// The server could not be reached and no cached copy could stand in: `cache` says why
     /// ("no cached copy", "the cached copy is 3 d old, more than max_stale 2 d").
     case unavailable(FetchError, cache: String)
+    /// A request that is not idempotent (POST, PATCH) failed with a 5xx, a timeout or a broken connection and
+    /// was not sent again: the server did not ask for it with Retry-After, and a second copy might be applied twice.
+    case notRetried(FetchError, method: String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .invalidURL(let url), .transport(let url, _, _), .connectTimeout(let url, _), .timeout(let url, _), .status(let url, _, _),
              .interrupted(let url):
@@ -32,11 +35,16 @@ package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvert
         case .limitReached(let host, let message): return "\(host): request limit reached, no more requests this run" + (message.isEmpty ? "" : " (\(message))")
         case .offline(let url): return "\(url): not in the HTTP cache, and --offline allows no download"
         case .unavailable(let inner, let cache): return "\(inner); \(cache)"
+        case .notRetried(let inner, let method): return "\(inner); " + Self.notRetriedNote(method)
         }
     }
 
+    private static func notRetriedNote(_ method: String) -> String {
+        "not retried: a \(method) is sent again only when the server asks with Retry-After"
+    }
+
     /// The error without the URL or host it names (for "server unreachable (...)" texts).
-    package var reason: String {
+    public var reason: String {
         switch self {
         case .invalidURL: return "not an http:// or https:// address"
         case .transport(_, let message, _): return message
@@ -47,11 +55,12 @@ package indirect enum FetchError: Error, Sendable, Hashable, CustomStringConvert
         case .limitReached(_, let message): return "request limit reached" + (message.isEmpty ? "" : " (\(message))")
         case .offline: return "--offline"
         case .unavailable(let inner, let cache): return inner.reason + "; " + cache
+        case .notRetried(let inner, let method): return inner.reason + "; " + Self.notRetriedNote(method)
         }
     }
 }
 
 extension FetchError: CalpipeErrorConvertible {
     /// Its text (URLs redacted) as the message.
-    package var calpipeError: CalpipeError { CalpipeError(description, cause: self) }
+    public var calpipeError: CalpipeError { CalpipeError(description, cause: self) }
 }

@@ -1,5 +1,5 @@
 /// Where an answer came from.
-package enum FetchOrigin: Sendable, Hashable {
+public enum FetchOrigin: Sendable, Hashable {
     /// Downloaded now.
     case network
     /// Served from the cache while still fresh: no request was made.
@@ -10,7 +10,7 @@ package enum FetchOrigin: Sendable, Hashable {
     case stale(String)
 
     /// True when no new body was downloaded.
-    package var isFromCache: Bool {
+    public var isFromCache: Bool {
         if case .network = self { return false }
         return true
     }

@@ -12,18 +12,19 @@ import FoundationNetworking
 /// one request at a time per host, a per-host rate limit, an identifying User-Agent; and the stale cached copy
 /// (within `CachePolicy.maxStale`) when the server cannot answer. Synchronous: the pipeline calls it from its
 /// own thread. Credentials never appear in its messages, errors or cache keys (`URLRedaction`).
-package final class HTTPFetcher: Sendable {
-    package let settings: HTTPSettings
+public final class HTTPFetcher: Sendable {
+    /// Timeouts, retries, rate limit and User-Agent of this client.
+    public let settings: HTTPSettings
     /// The cache file this client uses.
-    package let cachePath: String
+    public let cachePath: String
     private let transport: HTTPTransport
-    private let gate: HostGate
+    /// The per-host turns, shared with every client made from this one (`sibling`).
+    package let gate: HostGate
     private let environment: [String: String]
-    /// What the client changes as it works, behind one lock (the cache connection is used only while it is held).
+    /// The open cache file, shared with the siblings that use the same file.
+    private let cacheHandle: CacheHandle
+    /// What the client changes as it works, behind one lock.
     private struct State {
-        var cache: HTTPCache?
-        var cacheOpenFailed: String?
-        var cacheRepairNote: String?
         var notes: [String] = []
         var netrc: NetrcFile??
         var bodyFolder: URL?
@@ -38,16 +39,42 @@ package final class HTTPFetcher: Sendable {
     ///   - environment: where the default path's variables, `$NETRC` / `$HOME` (for `.netrc`) and
     ///     `CALPIPE_OFFLINE=1` (the same as `settings.offline`) are read.
     ///   - settings: timeouts, retry budget, rate limit, User-Agent.
-    package init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                settings: HTTPSettings = HTTPSettings()) {
+    ///
+    /// A client of its own takes turns at each host only with itself; a plugin of a pipeline asks the pipeline
+    /// for one instead (`PipelineEnvironment.httpClient(settings:)`), which shares the pipeline's turns.
+    public convenience init(cachePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            settings: HTTPSettings = HTTPSettings()) {
+        self.init(cachePath: cachePath, environment: environment, settings: settings, gate: HostGate())
+    }
+
+    /// A client taking part in `gate`'s per-host turns.
+    package convenience init(cachePath: String?, environment: [String: String], settings: HTTPSettings, gate: HostGate) {
+        let path = cachePath ?? HTTPCache.defaultPath(environment: environment)
+        self.init(cacheHandle: CacheHandle(path: path), environment: environment, settings: settings, gate: gate)
+    }
+
+    private init(cacheHandle: CacheHandle, environment: [String: String], settings: HTTPSettings, gate: HostGate) {
         var settings = settings
         if environment["CALPIPE_OFFLINE"] == "1" { settings.offline = true }
         self.settings = settings
         self.environment = environment
-        self.cachePath = cachePath ?? HTTPCache.defaultPath(environment: environment)
+        self.cacheHandle = cacheHandle
+        cachePath = cacheHandle.path
         transport = HTTPTransport(settings: settings)
-        gate = HostGate(requestsPerSecond: settings.requestsPerSecond)
+        self.gate = gate
     }
+
+    /// Another client for the same process: its own settings (timeouts, retries, rate limit, User-Agent) and
+    /// cache file (nil: this one's), taking turns at each host with this client and every other sibling, so
+    /// requests from the feeds and the forecast stage to one host are spaced as if one client sent them all.
+    /// With this client's cache file, the siblings share its connection too.
+    public func sibling(cachePath: String? = nil, settings: HTTPSettings) -> HTTPFetcher {
+        let handle = cachePath.map { $0 == self.cachePath ? cacheHandle : CacheHandle(path: $0) } ?? cacheHandle
+        return HTTPFetcher(cacheHandle: handle, environment: environment, settings: settings, gate: gate)
+    }
+
+    /// Seconds between the starts of two requests to one host (`HTTPSettings.requestsPerSecond`).
+    private var minimumInterval: Double { settings.requestsPerSecond > 0 ? 1 / settings.requestsPerSecond : 0 }
 
     deinit {
         if let bodyFolder = state.withLock({ $0.bodyFolder }) { try? FileManager.default.removeItem(at: bodyFolder) }
@@ -55,13 +82,13 @@ package final class HTTPFetcher: Sendable {
 
     /// Why the cache could not be opened (the client then works without one), or that it was damaged and
     /// rebuilt, if either happened.
-    package var cacheProblem: String? {
-        state.withLock { $0.cacheOpenFailed ?? $0.cacheRepairNote }
+    public var cacheProblem: String? {
+        cacheHandle.problem
     }
 
     /// Messages about the cache not yet shown (a damaged cache rebuilt, a damaged body downloaded again); each
     /// is returned once.
-    package func takeNotes() -> [String] {
+    public func takeNotes() -> [String] {
         state.withLock { state in
             defer { state.notes = [] }
             return state.notes
@@ -73,28 +100,7 @@ package final class HTTPFetcher: Sendable {
     }
 
     private func withCache<T>(_ body: (HTTPCache) throws -> T?) -> T? {
-        let cachePath = cachePath, settings = settings
-        return state.withLock { state in
-            if state.cache == nil, state.cacheOpenFailed == nil {
-                do {
-                    let opened = try HTTPCache(path: cachePath, busyTimeoutMilliseconds: Int(settings.cacheBusyTimeout * 1000))
-                    try opened.prune(now: settings.clock().timeIntervalSince1970, keepSeconds: settings.keepStaleFor)
-                    if let repaired = opened.repairNote {
-                        state.cacheRepairNote = repaired
-                        state.notes.append(repaired)
-                    }
-                    state.cache = opened
-                } catch {
-                    let locked = "locked by another run for more than \(DurationText.seconds(settings.cacheBusyTimeout))"
-                    let why = (error as? SQLiteError).map { $0.isBusy ? locked : $0.reason } ?? CalpipeError(error).message
-                    let message = "cannot use the HTTP cache \(cachePath): \(why); continuing without it"
-                    state.cacheOpenFailed = message
-                    state.notes.append(message)
-                }
-            }
-            guard let cache = state.cache else { return nil }
-            return try? body(cache)
-        }
+        cacheHandle.with(settings: settings, note: note, body)
     }
 
     private var now: Double { settings.clock().timeIntervalSince1970 }
@@ -103,9 +109,12 @@ package final class HTTPFetcher: Sendable {
     // MARK: - Requests
 
     /// Sends a request. GET and HEAD go through the cache (`policy`); other methods are sent on every call.
+    /// 429, 5xx, timeouts and broken connections are retried for idempotent methods (`HTTPRequest.isIdempotent`);
+    /// a POST or PATCH is sent again only when the server asks with Retry-After (429/503) or the connection was
+    /// never made, else it fails with `FetchError.notRetried`.
     /// Returns any final answer (2xx, or 4xx for the caller to read, 401/403 at once without retries); throws
     /// `FetchError` when no answer and no usable cached copy could be had.
-    package func send(_ request: HTTPRequest, policy: CachePolicy = CachePolicy(), into destination: BodyDestination = .memory) throws -> FetchResult {
+    public func send(_ request: HTTPRequest, policy: CachePolicy = CachePolicy(), into destination: BodyDestination = .memory) throws -> FetchResult {
         let prepared = try prepare(request)
         let toFile = destination == .file
         let resolved = try resolve(request, prepared, policy: policy, toFile: toFile)
@@ -134,13 +143,13 @@ package final class HTTPFetcher: Sendable {
     }
 
     /// Fetches a URL through the cache, with the body in memory (forecasts, geocoding).
-    package func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
+    public func get(_ url: String, policy: CachePolicy = CachePolicy()) throws -> FetchResult {
         try send(.get(url), policy: policy)
     }
 
     /// Fetches a URL through the cache with the body in a file this client owns (feeds): the body never
     /// passes through memory. The file stays until the client goes away.
-    package func download(_ url: String, policy: CachePolicy = CachePolicy()) throws -> (result: FetchResult, path: String) {
+    public func download(_ url: String, policy: CachePolicy = CachePolicy()) throws -> (result: FetchResult, path: String) {
         let result = try send(.get(url), policy: policy, into: .file)
         return (result, result.bodyPath ?? "")
     }
@@ -270,7 +279,18 @@ package final class HTTPFetcher: Sendable {
         var urlRequest = URLRequest(url: prepared.requestURL, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: max(settings.connectTimeout, settings.requestTimeout) + 1)
         urlRequest.httpMethod = request.method
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        if let body = request.body { urlRequest.httpBody = Data(body) }
+        var bodyFile: URL?
+        if let path = request.bodyFile {
+            bodyFile = URL(fileURLWithPath: path)
+            do {
+                _ = try FileManager.default.attributesOfItem(atPath: path)
+                guard FileManager.default.isReadableFile(atPath: path) else { throw CocoaError(.fileReadNoPermission) }
+            } catch {
+                throw FetchError.transport(url: label, message: "cannot read the request body \(path) (\(CalpipeError(error).message))")
+            }
+        } else if let body = request.body {
+            urlRequest.httpBody = Data(body)
+        }
 
         let deadline = uptime + settings.retryBudget
         let backoff = BackoffSchedule(base: settings.backoffBase, maximum: settings.maximumBackoff)
@@ -281,8 +301,8 @@ package final class HTTPFetcher: Sendable {
             attempt += 1
             let outcome: Result<HTTPTransport.Exchange, FetchError>
             do {
-                outcome = .success(try gate.withTurn(prepared.authority) {
-                    try transport.send(urlRequest, toFile: toFile, sensitiveHeaders: prepared.sensitiveHeaders, label: label)
+                outcome = .success(try gate.withTurn(prepared.authority, minimumInterval: minimumInterval) {
+                    try transport.send(urlRequest, bodyFile: bodyFile, toFile: toFile, sensitiveHeaders: prepared.sensitiveHeaders, label: label)
                 })
             } catch let error as FetchError {
                 outcome = .failure(error)
@@ -318,9 +338,16 @@ package final class HTTPFetcher: Sendable {
                         return try fallBack(cached, .limitReached(host: prepared.authority, message: message), policy: policy)
                     }
                     wait = retryAfter
+                } else if !request.isIdempotent {
+                    // A POST or PATCH may have been applied: sent again only when the server asks (Retry-After).
+                    return try fallBack(cached, .notRetried(failure, method: request.method), policy: policy)
                 }
             case .failure(let error):
                 failure = error
+                if !request.isIdempotent, !error.requestNeverSent {
+                    // A timeout or a broken connection after the request left: it may have been applied.
+                    return try fallBack(cached, .notRetried(error, method: request.method), policy: policy)
+                }
                 if error.isConnectFailure {
                     // The server was never reached: one more try after a short wait, not the whole budget.
                     connectFailures += 1
@@ -447,7 +474,7 @@ package final class HTTPFetcher: Sendable {
     }
 
     /// Drops a URL's cached answer (e.g. one that turned out to be unreadable), so the next run asks again.
-    package func forget(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) {
+    public func forget(_ url: String, credentials: RemoteCredentials = RemoteCredentials(useNetrc: false)) {
         guard let key = try? prepare(HTTPRequest(url: url, credentials: credentials)).key else { return }
         _ = withCache { try $0.remove(key: key) }
     }
@@ -468,5 +495,12 @@ extension FetchError {
         case .connectTimeout: return true
         default: return false
         }
+    }
+
+    /// The connection was never made (refused, unknown host, no network), so the request did not leave: safe
+    /// to send again whatever its method. A connect timeout is not: the request may have been sent.
+    var requestNeverSent: Bool {
+        if case .transport(_, _, let connectFailure) = self { return connectFailure }
+        return false
     }
 }

@@ -51,11 +51,11 @@ final class HTTPTransport: Sendable {
 
     /// Sends the request. `toFile`: a 2xx body is streamed to a new temporary file (the caller's to move or
     /// delete); error bodies stay in memory (their first 64 KiB). `sensitiveHeaders`: dropped on a redirect
-    /// to another origin. `label`: the URL as messages show it. Throws `FetchError.connectTimeout`, `.timeout`
+    /// to another origin. `bodyFile`: the request body, streamed from this file. `label`: the URL as messages show it. Throws `FetchError.connectTimeout`, `.timeout`
     /// or `.transport`.
-    func send(_ request: URLRequest, toFile: Bool, sensitiveHeaders: Set<String>, label: String) throws -> Exchange {
+    func send(_ request: URLRequest, bodyFile: URL? = nil, toFile: Bool, sensitiveHeaders: Set<String>, label: String) throws -> Exchange {
         let state = TaskState(toFile: toFile, sensitiveHeaders: Set(sensitiveHeaders.map { $0.lowercased() }))
-        let task = session.dataTask(with: request)
+        let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
         delegate.register(task, state)
         defer { delegate.unregister(task) }
         let started = ProcessInfo.processInfo.systemUptime

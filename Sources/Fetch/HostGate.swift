@@ -1,9 +1,11 @@
 import Foundation
 import Pipeline
 
-/// Politeness per host: one request at a time, at most R requests per second, and a stop for the rest of
-/// the run once a host said its request limit is reached.
-final class HostGate: Sendable {
+/// Politeness per host, for every HTTP client of one process that shares it (`HTTPFetcher.sibling`): one
+/// request at a time to a host, requests to it spaced by the asking client's rate limit, and a stop for the
+/// rest of the run once a host said its request limit is reached. Each pipeline's loader makes one
+/// (`PipelineLoader.standard`), so its feeds and its forecast stage take turns at a host they both ask.
+package final class HostGate: Sendable {
     private struct State {
         var hostLocks: [String: NSLock] = [:]
         var lastStart: [String: Double] = [:]
@@ -11,11 +13,8 @@ final class HostGate: Sendable {
     }
 
     private let state = Locked(State())
-    private let minimumInterval: Double
 
-    init(requestsPerSecond: Double) {
-        minimumInterval = requestsPerSecond > 0 ? 1 / requestsPerSecond : 0
-    }
+    package init() {}
 
     /// Why requests to the host stopped, if they did.
     func blockReason(_ host: String) -> String? {
@@ -26,8 +25,9 @@ final class HostGate: Sendable {
         state.withLock { $0.blocked[host] = reason }
     }
 
-    /// Runs `body` holding the host's turn, after waiting out the rate limit.
-    func withTurn<T>(_ host: String, _ body: () throws -> T) rethrows -> T {
+    /// Runs `body` holding the host's turn, after waiting until `minimumInterval` seconds have passed since the
+    /// previous request to the host started (whichever client sent it).
+    func withTurn<T>(_ host: String, minimumInterval: Double, _ body: () throws -> T) rethrows -> T {
         let clock = { ProcessInfo.processInfo.systemUptime }
         let hostLock = state.withLock { state -> NSLock in
             if let existing = state.hostLocks[host] { return existing }

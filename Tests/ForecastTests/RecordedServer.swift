@@ -90,6 +90,8 @@ final class RecordedServer {
         var query: String
         var headers: [String: String]
         var body: String
+        /// When the server got it: seconds on the server's monotonic clock (only differences mean anything).
+        var at: Double
     }
 
     /// The requests the server got so far (control requests excluded).
@@ -98,7 +100,8 @@ final class RecordedServer {
         let items = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
         return items.map {
             LoggedRequest(method: $0["method"] as? String ?? "", path: $0["path"] as? String ?? "", query: $0["query"] as? String ?? "",
-                          headers: $0["headers"] as? [String: String] ?? [:], body: $0["body"] as? String ?? "")
+                          headers: $0["headers"] as? [String: String] ?? [:], body: $0["body"] as? String ?? "",
+                          at: $0["at"] as? Double ?? 0)
         }
     }
 

@@ -27,13 +27,7 @@ package final class ForecastStage: Stage {
             OptionDoc("archive_url", "url", "open-meteo: the archive's address, for historical days", default: "https://archive-api.open-meteo.com"),
             OptionDoc("geocoding_url", "url", "the geocoding service's address", default: "https://geocoding-api.open-meteo.com"),
             OptionDoc("apikey", "string", "open-meteo: key for the commercial service (then the customer- hosts are the default)"),
-            OptionDoc("user_agent", "string", "User-Agent sent with every request; metno requires one with contact information (e-mail or URL)"),
-            OptionDoc("timeout", "number", "seconds one request may take in all", default: "30"),
-            OptionDoc("connect_timeout", "number", "seconds to wait for a connection (or any data on it); said when it strikes", default: "5"),
-            OptionDoc("retry_budget", "number", "seconds spent retrying one request (429/5xx/network errors) before giving up", default: "60"),
-            OptionDoc("backoff", "number", "first wait between retries in seconds; doubles each time, with jitter", default: "1"),
-            OptionDoc("max_attempts", "integer", "attempts per request, the first included", default: "5"),
-            OptionDoc("max_requests_per_second", "number", "at most this many requests per second to one host (0: no limit)", default: "1"),
+        ] + HTTPOptions.client(userAgent: "User-Agent sent with every request; metno requires one with contact information (e-mail or URL)") + [
             OptionDoc("batch_size", "integer", "places per request (open-meteo)", default: "10"),
             OptionDoc("max_distance_km", "number", "file provider: how far a place may be from the nearest place in the file", default: "50"),
             OptionDoc("buffer_limit", "integer", "day entries held before forecasts are fetched for them", default: "50000"),
@@ -77,17 +71,8 @@ package final class ForecastStage: Stage {
         entryDistanceKm = options.number("entry_distance_km", default: 25, range: 0...20_000) ?? 25
         let apikey = options.string("apikey")
 
-        var settings = HTTPSettings()
-        if let userAgent = options.string("user_agent") {
-            if userAgent.trimmingCharacters(in: .whitespaces).isEmpty { options.report("user_agent", "expected a User-Agent text, got an empty string") }
-            settings.userAgent = userAgent
-        }
-        settings.requestTimeout = options.number("timeout", default: 30, range: 0.01...3600) ?? 30
-        settings.connectTimeout = options.number("connect_timeout", default: 5, range: 0.01...3600) ?? 5
-        settings.retryBudget = options.number("retry_budget", default: 60, range: 0...86_400) ?? 60
-        settings.backoffBase = options.number("backoff", default: 1, range: 0...3600) ?? 1
-        settings.maximumAttempts = options.integer("max_attempts", default: 5, range: 1...100)
-        settings.requestsPerSecond = options.number("max_requests_per_second", default: 1, range: 0...1000) ?? 1
+        // Timeouts, retries, politeness and User-Agent: the client option group, declared and read once.
+        let settings = HTTPSettings(HTTPOptions.clientOptions(options))
 
         // Options that only one provider reads are an error elsewhere, so a typo'd pipeline does not run half-configured.
         let onlyFor: [(key: String, provider: String)] = [("path", "file"), ("max_distance_km", "file"), ("historical", "open-meteo"),
@@ -99,7 +84,8 @@ package final class ForecastStage: Stage {
         let environment = options.environment
         let cachePath = options.path("cache") ?? HTTPCache.defaultPath(environment: environment.environment)
         let needsNetwork = provider != "file" || geocode
-        let fetcher = needsNetwork ? HTTPFetcher(cachePath: cachePath, environment: environment.environment, settings: settings) : nil
+        // The pipeline's client's sibling: the feeds and the forecast take turns at a host they both ask.
+        let fetcher = needsNetwork ? environment.httpClient(cachePath: cachePath, settings: settings) : nil
         self.fetcher = fetcher
 
         switch provider {

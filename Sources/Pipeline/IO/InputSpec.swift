@@ -24,20 +24,16 @@ public struct InputSpec: Sendable, Hashable {
     }
 
     /// The option docs every file-reading source lists.
+    /// The `url` input's log-in options and `max_stale` are the `HTTPOptions.auth` group.
     public static let optionDocs: [OptionDoc] = [
         OptionDoc("path", "path", "file, glob pattern (\"data/*.ics\") or \"-\" for standard input; relative to the pipeline file"),
         OptionDoc("url", "url", "http(s):// or webcal:// address, fetched through the HTTP cache; user:password@ in it logs in with HTTP Basic"),
-        OptionDoc("headers", "object", "url: headers sent with the request, name to value (values may use ${ENV}), e.g. {\"X-Api-Key\": \"${FEED_KEY}\"}"),
-        OptionDoc("bearer_token", "string", "url: sent as \"Authorization: Bearer ...\" (use ${ENV})"),
-        OptionDoc("username", "string", "url: HTTP Basic user name (with password)"),
-        OptionDoc("password", "string", "url: HTTP Basic password (use ${ENV})"),
-        OptionDoc("netrc", "boolean", "url: with no other credentials, log in with the host's entry in $NETRC or ~/.netrc", default: "true"),
-        OptionDoc("max_stale", "string", "url: when the server cannot be reached, use the cached copy only if it is younger than this (\"30s\", \"15m\", \"6h\", \"2d\"); else the source fails"),
+    ] + HTTPOptions.auth(prefix: "url: ") + [
         OptionDoc("allow_empty", "boolean", "the feed may truly empty out: an empty input then removes its rows from databases (else they are kept and the run exits 1)", default: "false"),
     ]
 
     /// The options that only a `url` input reads.
-    static let urlOptionNames = ["headers", "bearer_token", "username", "password", "netrc", "max_stale"]
+    static let urlOptionNames = HTTPOptions.authNames
 
     /// The names of `optionDocs`, for a plugin's own unknown-key check.
     public static var optionNames: [String] { optionDocs.map(\.name) }
@@ -76,35 +72,7 @@ public struct InputSpec: Sendable, Hashable {
 
     /// The `url` options: credentials and `max_stale`. Nil (with the problem reported) when one is wrong.
     static func decodeAccess(_ options: PluginOptions) -> RemoteAccess? {
-        var credentials = RemoteCredentials()
-        var ok = true
-        if let headers = options.stringMap("headers") {
-            for (name, value) in headers {
-                let valid = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }
-                if !valid { options.report("headers", "\"\(name)\" is not a valid header name"); ok = false }
-                if value.contains(where: { $0 == "\r" || $0 == "\n" }) { options.report("headers", "the value of \"\(name)\" contains a line break"); ok = false }
-                credentials.headers[name] = value
-            }
-        }
-        credentials.bearerToken = options.string("bearer_token")
-        credentials.username = options.string("username")
-        credentials.password = options.string("password")
-        credentials.useNetrc = options.bool("netrc", default: true)
-        if credentials.password != nil && credentials.username == nil { options.report("username", "missing (\"password\" needs a \"username\")"); ok = false }
-        if credentials.bearerToken != nil && credentials.username != nil {
-            options.report("bearer_token", "give either \"bearer_token\" or \"username\"/\"password\", not both"); ok = false
-        }
-        var maxStale: Double?
-        if let value = options.value("max_stale") {
-            switch value {
-            case .string(let text):
-                maxStale = DurationOption.seconds(text)
-                if maxStale == nil { options.report("max_stale", "expected a duration such as \"30s\", \"15m\", \"6h\" or \"2d\", got \"\(text)\""); ok = false }
-            default:
-                options.report("max_stale", "expected a duration such as \"30s\", \"15m\", \"6h\" or \"2d\", got \(value.kindDescription)"); ok = false
-            }
-        }
-        return ok ? RemoteAccess(credentials: credentials, maxStale: maxStale) : nil
+        HTTPOptions.access(options)
     }
 
     /// One concrete input to read.

@@ -2,15 +2,18 @@
 /// With none of these and no `user:password@` in the URL, the fetcher looks the host up in `.netrc`
 /// (`$NETRC`, else `~/.netrc`) unless `useNetrc` is false. Values are secrets: they never reach rows, logs,
 /// errors, cache keys or the summary.
-package struct RemoteCredentials: Sendable, Hashable {
+public struct RemoteCredentials: Sendable, Hashable {
     /// Header name to value, sent with every request to the feed (`${ENV}` already expanded).
-    package var headers: [String: String]
-    package var bearerToken: String?
-    package var username: String?
-    package var password: String?
-    package var useNetrc: Bool
+    public var headers: [String: String]
+    /// Sent as `Authorization: Bearer <token>`.
+    public var bearerToken: String?
+    /// With `password`: HTTP Basic (`Authorization: Basic ...`). A bearer token wins over them.
+    public var username: String?
+    public var password: String?
+    /// Look the host up in `.netrc` (`$NETRC`, else `~/.netrc`) when nothing else logs in.
+    public var useNetrc: Bool
 
-    package init(headers: [String: String] = [:], bearerToken: String? = nil, username: String? = nil, password: String? = nil, useNetrc: Bool = true) {
+    public init(headers: [String: String] = [:], bearerToken: String? = nil, username: String? = nil, password: String? = nil, useNetrc: Bool = true) {
         self.headers = headers
         self.bearerToken = bearerToken
         self.username = username
@@ -28,12 +31,13 @@ package struct RemoteCredentials: Sendable, Hashable {
 }
 
 /// What a source asks of the fetcher besides the URL.
-package struct RemoteAccess: Sendable, Hashable {
-    package var credentials: RemoteCredentials
+public struct RemoteAccess: Sendable, Hashable {
+    /// How to log in.
+    public var credentials: RemoteCredentials
     /// Seconds a cached copy may be old and still be used when the server cannot be reached (nil: any age).
-    package var maxStale: Double?
+    public var maxStale: Double?
 
-    package init(credentials: RemoteCredentials = RemoteCredentials(), maxStale: Double? = nil) {
+    public init(credentials: RemoteCredentials = RemoteCredentials(), maxStale: Double? = nil) {
         self.credentials = credentials
         self.maxStale = maxStale
     }

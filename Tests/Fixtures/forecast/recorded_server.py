@@ -15,7 +15,8 @@ Control endpoints (used by the tests, never by calpipe):
         WWW-Authenticate) unless every listed request header has exactly that value. "method" (optional)
         limits a route to one method. Later routes for the same path are tried first.
   POST /__control/reset  forget routes and the request log
-  GET  /__control/log    the requests served so far: [{"method", "path", "query", "headers", "body"}]
+  GET  /__control/log    the requests served so far: [{"method", "path", "query", "headers", "body", "at"}]
+                         ("at": when it arrived, seconds on the server's monotonic clock)
 Any method (GET, HEAD, POST, PUT, PATCH, DELETE, PROPFIND, REPORT) is served from the routes; request bodies are logged as text.
 """
 import json
@@ -110,7 +111,7 @@ class Handler(BaseHTTPRequestHandler):
         headers = {k.lower(): v for k, v in self.headers.items()}
         with LOCK:
             LOG.append({"method": method, "path": url.path, "query": query, "headers": headers,
-                        "body": request_body.decode("utf-8", "replace")})
+                        "body": request_body.decode("utf-8", "replace"), "at": time.monotonic()})
             route = next((r for r in ROUTES if r["path"] == url.path
                           and (r.get("method") is None or r["method"] == method)
                           and (r["query_contains"] is None or r["query_contains"] in query)), None)
