@@ -18,9 +18,10 @@ final class ICalExportOutput {
     private var jcal: ICalEventWriter<JCalContentWriter>
     private let bytes = JSONBytes(pretty: false, capacity: 1 << 16)
     private var rows = 0
-    /// With a window and without `expand`: the window bounds what is exported. The events wait in `spool` until
-    /// commit, and only those that had an occurrence in the window (`inWindow`, from the expand stage's
-    /// occurrences, which for a series come at the end of the run) are written, series still as series.
+    /// With a window and without `expand`: the window bounds what is exported. A single event is written with the
+    /// batch that brings its occurrence (none: it is left out); the parts of series wait in `spool` until commit,
+    /// and only those that had an occurrence in the window (`inWindow`, from the expand stage's occurrences, which
+    /// for a series come at the end of the run) are written, series still as series, after the single events.
     let windowed: Bool
     private var spool: EventSpool?
     private var spooledKeys: [Int] = []
@@ -67,13 +68,28 @@ final class ICalExportOutput {
 
     func write(_ batch: Batch) throws {
         if let spool {
-            for event in batch.events {
-                try spool.append(event)
-                spooledKeys.append(Self.key(event))
-            }
+            // A single event's occurrence comes in its own batch (the expand stage hands it on at once): it is
+            // written now, or left out when it has none. Only the parts of series wait, since their occurrences
+            // come at the end of the run.
+            var here: Set<Int> = []
             if batch.content.contains(.occurrences) {
-                for occurrence in batch.occurrences { inWindow.insert(Self.key(occurrence.event)) }
+                for occurrence in batch.occurrences {
+                    let event = occurrence.event
+                    if event.isRecurring || event.recurrenceID != nil { inWindow.insert(Self.key(event)) } else { here.insert(Self.key(event)) }
+                }
             }
+            var singles: [Event] = []
+            for i in batch.events.indices {
+                if batch.events[i].isRecurring || batch.events[i].recurrenceID != nil {
+                    try spool.append(batch.events[i])
+                    spooledKeys.append(Self.key(batch.events[i]))
+                } else if here.contains(Self.key(batch.events[i])) {
+                    singles.append(batch.events[i])
+                } else {
+                    outsideWindow += 1
+                }
+            }
+            if !singles.isEmpty { try render(Batch(events: singles)) }
             return
         }
         try render(batch)
@@ -90,7 +106,7 @@ final class ICalExportOutput {
             }
         }
         if !chunk.isEmpty { try render(Batch(events: chunk)) }
-        outsideWindow = spooledKeys.count - spooledKeys.filter { inWindow.contains($0) }.count
+        outsideWindow += spooledKeys.count - spooledKeys.filter { inWindow.contains($0) }.count
         spool.close()
         self.spool = nil
     }
