@@ -308,6 +308,22 @@ final class FirstHourTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: url("out/events.json").path))
     }
 
+    /// The same for the other file sources: a JSON feed among others that is an HTML error page.
+    func testAFileOfAJSONGlobThatCannotBeReadIsRejectedAlone() throws {
+        try write(#"[{"uid": "a", "title": "A", "start": "2026-02-02T10:00:00Z"}]"#, to: "json/a.json")
+        try write("<html><body>502 Bad Gateway</body></html>\n", to: "json/b.json")
+        try write(#"[{"uid": "c", "title": "C", "start": "2026-02-03T10:00:00Z"}]"#, to: "json/c.json")
+        try write("""
+            { "name": "j", "timezone": "UTC", "sources": [ { "type": "json", "path": "../json/*.json" } ],
+              "sinks": [ { "type": "json", "path": "../out/j.json", "shape": "events" } ] }
+            """, to: "pipelines/j.json")
+        let run = try calpipe(["run", "pipelines/j.json"])
+        XCTAssertEqual(run.code, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("calpipe: rejected: json/b.json: "), run.stderr)
+        XCTAssertTrue(run.stderr.contains(": the file is left out, the other files of json/*.json are read\n"), run.stderr)
+        XCTAssertEqual((try JSONParser.parse(try read("out/j.json")).arrayValue ?? []).count, 2)
+    }
+
     func testRepeatedWarningsAreGroupedByKind() throws {
         var events = ""
         for n in 1...7 {

@@ -50,16 +50,10 @@ package final class ICSSource: EventSource {
     package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         let files = try input.inputs(context: context)
         let unchanged = unchangedCheck(files: files, context: context)
-        for (fileIndex, file) in files.enumerated() {
-            var handedOn = false
-            do {
-                try read(file, fileIndex: fileIndex, unchanged: unchanged, context: context) { batch in
-                    handedOn = true
-                    try emit(batch)
-                }
-            } catch {
-                try input.rejectUnreadableFile(error, file: file, eventsHandedOn: handedOn, strict: strict, context: context)
-            }
+        var fileIndex = 0
+        try input.forEachInput(context: context, strict: strict, emit: emit) { file, emit in
+            defer { fileIndex += 1 }
+            try read(file, fileIndex: fileIndex, unchanged: unchanged, context: context, emit: emit)
         }
         if unchanged != nil, let label = context.runState.currentSourceLabel, let run = context.runState.incremental {
             context.report.count("events unchanged (not parsed)", by: run.unparsedCount(source: label))

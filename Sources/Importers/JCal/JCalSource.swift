@@ -26,7 +26,7 @@ package final class JCalSource: EventSource {
     }
 
     package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
-        for file in try input.inputs(context: context) {
+        try input.forEachInput(context: context, emit: emit) { file, emit in
             let stream = JCalStream(reader: try ChunkReader(path: file.path, label: file.label, progress: context.report), label: file.label)
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
                 try Reading(stream: stream, feed: feed, context: context).document()

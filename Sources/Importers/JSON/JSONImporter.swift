@@ -41,7 +41,7 @@ package final class JSONImporter: EventSource {
     }
 
     package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
-        for file in try input.inputs(context: context) {
+        try input.forEachInput(context: context, emit: emit) { file, emit in
             try read(file: file, context: context, emit: emit)
         }
     }

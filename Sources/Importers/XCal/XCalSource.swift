@@ -30,7 +30,7 @@ package final class XCalSource: EventSource {
     }
 
     package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
-        for file in try input.inputs(context: context) {
+        try input.forEachInput(context: context, emit: emit) { file, emit in
             let reader = try XMLStreamReader(file: file, progress: context.report, expected: "an xCal document")
             try ICalFeed.run(label: file.label, context: context, batchSize: Self.batchSize, emit: emit) { feed in
                 try read(reader, into: feed, context: context)

@@ -110,6 +110,25 @@ public struct InputSpec: Sendable, Hashable {
         context.report.reject(SourceLocation(file: file.label), "\(problem.message): the file is left out, the other files of \(pattern) are read")
     }
 
+    /// Reads each input with `body`, which hands its batches to the `emit` it is given. A file of a glob that
+    /// cannot be read at all is rejected alone and the others are read (`rejectUnreadableFile`).
+    public func forEachInput(context: RunContext, strict: Bool = false, emit: (Batch) throws -> Void,
+                             _ body: (Input, (Batch) throws -> Void) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { emit in
+            for file in try inputs(context: context) {
+                var handedOn = false
+                do {
+                    try body(file) { batch in
+                        handedOn = true
+                        try emit(batch)
+                    }
+                } catch {
+                    try rejectUnreadableFile(error, file: file, eventsHandedOn: handedOn, strict: strict, context: context)
+                }
+            }
+        }
+    }
+
     /// The path as written in the pipeline file (nil for a URL).
     var written: String? {
         if case .path(_, let written) = location { return written }
