@@ -245,6 +245,26 @@ final class FirstHourTests: XCTestCase {
         try write(Self.team.replacingOccurrences(of: "SUMMARY:Planning", with: "SUMMARY:Planning 2"), to: "feeds/team.ics")
         let inside = try calpipe(["run", "merged.json"], in: "pipelines")
         XCTAssertTrue(inside.stderr.contains("calpipe:   json ../out/days.json: "), inside.stderr)
+        // A source without a name is named by its path from here too, in what the summary and errors say of it.
+        try write("""
+            { "name": "plain", "timezone": "UTC", "sources": [ { "type": "ics", "path": "../feeds/team.ics" }, { "type": "ics", "path": "../feeds/holidays.ics" } ],
+              "sinks": [ { "type": "json", "path": "../out/plain.json", "shape": "events" } ] }
+            """, to: "pipelines/plain.json")
+        XCTAssertEqual(try calpipe(["run", "pipelines/plain.json"]).code, 0)
+        try write(Self.team.replacingOccurrences(of: "SUMMARY:Planning", with: "SUMMARY:Planning 3"), to: "feeds/team.ics")
+        let plain = try calpipe(["run", "pipelines/plain.json"])
+        XCTAssertTrue(plain.stderr.contains("calpipe:   read: feeds/team.ics changed since the last run\n"), plain.stderr)
+        try write("""
+            { "name": "plaindb", "timezone": "UTC", "window": { "from": "2026-01-01", "to": "2026-05-01" },
+              "sources": [ { "type": "ics", "path": "../feeds/team.ics" }, { "type": "ics", "path": "../feeds/holidays.ics" } ],
+              "stages": [ { "type": "expand" }, { "type": "split" } ], "sinks": [ { "type": "sqlite", "path": "../out/plain.sqlite" } ] }
+            """, to: "pipelines/plaindb.json")
+        XCTAssertEqual(try calpipe(["run", "pipelines/plaindb.json"]).code, 0)
+        try write("<html>502</html>\n", to: "feeds/holidays.ics")
+        let failing = try calpipe(["run", "pipelines/plaindb.json"])
+        XCTAssertEqual(failing.code, 1, failing.stderr)
+        XCTAssertTrue(failing.stderr.contains("; the rows of feeds/holidays.ics are kept\n"), failing.stderr)
+        try write(Self.holidays, to: "feeds/holidays.ics")
         // A missing input: run says what validate says, with the pipeline file and the JSON path, and exits 2.
         try pipeline(sinks: #"[{"type": "json", "path": "../out/days.json", "shape": "days"}]"#, path: "../feeds/feiertag.ics")
         let missing = try calpipe(["run", "pipelines/merged.json"])

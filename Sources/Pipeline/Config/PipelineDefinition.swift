@@ -19,6 +19,17 @@ public struct PipelineDefinition {
     /// What shapes the rows besides the input, for incremental runs (docs/incremental.md): one text per source
     /// (its options, the stages' options and the zone). nil (pipelines built in code): runs are never incremental.
     public var configFingerprints: [String]?
+    /// Per source, whether its label is its `path` as written (it has no `name`): messages then show the path from
+    /// where the user stands (`PipelineEnvironment.displayPath`) while the label keeps keying its rows.
+    public var sourceLabelIsPath: [Bool] = []
+
+    /// The source's name for messages: its `name`, its URL, or its path as the user can use it.
+    public func shownSourceName(_ index: Int) -> String {
+        let label = sourceLabels[index]
+        guard index < sourceLabelIsPath.count, sourceLabelIsPath[index] else { return label }
+        return environment.displayPath(label)
+    }
+
     /// SHA-256 of the pipeline document as read (after `${ENV}` and `--set`): part of the run's stamp (`RunStamp`).
     public var documentFingerprint: String?
     /// Per source: `allow_empty` (a feed that may truly empty out: no events then removes its rows).

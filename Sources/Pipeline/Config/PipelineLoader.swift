@@ -142,6 +142,7 @@ public struct PipelineLoader {
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
         var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
                                             stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
+        definition.sourceLabelIsPath = builtSources.map { $0.object["name"]?.stringValue == nil && $0.object["path"]?.stringValue != nil }
         definition.documentFingerprint = SHA256.hex(of: Array(JSONWriter(pretty: false).string(.object(root)).utf8))
         definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
         // `color` is a common source option (checked by `checkDeclared`), read here rather than by each source.

@@ -3,7 +3,8 @@
 /// an input that is not empty but gave no events is a warning with the reason (the run exits 3), and keeps the
 /// rows too.
 enum EmptySource {
-    static func check(label: String, source: any EventSource, allowEmpty: Bool, rejected: Int, context: RunContext) {
+    /// `label` keys the source; `shown` names it in messages (its path from where the user stands).
+    static func check(label: String, shown: String, source: any EventSource, allowEmpty: Bool, rejected: Int, context: RunContext) {
         let bytes = (source as? any FingerprintableSource)?.inputBytes(context: context)
         let incremental = context.runState.incremental
         let remembered = incremental?.isRemembered(label) ?? false
@@ -12,16 +13,16 @@ enum EmptySource {
         guard let bytes, bytes > 0 else {
             let what = bytes == 0 ? "the input is empty" : "it sent no events"
             if keeps {
-                context.report.keepSource("\(label): \(what), but the database remembers events from it: they are kept (set \"allow_empty\": true on the source if this feed may really be empty)")
+                context.report.keepSource("\(shown): \(what), but the database remembers events from it: they are kept (set \"allow_empty\": true on the source if this feed may really be empty)")
             } else if !allowEmpty && bytes == 0 {
-                context.warn("\(label): the input is empty: no events")
+                context.warn("\(shown): the input is empty: no events")
             }
             return
         }
         var reason = "\(bytes) byte\(bytes == 1 ? "" : "s") read but no events in them"
         reason += rejected > 0 ? " (\(rejected) record\(rejected == 1 ? "" : "s") rejected, see above)" : " (no event records of this format found)"
         if keeps { reason += "; the rows the database has from it are kept" }
-        let message = "\(label): \(reason)"
+        let message = "\(shown): \(reason)"
         context.warn(message)
         context.report.noEvents(message)
     }

@@ -159,12 +159,12 @@ public struct Runner {
                 } catch let error where sent == 0 && incremental != nil && (error as? CalpipeError)?.isInterruption != true {
                     // Failed before sending anything: the sinks keep its rows, the others are written, exit 1.
                     incremental?.keep(label)
-                    context.report.keepSource("\(CalpipeError(error)); the rows of \(label) are kept")
+                    context.report.keepSource("\(CalpipeError(error)); the rows of \(pipeline.shownSourceName(index)) are kept")
                     continue
                 }
                 // Events left unparsed as unchanged (IncrementalRun.unchangedTextCheck) were read: not an empty source.
                 if sent == 0 && incremental?.unparsedCount(source: label) ?? 0 == 0 {
-                    EmptySource.check(label: label, source: source, allowEmpty: pipeline.allowEmpty.indices.contains(index) && pipeline.allowEmpty[index],
+                    EmptySource.check(label: label, shown: pipeline.shownSourceName(index), source: source, allowEmpty: pipeline.allowEmpty.indices.contains(index) && pipeline.allowEmpty[index],
                                       rejected: context.report.rejections.count - rejectedBefore, context: context)
                 }
             }

@@ -29,6 +29,8 @@ package struct RunStamp: Sendable, Hashable {
     package var finishedAt: Int64 = 0
     /// The warnings that run printed (a kept run does not print them again).
     package var warnings = 0
+    /// Source labels as messages show them (not recorded).
+    package var shown: [String: String] = [:]
 
     /// The stamp of this run, or why there can be none (the summary's words: "the json sink writes to standard
     /// output").
@@ -56,6 +58,7 @@ package struct RunStamp: Sendable, Hashable {
             }
         }
         var sources: [String: String] = [:]
+        var shown: [String: String] = [:]
         for (i, source) in pipeline.sources.enumerated() {
             let label = pipeline.sourceLabels[i]
             guard let fingerprinted = source as? any FingerprintableSource else {
@@ -69,6 +72,7 @@ package struct RunStamp: Sendable, Hashable {
                 return .failure(Reason("source \(label) cannot tell whether it changed (standard input, or it cannot be read)"))
             }
             sources[label] = fingerprint
+            shown[label] = pipeline.shownSourceName(i)
         }
         let env = context.environment
         var parts = [
@@ -82,6 +86,7 @@ package struct RunStamp: Sendable, Hashable {
         if env.environment["SOURCE_DATE_EPOCH"] != nil { parts["now"] = String(env.now) }
         var stamp = RunStamp(parts: parts, sources: sources)
         stamp.outputs = outputs
+        stamp.shown = shown
         return .success(stamp)
     }
 
@@ -100,7 +105,7 @@ package struct RunStamp: Sendable, Hashable {
         if previous.parts["window"] != parts["window"] { return "the window changed" }
         if previous.parts["today"] != parts["today"] { return "the day changed (today is \(parts["today"] ?? "?"))" }
         if previous.parts["now"] != parts["now"] { return "the run time (SOURCE_DATE_EPOCH) changed" }
-        for label in sources.keys.sorted() where previous.sources[label] != sources[label] { return "\(label) changed" }
+        for label in sources.keys.sorted() where previous.sources[label] != sources[label] { return "\(shown[label] ?? label) changed" }
         if Set(previous.sources.keys) != Set(sources.keys) { return "the sources changed" }
         if previous.parts["stages"] != parts["stages"] { return "a stage's data changed" }
         if Set(previous.outputs.keys) != Set(outputs.keys) { return "the outputs changed" }
