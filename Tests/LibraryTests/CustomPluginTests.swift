@@ -92,4 +92,32 @@ final class CustomPluginTests: XCTestCase {
             ])
         }
     }
+
+    /// A source that sends only what changed (`SourceFeed.delta`).
+    final class DeltaSource: EventSource {
+        static let descriptor = SourceDescriptor(type: "delta", kind: .source, summary: "changes only", options: [],
+                                                 make: { _ in DeltaSource() })
+        var feed: SourceFeed { .delta }
+        func read(context: RunContext, emit: (Batch) throws -> Void) throws {}
+    }
+
+    /// A delta source goes to sinks that apply deletions only: a whole-file sink is refused at load, in these words.
+    func testDeltaSourceWithAWholeFileSinkIsRefusedAtLoad() throws {
+        var registry = PluginRegistry.standard
+        registry.register(DeltaSource.descriptor)
+        let loader = PipelineLoader(registry: registry, environment: ["TZ": "UTC"], now: Date(timeIntervalSince1970: 1_795_348_800))
+        func load(_ sinks: String) throws -> PipelineDefinition {
+            try loader.load(json: try JSONParser.parse("""
+                {"name": "lib", "timezone": "Europe/Berlin", "sources": [{"type": "delta", "name": "changes"}],
+                 "stages": [{"type": "split"}], "sinks": [\(sinks)]}
+                """), file: "lib.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
+        }
+        XCTAssertThrowsError(try load(#"{"type": "sqlite", "path": "agenda.db"}, {"type": "json", "path": "agenda.json"}"#)) { error in
+            XCTAssertEqual("\(error)", "lib.json: sources[0]: changes sends only changes and deletions (a delta feed), but sinks[1] (json agenda.json) "
+                + "writes whole files and needs the whole feed; write a delta source to a sqlite sink")
+        }
+        let definition = try load(#"{"type": "sqlite", "path": "agenda.db"}"#)
+        XCTAssertEqual(definition.sources.first?.feed, .delta)
+        XCTAssertEqual(definition.sinks.first?.appliesDeletions, true)
+    }
 }

@@ -84,4 +84,128 @@ final class BatchContractTests: XCTestCase {
         XCTAssertEqual(moved, split.days[1])
         XCTAssertEqual(moved.hashValue, split.days[1].hashValue)
     }
+
+    // MARK: Batch operations (`Batch+Operations.swift`)
+
+    /// A small deterministic generator, so a failing round can be run again.
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// The fixed events and `count` more: timed, all-day, several days long, weekly series.
+    private func shapedEvents(_ count: Int, _ rng: inout SplitMix) throws -> [Event] {
+        let berlin = T.zone("Europe/Berlin")
+        var out = try events()
+        for k in 0..<count {
+            let day = Int.random(in: 1...27, using: &rng), hour = Int.random(in: 0...22, using: &rng)
+            var e: Event
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0:
+                e = Event(uid: "all\(k)", start: .date(T.date(2026, 11, day)), endSpec: .end(.date(T.date(2026, 11, day + Int.random(in: 1...3, using: &rng)))),
+                          title: "All \(k)")
+            case 1:
+                e = Event(uid: "long\(k)", start: .zoned(T.local(2026, 11, day, hour), berlin),
+                          endSpec: .end(.zoned(T.local(2026, 11, day + Int.random(in: 1...3, using: &rng), 1), berlin)), title: "Long \(k)")
+            case 2:
+                e = Event(uid: "series\(k)", start: .zoned(T.local(2026, 11, day, hour), berlin), endSpec: .end(.zoned(T.local(2026, 11, day, hour + 1), berlin)),
+                          title: "Series \(k)")
+                e.recurrence.rules = [try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=\(Int.random(in: 2...9, using: &rng));COUNT=\(Int.random(in: 2...6, using: &rng))")]
+            default:
+                e = Event(uid: "one\(k)", start: .zoned(T.local(2026, 11, day, hour), berlin), endSpec: .end(.zoned(T.local(2026, 11, day, hour + 1), berlin)),
+                          title: "One \(k)")
+            }
+            out.append(e)
+        }
+        return out.shuffled(using: &rng)
+    }
+
+    /// A split batch of `count` shaped events, expanded or not, with some entries unlinked (as `forecast` hands them on).
+    private func shapedBatch(_ count: Int, expanded: Bool, _ rng: inout SplitMix, context: RunContext) throws -> Batch {
+        var batch = Batch(events: try shapedEvents(count, &rng))
+        if expanded {
+            let expand = ExpandStage()
+            batch = try expand.process(batch, context: context)
+            batch.occurrences += try expand.finish(context: context).occurrences
+        }
+        batch = try SplitStage().process(batch, context: context)
+        for i in batch.days.indices where Int.random(in: 0..<10, using: &rng) == 0 { batch.days[i].occurrenceIndex = nil }
+        return batch
+    }
+
+    /// After random keeps and drops, every entry still linked points at the occurrence it pointed at before, every
+    /// entry whose occurrence went is gone with it, and nothing else changed.
+    func testOperationsKeepEveryLinkThroughRandomKeepsAndDrops() throws {
+        let context = T.context(window: Window(from: T.date(2026, 11, 1), to: T.date(2026, 12, 31)))
+        var rng = SplitMix(state: 24)
+        for round in 0..<60 {
+            let expanded = round % 2 == 0
+            var batch = try shapedBatch(Int.random(in: 0...24, using: &rng), expanded: expanded, &rng, context: context)
+            XCTAssertEqual(assertLinked(batch), batch.days.filter { $0.occurrenceIndex != nil }.count)
+            for step in 0..<4 {
+                let before = batch
+                let linkedBefore = Set(before.days.indices.filter { before.days[$0].occurrenceIndex != nil }.map { before.days[$0] })
+                let uids = Set(before.events.map(\.uid).filter { _ in Bool.random(using: &rng) })
+                let salt = Int.random(in: 0..<3, using: &rng)
+                let expected: [DayEntry]
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0:
+                    batch.keepEvents { uids.contains($0.uid) }
+                    expected = before.days.filter { uids.contains($0.event.uid) }
+                    XCTAssertEqual(batch.events, before.events.filter { uids.contains($0.uid) })
+                case 1:
+                    let goneSet = Set(before.effectiveOccurrences.filter { _ in Int.random(in: 0..<3, using: &rng) == salt })
+                    let gone: (Occurrence) -> Bool = { goneSet.contains($0) }
+                    batch.removeOccurrences(where: gone)
+                    expected = before.days.filter { !gone($0.occurrence) }
+                    XCTAssertEqual(batch.effectiveOccurrences, before.effectiveOccurrences.filter { !gone($0) })
+                case 2:
+                    batch.removeDays { $0.part == 1 + salt }
+                    expected = before.days.filter { $0.part != 1 + salt }
+                    XCTAssertEqual(batch.effectiveOccurrences, before.effectiveOccurrences)
+                default:
+                    let extra = Array(try shapedEvents(2, &rng).prefix(Int.random(in: 0...6, using: &rng)))
+                    batch.insertEvents(extra, at: Int.random(in: 0...before.events.count, using: &rng))
+                    expected = before.days
+                    XCTAssertEqual(batch.events.count, before.events.count + extra.count)
+                }
+                let where_ = "round \(round) step \(step)"
+                XCTAssertEqual(batch.days, expected, where_)
+                XCTAssertEqual(batch.content, before.content, where_)
+                // The same entries are linked as before (an entry never loses its link while its occurrence stays), each to its own occurrence.
+                XCTAssertEqual(Set(batch.days.filter { $0.occurrenceIndex != nil }), linkedBefore.intersection(expected), where_)
+                XCTAssertEqual(assertLinked(batch), batch.days.filter { $0.occurrenceIndex != nil }.count, where_)
+            }
+        }
+    }
+
+    func testReplaceEventDropsWhatWasMadeFromTheOldOne() throws {
+        let context = T.context(window: Window(from: T.date(2026, 11, 1), to: T.date(2026, 12, 1)))
+        let expand = ExpandStage()
+        var expanded = try expand.process(Batch(events: try events()), context: context)
+        expanded.occurrences += try expand.finish(context: context).occurrences
+        var split = try SplitStage().process(expanded, context: context)
+        let weekly = split.events.firstIndex { $0.uid == "weekly" }!
+        var renamed = split.events[weekly]
+        renamed.title = "Standup (moved)"
+        split.replaceEvent(at: weekly, with: renamed)
+        XCTAssertEqual(split.events[weekly].title, "Standup (moved)")
+        XCTAssertFalse(split.occurrences.contains { $0.event.uid == "weekly" })
+        XCTAssertFalse(split.days.contains { $0.event.uid == "weekly" })
+        XCTAssertEqual(split.days.count, 6)
+        XCTAssertEqual(assertLinked(split), 6)
+
+        var unexpanded = try SplitStage().process(Batch(events: try events()), context: context)
+        var trip = unexpanded.events[1]
+        trip.title = "Trip (moved)"
+        unexpanded.replaceEvent(at: 1, with: trip)
+        XCTAssertEqual(unexpanded.days.map { $0.occurrenceIndex! }, [0, 2, 2, 3])
+        XCTAssertEqual(assertLinked(unexpanded), 4)
+    }
 }

@@ -58,6 +58,8 @@ package final class SQLiteSink: IncrementalSink {
     package var label: String { "sqlite \(displayPath)" }
     /// One transaction per run, committed in place.
     package var commitKind: SinkCommit { .transaction }
+    /// Applies `Batch.deletions`, and takes `.delta` sources (`SourceFeed`).
+    package var appliesDeletions: Bool { true }
 
     private func wrapping<T>(_ body: () throws -> T) throws -> T {
         do {

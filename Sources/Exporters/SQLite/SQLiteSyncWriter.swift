@@ -58,7 +58,7 @@ final class SQLiteSyncWriter {
     private let maxEventID: Int64
     private let maxOccurrenceID: Int64
     private let maxDayID: Int64
-    private(set) var counts = Counts()
+    var counts = Counts()
     private var sourcesSeen: Set<String> = []
     private var eventIDs: [EventKey: Int64] = [:]
     private var occurrenceIDs: [OccurrenceKey: Int64] = [:]
@@ -180,6 +180,7 @@ final class SQLiteSyncWriter {
     // MARK: Writing
 
     func write(_ batch: Batch) throws {
+        try apply(batch.deletions)
         eventIDs.removeAll(keepingCapacity: true)
         occurrenceIDs.removeAll(keepingCapacity: true)
         var ids: [Int64?] = []
@@ -616,6 +617,11 @@ final class SQLiteSyncWriter {
             // A source that had no rows before this run has nothing to remove: every row of it is this run's.
             // (Skipping its sync saves the scans of the whole window, about a tenth of a first run's sink time.)
             for source in sources {
+                // A delta source's absent events are unchanged, not gone (`SourceFeed.delta`).
+                if context.runState.deltaSources.contains(source) {
+                    if sourceIsNew[source] != true { try syncDelta(source: source) }
+                    continue
+                }
                 switch incremental?.plan(for: source) ?? .full {
                 case .skipped, .kept: continue
                 case .events(let delta): try syncIncremental(source: source, delta: delta)
@@ -650,13 +656,13 @@ final class SQLiteSyncWriter {
     }
 
     /// The window as the bounds the sync statements bind: UTC instants and day texts. No window: everything.
-    private var bounds: (startUTC: Int64, endUTC: Int64, fromDay: String, toDay: String) {
+    var bounds: (startUTC: Int64, endUTC: Int64, fromDay: String, toDay: String) {
         guard let window else { return (Int64.min, Int64.max, "", "~") }
         let (s, e) = window.utcRange(in: zone)
         return (s, e, window.from.iso8601, window.to.iso8601)
     }
 
-    private typealias Bounds = (startUTC: Int64, endUTC: Int64, fromDay: String, toDay: String)
+    typealias Bounds = (startUTC: Int64, endUTC: Int64, fromDay: String, toDay: String)
 
     /// A UTC range of whole days in the pipeline's zone (one the window gained) as sync bounds.
     private func bounds(of range: Range<Int64>) -> Bounds {
@@ -708,7 +714,7 @@ final class SQLiteSyncWriter {
     /// Deletes (or marks, with keep_removed) what this run did not see of `source` inside `b`: events (those
     /// matching the extra condition `events`; nil: none) with their children, and occurrences and day entries of
     /// the events `children` names.
-    private func sync(source: String, bounds b: Bounds, events: String?, children: String, occurrencesInRange: Bool = false) throws {
+    func sync(source: String, bounds b: Bounds, events: String?, children: String, occurrencesInRange: Bool = false) throws {
         // Events whose span touches the window (zero-length spans: that start inside it), seen or not.
         let eventInWindow = """
             source = :source AND id <= :maxEvent AND start_utc < :end

@@ -139,6 +139,13 @@ public struct PipelineLoader {
             diagnostics.add("sinks[\(i)]", "this sink writes day entries, but no stage makes them (add {\"type\": \"split\"} to \"stages\")")
         }
 
+        // A delta source sends changes and deletions only: a sink that writes whole files would lose the rest.
+        for (i, source) in sources.enumerated() where source.feed == .delta {
+            for (j, sink) in sinks.enumerated() where !sink.appliesDeletions {
+                diagnostics.add("sources[\(i)]", PipelineDefinition.deltaFeedMessage(source: labels[i], sink: sink.label, sinkPath: "sinks[\(j)]"))
+            }
+        }
+
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
         var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
                                             stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)

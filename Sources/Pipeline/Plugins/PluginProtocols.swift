@@ -6,6 +6,13 @@ public protocol EventSource: AnyObject {
     /// Reads everything, calling `emit` once per batch. Bad records are reported to `context.report` and
     /// skipped; errors that stop the whole source are thrown.
     func read(context: RunContext, emit: (Batch) throws -> Void) throws
+    /// Whether the batches of one read are the whole feed (`.complete`, the default) or only its changes and
+    /// deletions (`.delta`; `SourceFeed`).
+    var feed: SourceFeed { get }
+}
+
+extension EventSource {
+    public var feed: SourceFeed { .complete }
 }
 
 /// Transforms batches (expand, split, filter, enrich). A stage that must see everything before it can
@@ -68,9 +75,15 @@ public protocol Sink: AnyObject {
     /// How the sink makes its output visible, which decides when the runner commits it (`SinkCommit`).
     /// Default `.transaction` (see `SinkCommit`).
     var commitKind: SinkCommit { get }
+    /// Whether the sink applies `Batch.deletions` (a sink that keeps rows across runs: sqlite). Only such a sink
+    /// gets the batches that carry deletions alone, and only such sinks may take a `.delta` source (`SourceFeed`):
+    /// a sink that writes whole files needs the whole feed. Default false.
+    var appliesDeletions: Bool { get }
 }
 
 extension Sink {
+    public var appliesDeletions: Bool { false }
+
     /// `.transaction`: what the runner assumed, before sinks declared it, of every sink that did not write a
     /// temporary file through the run's `AtomicFile`s, so a sink written before the declaration commits as it did.
     /// It is also the safe guess: a file sink taken for a transaction still writes its whole file, and only gives

@@ -8,6 +8,9 @@ package final class RunState {
     /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
     /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
     package internal(set) var sourceLabels: [String] = []
+    /// The labels of the sources whose feed is `.delta` (`SourceFeed`): a sink keeping rows removes nothing of them
+    /// that is merely absent.
+    package internal(set) var deltaSources: Set<String> = []
     /// The sources' `color` options ("#rrggbb"), by label; sources without one are not in it.
     package internal(set) var sourceColors: [String: String] = [:]
     /// The labels that are a source's `name` option (the others are a path or URL as written).

@@ -36,7 +36,9 @@ public struct Runner {
         let sinks = dryRun ? [] : pipeline.sinks
         var opened: [any Sink] = []
         var pump: HandoffThread<Batch>?
+        try pipeline.checkFeeds()
         context.runState.sourceLabels = pipeline.sourceLabels
+        context.runState.deltaSources = Set(pipeline.sources.indices.filter { pipeline.sources[$0].feed == .delta }.map { pipeline.sourceLabels[$0] })
         for (label, color) in zip(pipeline.sourceLabels, pipeline.sourceColors) { if let color { context.runState.sourceColors[label] = color } }
         for (label, named) in zip(pipeline.sourceLabels, pipeline.sourceNamed) where named { context.runState.namedSources.insert(label) }
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -108,11 +110,19 @@ public struct Runner {
                     stageNanos[i] &+= DispatchTime.now().uptimeNanoseconds &- t
                 }
                 if current.isEmpty { return }
-                context.report.setOutputCounts(occurrences: current.content.contains(.occurrences) ? current.occurrences.count : 0, days: current.days.count)
+                try deliver(current)
+            }
+            /// Hands a batch to the sinks: every sink, or for deletions alone those that apply them.
+            func deliver(_ current: Batch) throws {
+                let deletionsOnly = current.events.isEmpty && current.occurrences.isEmpty && current.days.isEmpty && current.agendaDays.isEmpty
+                if deletionsOnly && !opened.contains(where: { $0.appliesDeletions }) { return }
+                if !deletionsOnly {
+                    context.report.setOutputCounts(occurrences: current.content.contains(.occurrences) ? current.occurrences.count : 0, days: current.days.count)
+                }
                 if let pump {
                     try pump.send(current)
                 } else {
-                    for sink in opened {
+                    for sink in opened where !deletionsOnly || sink.appliesDeletions {
                         let t = DispatchTime.now().uptimeNanoseconds
                         try sink.write(current, context: context)
                         context.report.addTime("sink " + sink.label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
@@ -144,7 +154,17 @@ public struct Runner {
                 try source.read(context: context) { batch in
                     context.report.addEvents(batch.events.count)
                     context.runState.sourceLedger.addEvents(batch.events.count)
-                    sent += batch.events.count
+                    sent += batch.events.count + batch.deletions.count
+                    // Deletions go to the sinks before the batch's events (which may bring a UID back), past the stages.
+                    var batch = batch
+                    if !batch.deletions.isEmpty {
+                        var deletions = Batch(content: [])
+                        deletions.deletions = batch.deletions.map { var d = $0; d.source = label; return d }
+                        batch.deletions = []
+                        try context.checkCancellation()
+                        try deliver(deletions)
+                        if batch.isEmpty { progress?(context.report); return }
+                    }
                     // Events the source stamped as it made them (`SourceStamp`) pass on without a copy of the batch.
                     // By index: iterating the events would copy each one (retaining all its fields).
                     if batch.events.indices.allSatisfy({ stamp.isStamped(batch.events[$0].metadata) }) {
@@ -163,7 +183,8 @@ public struct Runner {
                     continue
                 }
                 // Events left unparsed as unchanged (IncrementalRun.unchangedTextCheck) were read: not an empty source.
-                if sent == 0 && incremental?.unparsedCount(source: label) ?? 0 == 0 {
+                // A delta that sends nothing says nothing changed.
+                if sent == 0 && source.feed == .complete && incremental?.unparsedCount(source: label) ?? 0 == 0 {
                     EmptySource.check(label: label, shown: pipeline.shownSourceName(index), source: source, allowEmpty: pipeline.allowEmpty.indices.contains(index) && pipeline.allowEmpty[index],
                                       rejected: context.report.rejections.count - rejectedBefore, context: context)
                 }

@@ -14,7 +14,9 @@ extension HandoffThread where Element == Batch {
     /// rethrows it too.
     static func sinkPump(sinks: [any Sink], context: RunContext, capacity: Int = 4) -> HandoffThread<Batch> {
         HandoffThread(name: "calpipe-sinks", depth: capacity) { batch in
-            for sink in sinks {
+            // A batch of deletions alone goes to the sinks that apply them (`Sink.appliesDeletions`).
+            let deletionsOnly = !batch.deletions.isEmpty && batch.events.isEmpty && batch.occurrences.isEmpty && batch.days.isEmpty && batch.agendaDays.isEmpty
+            for sink in sinks where !deletionsOnly || sink.appliesDeletions {
                 let t = DispatchTime.now().uptimeNanoseconds
                 try sink.write(batch, context: context)
                 context.report.addTime("sink " + sink.label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)

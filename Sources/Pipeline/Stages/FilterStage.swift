@@ -47,27 +47,9 @@ public final class FilterStage: Stage {
 
     public func process(_ batch: Batch, context: RunContext) throws -> Batch {
         var out = batch
-        let (events, eventMoves) = kept(batch.events) { $0 }
-        let (occurrences, occurrenceMoves) = kept(batch.occurrences) { $0.event }
-        (out.events, out.occurrences) = (events, occurrences)
-        // The days kept are linked to where their occurrence (or event) moved (`Batch`'s contract).
-        let moved = batch.content.contains(.occurrences) ? occurrenceMoves : eventMoves
-        out.days = batch.days.filter { matches($0.event) }.map { day in
-            var day = day
-            day.occurrenceIndex = day.occurrenceIndex.flatMap { moved.indices.contains($0) ? moved[$0] : nil }
-            return day
-        }
+        // `Batch.keepEvents` keeps the days' links to their occurrences (`Batch`'s contract).
+        out.keepEvents(where: matches)
         context.report.count("filtered out", by: batch.events.count - out.events.count)
         return out
-    }
-
-    /// The items whose event matches, and where each item moved to (nil: dropped).
-    private func kept<Item>(_ items: [Item], _ event: (Item) -> Event) -> ([Item], [Int?]) {
-        var out: [Item] = [], moved = [Int?](repeating: nil, count: items.count)
-        for i in items.indices where matches(event(items[i])) {
-            moved[i] = out.count
-            out.append(items[i])
-        }
-        return (out, moved)
     }
 }
