@@ -33,21 +33,27 @@ extension SQLiteSyncWriter {
         }
     }
 
+    /// Removes (or, with `keep_removed`, marks removed) the day entries that `condition` picks, with their forecasts.
+    private func removeDays(where condition: String) throws {
+        if keepRemoved {
+            try db.execute("UPDATE day_entries SET removed_run = \(runID) WHERE removed_run IS NULL AND \(condition)")
+        } else {
+            // What ON DELETE CASCADE would do (this connection does not enforce foreign keys): children first.
+            try db.execute("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(condition))")
+            try db.execute("DELETE FROM day_entries WHERE \(condition)")
+        }
+        counts.daysRemoved += db.changes
+    }
+
     /// Removes the events in temp.doomed with their children.
     private func removeEvents() throws {
-        let days = "occurrence_id IN (SELECT id FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed))"
+        try removeDays(where: "occurrence_id IN (SELECT id FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed))")
         if keepRemoved {
-            try db.execute("UPDATE day_entries SET removed_run = \(runID) WHERE removed_run IS NULL AND \(days)")
-            counts.daysRemoved += db.changes
             try db.execute("UPDATE occurrences SET removed_run = \(runID) WHERE removed_run IS NULL AND event_id IN (SELECT id FROM temp.doomed)")
             counts.occurrencesRemoved += db.changes
             try db.execute("UPDATE events SET removed_run = \(runID) WHERE id IN (SELECT id FROM temp.doomed)")
             counts.eventsRemoved += db.changes
         } else {
-            // What ON DELETE CASCADE would do (this connection does not enforce foreign keys): children first.
-            try db.execute("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(days))")
-            try db.execute("DELETE FROM day_entries WHERE \(days)")
-            counts.daysRemoved += db.changes
             try db.execute("DELETE FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed)")
             counts.occurrencesRemoved += db.changes
             try db.execute("DELETE FROM attendees WHERE event_id IN (SELECT id FROM temp.doomed)")
@@ -58,19 +64,13 @@ extension SQLiteSyncWriter {
 
     /// Removes the occurrences in temp.doomed with their day entries.
     private func removeOccurrences() throws {
-        let days = "occurrence_id IN (SELECT id FROM temp.doomed)"
+        try removeDays(where: "occurrence_id IN (SELECT id FROM temp.doomed)")
         if keepRemoved {
-            try db.execute("UPDATE day_entries SET removed_run = \(runID) WHERE removed_run IS NULL AND \(days)")
-            counts.daysRemoved += db.changes
             try db.execute("UPDATE occurrences SET removed_run = \(runID) WHERE id IN (SELECT id FROM temp.doomed)")
-            counts.occurrencesRemoved += db.changes
         } else {
-            try db.execute("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(days))")
-            try db.execute("DELETE FROM day_entries WHERE \(days)")
-            counts.daysRemoved += db.changes
             try db.execute("DELETE FROM occurrences WHERE id IN (SELECT id FROM temp.doomed)")
-            counts.occurrencesRemoved += db.changes
         }
+        counts.occurrencesRemoved += db.changes
     }
 
     /// The sync of a `.delta` source: nothing of it goes for being absent. Only the events written in this run

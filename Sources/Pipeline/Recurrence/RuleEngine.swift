@@ -509,6 +509,12 @@ struct RuleEngine {
             let plain = weekdayMask & (1 << UInt8(c.weekday)) != 0
             if !plain && !(ordinals && ordinalDays.contains(c.day)) { return false }
         }
+        return monthAndYearDaysMatch(c)
+    }
+
+    /// BYMONTHDAY and BYYEARDAY, where the rule has them (the end of `matches` and `dayCouldMatch`).
+    @inline(__always)
+    private func monthAndYearDaysMatch(_ c: DayCursor) -> Bool {
         if hasMonthDay {
             if monthDayPositive & (1 << UInt32(c.monthDay)) == 0 && monthDayNegative & (1 << UInt32(c.monthLength - c.monthDay + 1)) == 0 {
                 return false
@@ -526,15 +532,7 @@ struct RuleEngine {
         if monthMask != 0 && monthMask & (1 << UInt16(c.month)) == 0 { return false }
         if hasWeekNo && !weekNumberMatches(c) { return false }
         if hasByDay && weekdays & (1 << UInt8(c.weekday)) == 0 { return false }
-        if hasMonthDay {
-            if monthDayPositive & (1 << UInt32(c.monthDay)) == 0 && monthDayNegative & (1 << UInt32(c.monthLength - c.monthDay + 1)) == 0 {
-                return false
-            }
-        }
-        if hasYearDay {
-            if !yearDayPositive[c.yearDay + 1] && !yearDayNegative[c.yearLength - c.yearDay] { return false }
-        }
-        return true
+        return monthAndYearDaysMatch(c)
     }
 
     /// The first day of week 1 of `year`: the week (starting on WKST) that holds at least four days of the year.
