@@ -45,6 +45,9 @@ struct Convert: ParsableCommand {
     @Option(help: "For JSON output: days, events or occurrences.")
     var shape: String?
 
+    @Option(help: ArgumentHelp("With days: the most day entries one series or event may make (the split stage's max_day_entries; default 100000).", valueName: "n"))
+    var maxDayEntries: Int?
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
@@ -93,7 +96,11 @@ struct Convert: ParsableCommand {
         root["sources"] = .array([.object(JSONObject([("type", .string(sourceType)), ("path", .string(input))]))])
         var stages: [JSONValue] = []
         if root["window"] != nil, registry.stage("expand") != nil { stages.append(.object(JSONObject([("type", .string("expand"))]))) }
-        if needsDays { stages.append(.object(JSONObject([("type", .string("split"))]))) }
+        if needsDays {
+            var split = JSONObject([("type", .string("split"))])
+            if let maxDayEntries { split["max_day_entries"] = .number(Double(maxDayEntries)) }
+            stages.append(.object(split))
+        }
         root["stages"] = .array(stages)
         // Calendar formats write occurrences (not the series) when a window asks for expansion.
         if root["window"] != nil, registry.sink(sinkType)?.options.contains(where: { $0.name == "expand" }) == true {

@@ -61,6 +61,21 @@ final class SplitCapTests: XCTestCase {
         XCTAssertEqual(cut.days.filter { $0.occurrence.event.uid == "long@x" }.map(\.startUTC), uncut.map(\.startUTC))
     }
 
+    /// `convert --shape days` sets the cap too (its warning names the option).
+    func testConvertTakesTheCap() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:m@x\r\nDTSTART:20261102T080000Z\r\nDURATION:PT1M\r\nRRULE:FREQ=MINUTELY;COUNT=100\r\nSUMMARY:M\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(to: dir.appendingPathComponent("m.ics"), atomically: true, encoding: .utf8)
+        let result = try CalpipeProcess.run(["convert", "m.ics", "-o", "days.json", "--shape", "days", "--from", "2026-11-02", "--to", "2026-11-03",
+                                             "--tz", "UTC", "--max-day-entries", "10"], in: dir)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("makes more than 10 day entries; kept the first 10, dropped 90"), result.stderr)
+        let doc = try JSONParser.parse(try String(contentsOf: dir.appendingPathComponent("days.json"), encoding: .utf8))
+        let entries = (doc.value(atDottedPath: "days")?.arrayValue ?? []).flatMap { $0.value(atDottedPath: "entries")?.arrayValue ?? [] }
+        XCTAssertEqual(entries.count, 10)
+    }
+
     func testTheCapIsAnOptionOfSplit() throws {
         let loader = PipelineLoader(registry: .standard, environment: ["TZ": "UTC"])
         func caps(_ stages: String) throws -> [Int] {
