@@ -232,7 +232,7 @@ _calpipe_convert() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --strict --version -h --help)
     repeating_options=()
-    non_repeating_options=(--output -o --format --output-format --from --to --tz --shape --log-level --log-format --summary-json)
+    non_repeating_options=(--output -o --format --output-format --from --to --tz --shape --max-day-entries --log-level --log-format --summary-json)
     __calpipe_offer_flags_options 1
 
     # Offer option value completions
@@ -256,6 +256,9 @@ _calpipe_convert() {
         return
         ;;
     '--shape')
+        return
+        ;;
+    '--max-day-entries')
         return
         ;;
     '--log-level')

@@ -123,6 +123,7 @@ _calpipe_convert() {
         '--to[Day after the last day of the window (exclusive).]:to:'
         '--tz[Output time zone (IANA name); default\: $TZ, then the system zone.]:tz:'
         '--shape[For JSON output\: days, events or occurrences.]:shape:'
+        '--max-day-entries[With days\: the most day entries one series or event may make (the split stage'\''s max_day_entries; default 100000).]:n:'
         '(--quiet -q)'{--quiet,-q}'[Print nothing but errors.]'
         '--strict[Fail (exit 1, nothing written) when any record is rejected.]'
         '--log-level[Least important messages shown\: debug, info, warning or error.]:level:{__calpipe_complete "${___log_level[@]}"}'
