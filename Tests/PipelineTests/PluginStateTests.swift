@@ -17,16 +17,23 @@ final class PluginStateTests: XCTestCase {
         let name: String
         let box: Box
         let rejects: Bool
-        init(name: String, box: Box, rejects: Bool = false) {
+        /// Proposes its next cursor, then fails before it sent anything (the sqlite sink then keeps its rows).
+        let failsBeforeSending: Bool
+        init(name: String, box: Box, rejects: Bool = false, failsBeforeSending: Bool = false) {
             self.name = name
             self.box = box
             self.rejects = rejects
+            self.failsBeforeSending = failsBeforeSending
         }
 
         func read(context: RunContext, emit: (Batch) throws -> Void) throws {
             let cursor = context.state(for: name)?["cursor"]?.numberValue.map { Int($0) }
             box.seen.append(cursor)
             let page = cursor ?? 0
+            if failsBeforeSending {
+                context.setState(PluginState(JSONObject([("cursor", .number(Double(page + 1)))])), for: name)
+                throw CalpipeError("the test server is down")
+            }
             if rejects { context.report.reject(SourceLocation(file: "cursor", line: page), "a record the test rejects") }
             try emit(Batch(events: [Event(uid: "page-\(page)", start: .floating(T.local(2026, 11, 2 + page, 9)), title: "page \(page)")]))
             var next = PluginState()
@@ -96,10 +103,15 @@ final class PluginStateTests: XCTestCase {
 
     @discardableResult
     private func run(_ source: CursorSource, sinks: [any Sink], full: Bool = false) throws -> RunContext {
+        try run([source], sinks: sinks, full: full)
+    }
+
+    @discardableResult
+    private func run(_ sources: [CursorSource], sinks: [any Sink], full: Bool = false) throws -> RunContext {
         let context = T.context()
         var runner = Runner(incremental: !full)
         runner.stateFile = stateFile
-        try runner.run(PipelineDefinition(environment: context.environment, sources: [source], sourceLabels: [source.name],
+        try runner.run(PipelineDefinition(environment: context.environment, sources: sources, sourceLabels: sources.map(\.name),
                                           stages: [ExpandStage(), SplitStage()], sinks: sinks), context: context)
         return context
     }
@@ -214,5 +226,18 @@ final class PluginStateTests: XCTestCase {
         XCTAssertEqual(try databaseStates(), [[.text("test"), .text("feed"), .text(#"{"cursor":1}"#)]])
         try run(CursorSource(name: "feed", box: box), sinks: [SQLiteSink(path: databasePath), SQLiteSink(path: second)])
         XCTAssertEqual(box.seen, [nil, 1])
+    }
+
+    func testASourceWhoseRowsWereKeptDoesNotAdvanceAndTheOthersDo() throws {
+        let a = CursorSource.Box(), b = CursorSource.Box()
+        try run([CursorSource(name: "a", box: a), CursorSource(name: "b", box: b)], sinks: [SQLiteSink(path: databasePath)])
+        let context = try run([CursorSource(name: "a", box: a), CursorSource(name: "b", box: b, failsBeforeSending: true)],
+                              sinks: [SQLiteSink(path: databasePath)])
+        XCTAssertEqual(context.report.keptSources, ["the test server is down; the rows of b are kept"])
+        XCTAssertEqual(try databaseStates(), [[.text("test"), .text("a"), .text(#"{"cursor":2}"#)],
+                                              [.text("test"), .text("b"), .text(#"{"cursor":1}"#)]])
+        try run([CursorSource(name: "a", box: a), CursorSource(name: "b", box: b)], sinks: [SQLiteSink(path: databasePath)])
+        XCTAssertEqual(a.seen, [nil, 1, 2])
+        XCTAssertEqual(b.seen, [nil, 1, 1])
     }
 }
