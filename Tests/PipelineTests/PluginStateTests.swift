@@ -240,4 +240,29 @@ final class PluginStateTests: XCTestCase {
         XCTAssertEqual(a.seen, [nil, 1, 2])
         XCTAssertEqual(b.seen, [nil, 1, 1])
     }
+
+    func testAStateFileThatIsNotCalpipesFailsTheRunAndFullStartsItAgain() throws {
+        let box = CursorSource.Box()
+        try FileManager.default.createDirectory(atPath: (stateFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "not json".write(toFile: stateFile, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try run(CursorSource(name: "feed", box: box), sinks: [MemorySink()])) { error in
+            XCTAssertEqual("\(error)", "\(FileProblem.display(self.stateFile)): the plugins' state is not calpipe's state file (calpipe run --full starts it again)")
+        }
+        try run(CursorSource(name: "feed", box: box), sinks: [MemorySink()], full: true)
+        try run(CursorSource(name: "feed", box: box), sinks: [MemorySink()])
+        XCTAssertEqual(box.seen, [nil, 1])
+    }
+
+    func testAStateThatCannotBeSavedFailsTheRunAfterTheOutputsWereWritten() throws {
+        let box = CursorSource.Box()
+        // The state folder is a file.
+        try "".write(toFile: (stateFile as NSString).deletingLastPathComponent, atomically: true, encoding: .utf8)
+        let sink = MemorySink()
+        XCTAssertThrowsError(try run(CursorSource(name: "feed", box: box), sinks: [sink])) { error in
+            let folder = (self.stateFile as NSString).deletingLastPathComponent
+            XCTAssertEqual("\(error)", "the plugins' state was not saved (\(self.stateFile): cannot write: \"\(folder)\" is a file, not a folder); every output was "
+                + "written, and the next run starts from the state saved before")
+        }
+        XCTAssertEqual(sink.committed, ["page-0"])
+    }
 }
