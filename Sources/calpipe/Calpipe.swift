@@ -16,7 +16,7 @@ struct Calpipe: ParsableCommand {
               calpipe run pipelines/demo.json
             """,
         version: CalpipeVersion.current,
-        subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Schema.self, Query.self, Agenda.self]
+        subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Schema.self, Query.self, Agenda.self, StateCommand.self]
     )
 
     /// Usage errors exit with 2 (not ArgumentParser's 64), so scripts see one code for "nothing was run". Every

@@ -58,6 +58,8 @@ struct PipelineSession {
         } : nil)
         // A pipeline file's run keeps its outputs whole when nothing changed (RunStamp, in calpipe's state folder).
         if let lockedFile { runner.stampFile = RunStamp.path(for: lockedFile, environment: pipeline.environment.environment) }
+        // The plugins' states, when no sink keeps them in its database (PluginStateFile, in the same folder).
+        if let lockedFile { runner.stateFile = PluginStateFile.path(for: lockedFile, environment: pipeline.environment.environment) }
         var failure: Error?
         do {
             try runner.run(pipeline, context: context)

@@ -233,7 +233,7 @@ final class IncrementalRunTests: XCTestCase {
         try run(pipelineText(db: "a.db"))
         do {
             let db = try Database(path: dir.appendingPathComponent("a.db").path)
-            try db.execute("ALTER TABLE events DROP COLUMN text_hash; ALTER TABLE source_state DROP COLUMN context_hash; ALTER TABLE source_state DROP COLUMN source_text; ALTER TABLE days RENAME COLUMN date TO day; PRAGMA user_version = 5")
+            try db.execute("ALTER TABLE events DROP COLUMN text_hash; ALTER TABLE source_state DROP COLUMN context_hash; ALTER TABLE source_state DROP COLUMN source_text; ALTER TABLE days RENAME COLUMN date TO day; DROP TABLE plugin_state; PRAGMA user_version = 5")
         }
         // Items 2 and 3 are single events (item 1 is an override of the series of item 0).
         items[2].lines[2] = "SUMMARY:changed"
@@ -272,11 +272,11 @@ final class IncrementalRunTests: XCTestCase {
         // Schema 6 always wrote the text: after the upgrade the file counts as written with it.
         do {
             let db = try Database(path: path)
-            try db.execute("UPDATE events SET source_text = 'BEGIN:VEVENT'; ALTER TABLE source_state DROP COLUMN source_text; ALTER TABLE days RENAME COLUMN date TO day; PRAGMA user_version = 6")
+            try db.execute("UPDATE events SET source_text = 'BEGIN:VEVENT'; ALTER TABLE source_state DROP COLUMN source_text; ALTER TABLE days RENAME COLUMN date TO day; DROP TABLE plugin_state; PRAGMA user_version = 6")
         }
         report = try run(pipelineText(db: "a.db"))
         XCTAssertEqual(report.outcomes(of: "sqlite a.db")[.unchanged], 0, "read in full after the upgrade")
-        XCTAssertEqual(try Database(path: path).userVersion, 8)
+        XCTAssertEqual(try Database(path: path).userVersion, 9)
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }
 

@@ -26,16 +26,18 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("new.db").path
         try runSink(path: path, events: [])
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 8)
+        XCTAssertEqual(try db.userVersion, 9)
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
             ["index", "day_entries_by_day"], ["index", "day_entries_key"],
             ["index", "events_key"], ["index", "occurrences_by_start"], ["index", "occurrences_key"],
-            ["index", "sqlite_autoindex_source_state_1"],
+            ["index", "sqlite_autoindex_plugin_state_1"], ["index", "sqlite_autoindex_source_state_1"],
             ["table", "attendees"], ["table", "day_entries"], ["table", "days"], ["table", "events"], ["table", "forecasts"],
-            ["table", "meta"], ["table", "occurrences"], ["table", "runs"], ["table", "source_state"], ["view", "agenda"],
+            ["table", "meta"], ["table", "occurrences"], ["table", "plugin_state"], ["table", "runs"], ["table", "source_state"],
+            ["view", "agenda"],
         ])
+        XCTAssertEqual(try columns(db, "plugin_state"), ["pipeline", "plugin", "state", "run_id"])
         XCTAssertEqual(try columns(db, "days"), [
             "date", "weekday", "weekday_short", "weather_status", "weather_reason", "provider", "place", "latitude", "longitude",
             "weather_code", "icon", "summary", "temperature_max", "temperature_min", "precipitation_probability",
@@ -90,11 +92,11 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try runSink(path: path, events: feed)
 
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 8)
+        XCTAssertEqual(try db.userVersion, 9)
         // The days of the window and the pipeline's facts are there after the upgrade.
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM days"), 30)
         XCTAssertEqual(try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, schema_version FROM meta"),
-                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 8]])
+                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 9]])
         // A and B were unchanged: same rows and ids, only their content hash written (version 5, so updated_run
         // is this run's); C deleted with its rows; E inserted.
         XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc, content_hash IS NOT NULL FROM events ORDER BY id"), [
@@ -119,10 +121,10 @@ final class SQLiteSinkSchemaTests: XCTestCase {
     func testNewerSchemaIsRefusedUntouched() throws {
         let path = dir.appendingPathComponent("future.db").path
         try runSink(path: path, events: [])
-        try Database(path: path).setUserVersion(9)
+        try Database(path: path).setUserVersion(10)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 9, newer than this calpipe knows (8); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 10, newer than this calpipe knows (9); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)

@@ -173,13 +173,13 @@ _calpipe() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    run|validate|convert|plugins|schema|query|agenda|help)
+    run|validate|convert|plugins|schema|query|agenda|state|help)
         # Offer subcommand argument completions
         "_calpipe_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'run validate convert plugins schema query agenda help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'run validate convert plugins schema query agenda state help' -- "${cur}"))
         ;;
     esac
 }
@@ -347,6 +347,14 @@ _calpipe_agenda() {
         return
         ;;
     esac
+}
+
+_calpipe_state() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __calpipe_offer_flags_options 1
 }
 
 _calpipe_help() {

@@ -36,6 +36,8 @@ function __calpipe_parse_tokens -S
             __calpipe_parse_subcommand 1 'day=' 'days=' 'from=' 'to=' 'width=' 'json' 'version' 'h/help'
         case 'agenda'
             __calpipe_parse_subcommand 1 'from=' 'to=' 'color=' 'width=' 'locale=' 'set=+' 'version' 'h/help'
+        case 'state'
+            __calpipe_parse_subcommand 1 'version' 'h/help'
         case 'help'
             __calpipe_parse_subcommand -r 1 'version'
         end
@@ -100,6 +102,7 @@ complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_positional "cal
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_positional "calpipe" -eq 1' -fa 'schema' -d 'Print a JSON Schema of pipeline files, made from every plugin\'s declared options.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_positional "calpipe" -eq 1' -fa 'query' -d 'Print the agenda stored in a database written by the sqlite sink.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_positional "calpipe" -eq 1' -fa 'agenda' -d 'Print the agenda of a pipeline or of a database in the terminal.'
+complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_positional "calpipe" -eq 1' -fa 'state' -d 'Print the state the plugins of a pipeline kept from its last successful run, as JSON.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_positional "calpipe" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run"' -l 'set' -d 'Put VALUE at KEY in the pipeline file before it is read (repeatable): window.from=today-1d, sinks[0].path=out/a.json.' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run" dry-run' -l 'dry-run' -d 'Read and process everything, but write nothing.'
@@ -152,4 +155,6 @@ complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_option
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda"' -l 'set' -d 'Put VALUE at KEY in the pipeline file before it is read (repeatable): window.from=today-1d, sources[0].path=feeds/team.ics.' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda" version' -l 'version' -d 'Show the version.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe state" version' -l 'version' -d 'Show the version.'
+complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe state" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe help" version' -l 'version' -d 'Show the version.'

@@ -57,13 +57,14 @@ _calpipe() {
             'schema:Print a JSON Schema of pipeline files, made from every plugin'\''s declared options.'
             'query:Print the agenda stored in a database written by the sqlite sink.'
             'agenda:Print the agenda of a pipeline or of a database in the terminal.'
+            'state:Print the state the plugins of a pipeline kept from its last successful run, as JSON.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        run|validate|convert|plugins|schema|query|agenda|help)
+        run|validate|convert|plugins|schema|query|agenda|state|help)
             "_calpipe_${words[1]}" && ret=0
             ;;
         esac
@@ -189,6 +190,18 @@ _calpipe_agenda() {
         '--width[Columns to fit (default\: the terminal'\''s width, else $COLUMNS, else 80).]:width:'
         '--locale[Language of weekday and month names (en, en-GB, de, ...).]:locale:'
         '*--set[Put VALUE at KEY in the pipeline file before it is read (repeatable)\: window.from=today-1d, sources\[0\].path=feeds/team.ics.]:KEY=VALUE:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_state() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':pipeline:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -11,7 +11,7 @@ enum SQLiteSchema {
     /// The version this calpipe writes.
     static var currentVersion: Int { migrations.count }
 
-    static let migrations: [String] = [version1, version2, version3, version4, version5, version6, version7, version8]
+    static let migrations: [String] = [version1, version2, version3, version4, version5, version6, version7, version8, version9]
 
     /// The indexes a bulk load (docs/sqlite-schema.md, "Speed") drops before it writes and builds again, in one
     /// pass each, before the run commits: the unique keys of occurrences and day entries and the secondary

@@ -1,3 +1,4 @@
+import Foundation
 import CalSQLite
 import Pipeline
 
@@ -43,6 +44,10 @@ package final class SQLiteSink: IncrementalSink {
     private var daysWriter = SQLiteDaysWriter()
     /// Whether the last committed run began as a bulk load (for tests and measurements).
     private(set) var lastRunBulkLoaded = false
+    /// The plugins' states `commit` writes in its transaction (`PluginStateSink`), with the pipeline they are kept under.
+    private var stagedStates: (states: [String: PluginState], pipeline: String)?
+    /// The `runs` row of the last committed run (what states saved after the commit name).
+    private var lastRunID: Int64 = 0
 
     package init(path: String, displayPath: String? = nil, keepRemoved: Bool = false, keepSourceText: Bool = false,
                  busyTimeoutMilliseconds: Int = 30_000, bulkLoad: Bool = true) {
@@ -120,8 +125,13 @@ package final class SQLiteSink: IncrementalSink {
         let bulk = writer.bulkLoadStarted
         try wrapping {
             try daysWriter.write(into: writer.db, runID: writer.runID, context: context)
+            if let staged = stagedStates {
+                try SQLitePluginStates.save(writer.db, states: staged.states, pipeline: staged.pipeline, runID: writer.runID)
+            }
             try writer.commit()
         }
+        stagedStates = nil
+        lastRunID = writer.runID
         self.writer = nil
         lock?.release()
         lock = nil
@@ -141,10 +151,38 @@ package final class SQLiteSink: IncrementalSink {
     }
 
     package func abort(context: RunContext) {
+        stagedStates = nil
         writer?.rollback()
         writer = nil
         lock?.release()
         lock = nil
+    }
+}
+
+/// The plugins' states live in the database, table `plugin_state`, written in the run's transaction: the rows and
+/// the states commit together or not at all.
+extension SQLiteSink: PluginStateSink {
+    package func committedPluginStates(pipeline: String) throws -> [String: PluginState] {
+        try wrapping {
+            if let writer { return try SQLitePluginStates.load(writer.db, pipeline: pipeline, label: displayPath) }
+            // Not open (a dry run, `calpipe state`): read the file as it is, without writing.
+            guard FileManager.default.fileExists(atPath: path) else { return [:] }
+            let db = try Database(path: path, configuration: .init(readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            return try SQLitePluginStates.load(db, pipeline: pipeline, label: displayPath)
+        }
+    }
+
+    package func stagePluginStates(_ states: [String: PluginState]?, pipeline: String) {
+        stagedStates = states.map { ($0, pipeline) }
+    }
+
+    package func savePluginStates(_ states: [String: PluginState], pipeline: String, context: RunContext) throws {
+        try wrapping {
+            let db = try Database(path: path, configuration: .init(create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            try db.inTransaction(.immediate) {
+                try SQLitePluginStates.save(db, states: states, pipeline: pipeline, runID: lastRunID)
+            }
+        }
     }
 }
 

@@ -41,6 +41,16 @@ public final class RunContext {
     }
     public var window: Window? { environment.window }
 
+    /// The state the last successful run of this pipeline committed for the plugin `name` (a source's `name`, a
+    /// sink's `label`): nil on a first run, under `calpipe run --full`, and for a plugin that never set one
+    /// (docs/architecture.md, "State for plugins").
+    public func state(for name: String) -> PluginState? { runState.pluginStates.committed(for: name) }
+
+    /// Proposes the state the next run of this pipeline reads for the plugin `name`; the last proposal wins. It is
+    /// stored only when every sink committed and nothing failed: a failed or interrupted run, a source whose rows
+    /// were kept or that had rejected records leave the stored state as it was. Any thread.
+    public func setState(_ state: PluginState, for name: String) { runState.pluginStates.propose(state, for: name) }
+
     /// Informational message on stderr, silenced by --quiet.
     public func info(_ message: String) { log(.info, message) }
 

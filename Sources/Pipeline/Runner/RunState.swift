@@ -34,6 +34,8 @@ package final class RunState {
     /// busy, and on the 2-core benchmark machine extra reading threads then cost more than they saved
     /// (docs/benchmarks.md).
     package internal(set) var idleCores = 0
+    /// The plugins' states: what the last successful run committed and what this run proposes (`RunContext.state(for:)`).
+    package let pluginStates = PluginStateBook()
     /// What each source did (type, origin, events), for the `sources` of exported documents.
     package let sourceLedger = SourceLedger()
     /// How long a sink waits for another calpipe run holding its database's lock (`calpipe run --wait`).

@@ -15,6 +15,9 @@ public struct Runner {
     /// (`convert`, tests). With it, a run whose inputs, pipeline and outputs did not change since the last run
     /// keeps every output and reads nothing, and a run that cannot be incremental says why in its summary.
     package var stampFile: String?
+    /// Where the plugins' states are kept when no sink keeps them in its transaction (`PluginStateFile.path(for:environment:)`);
+    /// nil: only such a sink keeps them, else plugins see no state and what they propose is not stored (`convert`).
+    public var stateFile: String?
 
     public init(dryRun: Bool = false, concurrentSinks: Bool = true, incremental: Bool = true, progress: ((RunReport) -> Void)? = nil) {
         self.dryRun = dryRun
@@ -50,6 +53,7 @@ public struct Runner {
         context.report.expectSinks(sinks.map(\.label))
         let cancellation = context.cancellation
         cancellation.beginRun()
+        let statePipeline = Self.statePipeline(context.environment)
         // Sinks whose output is visible and must not be aborted any more (see `commitAll`).
         var finished = Set<Int>()
         var stamp: RunStamp?
@@ -81,6 +85,15 @@ public struct Runner {
             for sink in sinks {
                 try sink.open(context: context)
                 opened.append(sink)
+            }
+            // The state the last successful run committed, from the database when a sink keeps it (read inside its
+            // transaction; in a dry run from its file), else from the state folder. `--full`: plugins see none.
+            if incremental {
+                if let keeper = pipeline.sinks.lazy.compactMap({ $0 as? any PluginStateSink }).first {
+                    context.runState.pluginStates.prior = try keeper.committedPluginStates(pipeline: statePipeline)
+                } else if let stateFile {
+                    context.runState.pluginStates.prior = try PluginStateFile.load(stateFile)
+                }
             }
             if let run = context.runState.incremental {
                 try IncrementalPlanner.plan(run, pipeline, sinks: opened, context: context)
@@ -179,9 +192,12 @@ public struct Runner {
                 } catch let error where sent == 0 && incremental != nil && (error as? CalpipeError)?.isInterruption != true {
                     // Failed before sending anything: the sinks keep its rows, the others are written, exit 1.
                     incremental?.keep(label)
+                    context.runState.pluginStates.hold(label)
                     context.report.keepSource("\(CalpipeError(error)); the rows of \(pipeline.shownSourceName(index)) are kept")
                     continue
                 }
+                // A source with rejected records does not advance its state: the next run reads from where this one began.
+                if context.report.rejections.count > rejectedBefore { context.runState.pluginStates.hold(label) }
                 // Events left unparsed as unchanged (IncrementalRun.unchangedTextCheck) were read: not an empty source.
                 // A delta that sends nothing says nothing changed.
                 if sent == 0 && source.feed == .complete && incremental?.unparsedCount(source: label) ?? 0 == 0 {
@@ -206,7 +222,17 @@ public struct Runner {
                 let n = context.report.rejections.count
                 throw CalpipeError("\(n) record\(n == 1 ? " was" : "s were") rejected and --strict is set: nothing was written")
             }
+            // With a sink that keeps the states and commits last (no other database, no remote sink after it), they
+            // are written in its transaction: its data and the states commit together or not at all. Else they are
+            // written once every sink committed (a state must never be ahead of any sink's data).
+            let keeper = opened.lazy.compactMap({ $0 as? any PluginStateSink }).first
+            let inTransaction = keeper != nil && opened.filter({ $0.commitKind != .file }).count == 1
+            if let keeper, inTransaction {
+                let approved = context.report.recordsFailed == 0 ? context.runState.pluginStates.approved : [:]
+                keeper.stagePluginStates(approved.isEmpty ? nil : approved, pipeline: statePipeline)
+            }
             try commitAll(opened, finished: &finished, context: context)
+            if !inTransaction { try saveStates(keeper: keeper, pipeline: statePipeline, context: context) }
             // A run that wrote every output from every source, with nothing rejected or failed, is the one the next
             // run compares itself with.
             let report = context.report
@@ -220,6 +246,33 @@ public struct Runner {
             for (index, sink) in opened.enumerated() where !finished.contains(index) { sink.abort(context: context) }
             cancellation.discardPending()
             throw error
+        }
+    }
+
+    /// The name the states are kept under: the pipeline's `name`, else its file.
+    package static func statePipeline(_ environment: PipelineEnvironment) -> String {
+        environment.name.isEmpty ? environment.pipelineFile : environment.name
+    }
+
+    /// After every sink committed: stores the approved proposals, when no record failed, in the state folder, or
+    /// through `keeper` in a transaction of its own (another database or a remote sink committed after it). Not called when the states
+    /// were written in the keeper's transaction.
+    private func saveStates(keeper: (any PluginStateSink)?, pipeline: String, context: RunContext) throws {
+        guard !dryRun, context.report.recordsFailed == 0 else { return }
+        let approved = context.runState.pluginStates.approved
+        guard !approved.isEmpty else { return }
+        do {
+            if let keeper {
+                try keeper.savePluginStates(approved, pipeline: pipeline, context: context)
+            } else if let stateFile {
+                // Merged into what is stored (under --full too: plugins that proposed nothing keep theirs).
+                var stored = (try? PluginStateFile.load(stateFile)) ?? [:]
+                stored.merge(approved) { $1 }
+                try PluginStateFile.save(stored, pipeline: pipeline, to: stateFile)
+            }
+        } catch {
+            throw CalpipeError("the plugins' state was not saved (\(CalpipeError(error).message)); every output was written, "
+                + "and the next run starts from the state saved before")
         }
     }
 
