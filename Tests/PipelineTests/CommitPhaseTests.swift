@@ -67,19 +67,9 @@ final class CommitPhaseTests: XCTestCase {
     private var jsonPath: String { dir.appendingPathComponent("events.json").path }
     private var databasePath: String { dir.appendingPathComponent("agenda.sqlite").path }
 
-    private func run(_ events: [Event], sinks: [any Sink]) throws -> RunContext {
-        let context = T.context()
-        try Runner().run(PipelineDefinition(environment: context.environment, sources: [StaticSource(events)], sourceLabels: ["feed"],
-                                            stages: [ExpandStage(), SplitStage()], sinks: sinks), context: context)
-        return context
-    }
+    private func run(_ events: [Event], sinks: [any Sink]) throws -> RunContext { try T.runExpandedAndSplit(events, sinks: sinks) }
 
-    private func databaseUIDs() throws -> [String] {
-        try Database(path: databasePath).rows("SELECT uid FROM events ORDER BY uid").map { row in
-            if case .text(let uid) = row[0] { return uid }
-            return "?"
-        }
-    }
+    private func databaseUIDs() throws -> [String] { try T.eventUIDs(inDatabase: databasePath) }
 
     /// A first, complete run: the "old" outputs the interrupted runs must leave as they are.
     private func writeOldOutputs() throws -> (json: String, uids: [String]) {

@@ -111,19 +111,9 @@ final class SinkCommitKindTests: XCTestCase {
     }
 
     @discardableResult
-    private func run(_ events: [Event], sinks: [any Sink]) throws -> RunContext {
-        let context = T.context()
-        try Runner().run(PipelineDefinition(environment: context.environment, sources: [StaticSource(events)], sourceLabels: ["feed"],
-                                            stages: [ExpandStage(), SplitStage()], sinks: sinks), context: context)
-        return context
-    }
+    private func run(_ events: [Event], sinks: [any Sink]) throws -> RunContext { try T.runExpandedAndSplit(events, sinks: sinks) }
 
-    private func databaseUIDs() throws -> [String] {
-        try Database(path: databasePath).rows("SELECT uid FROM events ORDER BY uid").map { row in
-            if case .text(let uid) = row[0] { return uid }
-            return "?"
-        }
-    }
+    private func databaseUIDs() throws -> [String] { try T.eventUIDs(inDatabase: databasePath) }
 
     private func json() throws -> String { try String(contentsOfFile: jsonPath, encoding: .utf8) }
 

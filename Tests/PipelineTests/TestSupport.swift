@@ -1,3 +1,4 @@
+import CalSQLite
 import Foundation
 import XCTest
 @testable import Pipeline
@@ -37,5 +38,22 @@ enum TestSupport {
     /// The repository's root folder (tests read bundled data and fixtures from it).
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Runs `events` from one source labelled "feed" through expand and split into `sinks` (the commit-phase tests).
+    @discardableResult
+    static func runExpandedAndSplit(_ events: [Event], sinks: [any Sink]) throws -> RunContext {
+        let context = context()
+        try Runner().run(PipelineDefinition(environment: context.environment, sources: [StaticSource(events)], sourceLabels: ["feed"],
+                                            stages: [ExpandStage(), SplitStage()], sinks: sinks), context: context)
+        return context
+    }
+
+    /// The UIDs of the events table of a database the sqlite sink wrote, sorted.
+    static func eventUIDs(inDatabase path: String) throws -> [String] {
+        try Database(path: path).rows("SELECT uid FROM events ORDER BY uid").map { row in
+            if case .text(let uid) = row[0] { return uid }
+            return "?"
+        }
     }
 }
