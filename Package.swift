@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -8,6 +8,14 @@ let package = Package(
         .executable(name: "calpipe", targets: ["calpipe"]),
         .executable(name: "calpipe-bench", targets: ["calpipe-bench"]),
         .library(name: "CalpipeKit", targets: ["CalpipeKit"]),
+    ],
+    // Heavy server dependencies stay out of a newcomer's first build (`swift run calpipe ...`): the PostgreSQL sink
+    // (postgres-nio) and `calpipe serve` (Hummingbird) are compiled into the CLI only with their trait,
+    // `swift build --traits Postgres,Server`. scripts/test enables both, so the tests cover them.
+    traits: [
+        .trait(name: "Postgres", description: "The postgres sink (PostgresNIO)."),
+        .trait(name: "Server", description: "calpipe serve (Hummingbird)."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
