@@ -47,7 +47,9 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
-        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch"]),
+        // Calendars over the services' own APIs: Google Calendar and Microsoft Graph (issue 26).
+        .target(name: "CloudCalendars", dependencies: ["Pipeline", "Fetch"]),
+        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "CloudCalendars"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
@@ -98,6 +100,7 @@ let package = Package(
         // import CalpipeKit alone; Pipeline is listed too so that an incremental build recompiles the tests when
         // Pipeline's interface changes (CalpipeKit re-exports it, and its own module file may not change, which left
         // a stale build reading moved fields: garbage counts in CustomPluginTests).
+        .testTarget(name: "CloudCalendarTests", dependencies: ["CalpipeKit", "Pipeline", "CalSQLite"], path: "Tests/CloudCalendarTests"),
         .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit", "Pipeline"], path: "Tests/LibraryTests"),
     ]
 )

@@ -1,3 +1,4 @@
+import CloudCalendars
 import Enrichers
 import Exporters
 import Importers
@@ -10,6 +11,7 @@ extension PluginRegistry {
         var registry = PluginRegistry()
         for descriptor in CoreStages.all { registry.register(descriptor) }
         for descriptor in SourcePlugins.all { registry.register(descriptor) }
+        for descriptor in CloudCalendarPlugins.all { registry.register(descriptor) }
         for descriptor in EnricherPlugins.all { registry.register(descriptor) }
         for descriptor in SinkPlugins.all { registry.register(descriptor) }
         return registry

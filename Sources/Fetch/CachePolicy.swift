@@ -13,6 +13,9 @@ public struct CachePolicy: Sendable {
     /// When the server cannot answer, a cached copy older than this many seconds is not used: the request
     /// fails, saying how old the copy is. Nil: a copy of any age stands in.
     public var maxStale: Double?
+    /// False: the answer is neither looked up in the cache nor kept there (API pages holding private data that are
+    /// read once, such as calendar events; the request then always goes to the server).
+    public var usesCache = true
 
     public init(defaultTTL: Double = 3600, keepForever: Bool = false, limitAnswer: (@Sendable (HTTPResponse) -> String?)? = nil,
                 isCancelled: (@Sendable () -> Bool)? = nil, maxStale: Double? = nil) {

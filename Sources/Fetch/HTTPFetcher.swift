@@ -256,7 +256,8 @@ public final class HTTPFetcher: Sendable {
         let key = prepared.key
         let label = prepared.label
         var cached: CacheEntry?
-        if request.isCacheable {
+        let cacheable = request.isCacheable && policy.usesCache
+        if cacheable {
             switch withCache({ try $0.lookup(forKey: key) }) ?? .missing {
             case .valid(let entry): cached = entry
             case .damaged(let problem): note("\(label): \(problem); downloading it again")
@@ -264,7 +265,7 @@ public final class HTTPFetcher: Sendable {
             }
         }
         if settings.offline {
-            guard request.isCacheable, let cached else { throw FetchError.offline(url: label) }
+            guard cacheable, let cached else { throw FetchError.offline(url: label) }
             if cached.isFresh(at: now) { return fromCache(cached, .cache) }
             return try fallBack(cached, .transport(url: label, message: "not asked (--offline)"), policy: policy)
         }
@@ -314,7 +315,7 @@ public final class HTTPFetcher: Sendable {
             case .success(let exchange):
                 var response = exchange.response
                 if response.isSuccess {
-                    return store(response, exchange: exchange, label: label, key: key, policy: policy, cacheable: request.isCacheable)
+                    return store(response, exchange: exchange, label: label, key: key, policy: policy, cacheable: cacheable)
                 }
                 if response.status == 304, let cached {
                     return Resolved(response: revalidate(cached, with: response, key: key, policy: policy), origin: .revalidated, file: cachedBody(cached),

@@ -62,6 +62,10 @@ final class RecordedServer {
         var lastModified: String?
         /// Request headers that must have these values, else the server answers 401.
         var require: [String: String]?
+        /// Query parameters that must have these (decoded) values, or be absent for nil, and headers that must have
+        /// these values; else the server answers 400 "unexpected request: ..." (recorded_server.py, "expect").
+        var expectQuery: [String: String?]?
+        var expectHeaders: [String: String]?
 
         var json: [String: Any] {
             var o: [String: Any] = ["status": status, "headers": headers]
@@ -72,6 +76,10 @@ final class RecordedServer {
             if let etag { o["etag"] = etag }
             if let lastModified { o["last_modified"] = lastModified }
             if let require { o["require"] = require }
+            if expectQuery != nil || expectHeaders != nil {
+                let query = (expectQuery ?? [:]).mapValues { $0.map { $0 as Any } ?? NSNull() }
+                o["expect"] = ["query": query, "headers": expectHeaders ?? [:]] as [String: Any]
+            }
             return o
         }
     }

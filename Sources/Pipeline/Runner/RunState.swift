@@ -11,6 +11,11 @@ package final class RunState {
     /// The labels of the sources whose feed is `.delta` (`SourceFeed`): a sink keeping rows removes nothing of them
     /// that is merely absent.
     package internal(set) var deltaSources: Set<String> = []
+
+    /// A `.delta` source that reads its whole feed in this run (its first run, `--full`, or a server that refused its
+    /// sync token) says so before it sends anything: a sink keeping rows then syncs it as a complete feed (what is
+    /// absent is gone). Called on the reading thread; sinks read `deltaSources` at commit.
+    package func readsWholeFeed(_ label: String) { deltaSources.remove(label) }
     /// The sources' `color` options ("#rrggbb"), by label; sources without one are not in it.
     package internal(set) var sourceColors: [String: String] = [:]
     /// The labels that are a source's `name` option (the others are a path or URL as written).

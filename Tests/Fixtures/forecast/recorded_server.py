@@ -12,8 +12,13 @@ Control endpoints (used by the tests, never by calpipe):
         Requests to the path (whose decoded query contains the text) get the responses in turn; the last one
         repeats. "delay" waits before answering; "stall" sends the headers and half the body, then waits. A response with "etag" / "last_modified" answers 304 to a matching If-None-Match /
         If-Modified-Since. A response with "require": {"authorization": "Bearer x"} answers 401 (with
-        WWW-Authenticate) unless every listed request header has exactly that value. "method" (optional)
-        limits a route to one method. Later routes for the same path are tried first.
+        WWW-Authenticate) unless every listed request header has exactly that value. A response with
+        "expect": {"query": {"name": "value" | null}, "headers": {"name": "value"}} answers 400 with a JSON
+        {"error": {"message": "unexpected request: ..."}} unless every listed query parameter has exactly that
+        (decoded) value, or is absent for null, and every listed header has exactly that value. "method"
+        (optional) limits a route to one method. Later routes for the same path are tried first.
+        "{{base}}" in a body is replaced by the server's own address (http://127.0.0.1:PORT), for the
+        absolute next-page links some APIs answer with.
   POST /__control/reset  forget routes and the request log
   GET  /__control/log    the requests served so far: [{"method", "path", "query", "headers", "body", "at"}]
                          ("at": when it arrived, seconds on the server's monotonic clock)
@@ -123,6 +128,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(404, {"Content-Type": "application/json"}, reason)
         if response.get("delay"):
             time.sleep(response["delay"])
+        problem = unexpected(response.get("expect") or {}, url.query, headers)
+        if problem:
+            body = json.dumps({"error": {"code": 400, "message": "unexpected request: " + problem}}).encode()
+            return self.send(400, {"Content-Type": "application/json"}, body)
         required = response.get("require") or {}
         if any(headers.get(name.lower()) != value for name, value in required.items()):
             return self.send(401, {"WWW-Authenticate": 'Basic realm="calendar"', "Content-Type": "text/plain"},
@@ -143,12 +152,28 @@ class Handler(BaseHTTPRequestHandler):
                 body = f.read()
         else:
             body = response.get("body", "").encode()
+        body = body.replace(b"{{base}}", ("http://127.0.0.1:%d" % self.server.server_address[1]).encode())
         if method == "HEAD":
             body = b""
         try:
             self.send(response.get("status", 200), out_headers, body, stall=response.get("stall"))
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout tests)
+
+
+def unexpected(expect, raw_query, headers):
+    """What differs between a request and a response's "expect" (None when nothing does)."""
+    query = urllib.parse.parse_qs(raw_query, keep_blank_values=True)
+    for name, value in (expect.get("query") or {}).items():
+        got = query.get(name)
+        if value is None and got is not None:
+            return "query parameter %s=%s was not expected" % (name, got[0])
+        if value is not None and got != [value]:
+            return "query parameter %s is %s, expected %r" % (name, got, value)
+    for name, value in (expect.get("headers") or {}).items():
+        if headers.get(name.lower()) != value:
+            return "header %s is %r, expected %r" % (name, headers.get(name.lower()), value)
+    return None
 
 
 def main():
