@@ -35,7 +35,7 @@ struct CloudRun {
         source["backoff"] = 0.05
         let pipeline: [String: Any] = [
             "name": "cloud-test", "timezone": "Europe/Berlin", "window": ["from": "2026-11-02", "to": "2026-11-09"],
-            "sources": [source], "stages": [["type": "expand"]],
+            "sources": [source], "stages": [["type": "expand"], ["type": "split"]],
             "sinks": [["type": "sqlite", "path": "agenda.sqlite"]],
         ]
         let file = folder.appendingPathComponent("pipeline.json")

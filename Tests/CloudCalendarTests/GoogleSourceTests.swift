@@ -41,11 +41,11 @@ final class GoogleSourceTests: XCTestCase {
     /// offsite (end exclusive), the standup series' two instances (one moved) as overrides of one UID, and the call
     /// kept in New York time.
     private let wholeRead = [
-        "5jbfs8jl5psv46t0i7it599mde|-|Planning|0|2026-11-02T09:00:00|Europe/Berlin|#dc2127",
-        "4d2bq9kq3qd1ahr6ct7l0gp7tl|2026-11-03T09:00:00|Standup|0|2026-11-03T09:00:00|Europe/Berlin|#7ae7bf",
-        "1ut3e7i0eqq8q2hsl1a1pcp8gk|-|Company offsite|1|2026-11-04|-|-",
-        "4d2bq9kq3qd1ahr6ct7l0gp7tl|2026-11-05T09:00:00|Standup (late)|0|2026-11-05T11:00:00|Europe/Berlin|#7ae7bf",
-        "0n6g3cfmfg7kq7c2d9o9ibs1ce|-|Call with the New York office|0|2026-11-06T10:00:00|America/New_York|-",
+        "5jbfs8jl5psv46t0i7it599mde||Planning|0|2026-11-02T09:00:00+01:00|Europe/Berlin|#dc2127",
+        "4d2bq9kq3qd1ahr6ct7l0gp7tl|2026-11-03T09:00:00+01:00|Standup|0|2026-11-03T09:00:00+01:00|Europe/Berlin|#7ae7bf",
+        "1ut3e7i0eqq8q2hsl1a1pcp8gk||Company offsite|1|2026-11-04|-|-",
+        "4d2bq9kq3qd1ahr6ct7l0gp7tl|2026-11-05T09:00:00+01:00|Standup (late)|0|2026-11-05T11:00:00+01:00|Europe/Berlin|#7ae7bf",
+        "0n6g3cfmfg7kq7c2d9o9ibs1ce||Call with the New York office|0|2026-11-06T10:00:00-05:00|America/New_York|-",
     ]
 
     func testAWholeReadFollowsThePagesAndTheSyncTokenThenBringsOnlyTheChanges() throws {
@@ -77,9 +77,9 @@ final class GoogleSourceTests: XCTestCase {
         ])])
         try run.run()
         XCTAssertEqual(try run.events(), [
-            "5jbfs8jl5psv46t0i7it599mde|-|Planning (moved)|0|2026-11-02T14:00:00|Europe/Berlin|#dc2127",
-            "1ut3e7i0eqq8q2hsl1a1pcp8gk|-|Company offsite|1|2026-11-04|-|-",
-            "4d2bq9kq3qd1ahr6ct7l0gp7tl|2026-11-05T09:00:00|Standup (late)|0|2026-11-05T11:00:00|Europe/Berlin|#7ae7bf",
+            "5jbfs8jl5psv46t0i7it599mde||Planning (moved)|0|2026-11-02T14:00:00+01:00|Europe/Berlin|#dc2127",
+            "1ut3e7i0eqq8q2hsl1a1pcp8gk||Company offsite|1|2026-11-04|-|-",
+            "4d2bq9kq3qd1ahr6ct7l0gp7tl|2026-11-05T09:00:00+01:00|Standup (late)|0|2026-11-05T11:00:00+01:00|Europe/Berlin|#7ae7bf",
         ])
         XCTAssertEqual(try run.rows("SELECT count(*) FROM occurrences"), ["3"])
         XCTAssertEqual(try run.state()["cursor"], "CPDAlvWDx70CEPDAlvWDx70CGAc=")
@@ -96,7 +96,7 @@ final class GoogleSourceTests: XCTestCase {
         whole["pageToken"] = .some(nil)
         try run.server.route(events, queryContains: "timeMin=", [reply("events-after-410.json", query: whole)])
         let report = try run.run()
-        XCTAssertEqual(try run.events(), ["5jbfs8jl5psv46t0i7it599mde|-|Planning|0|2026-11-02T09:00:00|Europe/Berlin|#dc2127"])
+        XCTAssertEqual(try run.events(), ["5jbfs8jl5psv46t0i7it599mde||Planning|0|2026-11-02T09:00:00+01:00|Europe/Berlin|#dc2127"])
         XCTAssertEqual(try run.state()["cursor"], "CKjm4aiEx70CEKjm4aiEx70CGAU=")
         let requests = try run.requests()
         XCTAssertEqual(requests.count, 4)
@@ -111,7 +111,7 @@ final class GoogleSourceTests: XCTestCase {
             reply("events-after-410.json", query: window),
         ])
         try run.run()
-        XCTAssertEqual(try run.events(), ["5jbfs8jl5psv46t0i7it599mde|-|Planning|0|2026-11-02T09:00:00|Europe/Berlin|#dc2127"])
+        XCTAssertEqual(try run.events(), ["5jbfs8jl5psv46t0i7it599mde||Planning|0|2026-11-02T09:00:00+01:00|Europe/Berlin|#dc2127"])
         let requests = try run.requests()
         XCTAssertEqual(requests.count, 2)
         XCTAssertGreaterThanOrEqual(requests[1].at - requests[0].at, 0.95, "Retry-After: 1 was waited")
@@ -119,14 +119,13 @@ final class GoogleSourceTests: XCTestCase {
 
     func testARefusedTokenFailsAtOnceWithoutRetries() throws {
         try run.server.route(events, [reply("error-401.json", status: 401, headers: ["WWW-Authenticate": "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\""])])
-        XCTAssertThrowsError(try run.run()) { error in
-            let failure = CalpipeError(error)
-            XCTAssertEqual(failure.exitCode, 1)
-            XCTAssertEqual(failure.message, "http://127.0.0.1:\(run.server.port)/calendar/v3/calendars/primary/events?maxResults=3&singleEvents=true"
-                           + "&timeMin=2026-11-01T23%3A00%3A00Z&timeMax=2026-11-08T23%3A00%3A00Z: Google Calendar refused the access token "
-                           + "(HTTP 401: Invalid Credentials); get a new one (docs/sources.md, \"Google Calendar\")")
-        }
+        // The source fails before it sent anything: the database keeps its rows, and the run exits 1.
+        let report = try run.run()
+        XCTAssertEqual(ExitStatus.of(report).code, 1)
+        XCTAssertEqual(report.keptSources, ["http://127.0.0.1:\(run.server.port)/calendar/v3/calendars/primary/events?maxResults=3&singleEvents=true"
+                       + "&timeMin=2026-11-01T23%3A00%3A00Z&timeMax=2026-11-08T23%3A00%3A00Z: Google Calendar refused the access token "
+                       + "(HTTP 401: Invalid Credentials); get a new one (docs/sources.md, \"Google Calendar\"); the rows of sources[0] are kept"])
         XCTAssertEqual(try run.requests().count, 1, "no retry")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: run.database) && (try run.rows("SELECT count(*) FROM events")) != ["0"])
+        if FileManager.default.fileExists(atPath: run.database) { XCTAssertEqual(try run.rows("SELECT count(*) FROM events"), ["0"]) }
     }
 }

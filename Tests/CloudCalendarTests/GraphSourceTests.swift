@@ -40,10 +40,10 @@ final class GraphSourceTests: XCTestCase {
     /// Times in the Windows zone the request asked for, read as Europe/Berlin; the all-day event as dates; each
     /// occurrence of the weekly series an event of its own (its Graph id), expanded once.
     private let wholeRead = [
-        "AAMkAGI2TGuLAAB1rCbXAAA=|-|Design review|0|2026-11-02T13:00:00|Europe/Berlin",
-        "AAMkAGI2TG93AAABEgAQAMjAHkB2xAAB2gfsYdlpN9A=|-|Weekly sync|0|2026-11-03T10:00:00|Europe/Berlin",
-        "AAMkAGI2TGuLAAB1rCbYAAA=|-|Team day|1|2026-11-04|-",
-        "AAMkAGI2TG93AAABEgAQAMjAHkB2xkAB2gfsYdlpN9A=|-|Weekly sync|0|2026-11-06T10:00:00|Europe/Berlin",
+        "AAMkAGI2TGuLAAB1rCbXAAA=||Design review|0|2026-11-02T13:00:00+01:00|Europe/Berlin",
+        "AAMkAGI2TG93AAABEgAQAMjAHkB2xAAB2gfsYdlpN9A=||Weekly sync|0|2026-11-03T10:00:00+01:00|Europe/Berlin",
+        "AAMkAGI2TGuLAAB1rCbYAAA=||Team day|1|2026-11-04|-",
+        "AAMkAGI2TG93AAABEgAQAMjAHkB2xkAB2gfsYdlpN9A=||Weekly sync|0|2026-11-06T10:00:00+01:00|Europe/Berlin",
     ]
 
     private func events() throws -> [String] {
@@ -75,9 +75,9 @@ final class GraphSourceTests: XCTestCase {
         ], prefer: prefer)])
         try run.run()
         XCTAssertEqual(try events(), [
-            "AAMkAGI2TGuLAAB1rCbXAAA=|-|Design review (moved)|0|2026-11-02T15:00:00|Europe/Berlin",
-            "AAMkAGI2TG93AAABEgAQAMjAHkB2xAAB2gfsYdlpN9A=|-|Weekly sync|0|2026-11-03T10:00:00|Europe/Berlin",
-            "AAMkAGI2TGuLAAB1rCbYAAA=|-|Team day|1|2026-11-04|-",
+            "AAMkAGI2TGuLAAB1rCbXAAA=||Design review (moved)|0|2026-11-02T15:00:00+01:00|Europe/Berlin",
+            "AAMkAGI2TG93AAABEgAQAMjAHkB2xAAB2gfsYdlpN9A=||Weekly sync|0|2026-11-03T10:00:00+01:00|Europe/Berlin",
+            "AAMkAGI2TGuLAAB1rCbYAAA=||Team day|1|2026-11-04|-",
         ])
         XCTAssertEqual(try run.rows("SELECT count(*) FROM occurrences"), ["3"])
         XCTAssertTrue(try run.state()["cursor"]?.hasSuffix("$deltatoken=R0usmcMDNGg0J1E64ydcT") == true)
@@ -92,7 +92,7 @@ final class GraphSourceTests: XCTestCase {
         ], prefer: "outlook.timezone=\"UTC\"")])
         try run.run()
         try run.run()
-        XCTAssertEqual(try run.events(), ["AAMkAGI2TGuDAAB2hLqMAAA=|-|Dentist|0|2026-11-05T07:30:00Z|-|-"])
+        XCTAssertEqual(try run.events(), ["AAMkAGI2TGuDAAB2hLqMAAA=||Dentist|0|2026-11-05T07:30:00Z|-|-"])
         XCTAssertEqual(try run.requests().count, 4, "every run reads the calendar and the view")
         XCTAssertEqual(try run.state(), [:])
     }
@@ -112,12 +112,11 @@ final class GraphSourceTests: XCTestCase {
 
     func testARefusedTokenFailsAtOnceWithoutRetries() throws {
         try run.server.route(String(calendar.dropLast()), [reply("error-401.json", status: 401)])
-        XCTAssertThrowsError(try run.run()) { error in
-            let failure = CalpipeError(error)
-            XCTAssertEqual(failure.exitCode, 1)
-            XCTAssertEqual(failure.message, "http://127.0.0.1:\(run.server.port)/v1.0/me/calendars/AAMkAGI2TGuLAAA=: Microsoft Graph refused the access "
-                           + "token (HTTP 401: Lifetime validation failed, the token is expired.); get a new one (docs/sources.md, \"Microsoft 365 (Graph)\")")
-        }
+        let report = try run.run()
+        XCTAssertEqual(ExitStatus.of(report).code, 1)
+        XCTAssertEqual(report.keptSources, ["http://127.0.0.1:\(run.server.port)/v1.0/me/calendars/AAMkAGI2TGuLAAA=: Microsoft Graph refused the access "
+                       + "token (HTTP 401: Lifetime validation failed, the token is expired.); get a new one (docs/sources.md, \"Microsoft 365 (Graph)\"); "
+                       + "the rows of sources[0] are kept"])
         XCTAssertEqual(try run.requests().count, 1, "no retry")
     }
 }
