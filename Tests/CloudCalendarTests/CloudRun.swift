@@ -88,6 +88,13 @@ struct CloudRun {
         return reply
     }
 
+    /// A pipeline of pipelines/, loaded (not run) with `environment`.
+    static func bundled(_ name: String, environment: [String: String]) throws -> PipelineDefinition {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let loader = PipelineLoader.standard(environment: environment.merging(["HOME": NSTemporaryDirectory()]) { a, _ in a })
+        return try loader.load(file: root.appendingPathComponent("pipelines/" + name).path)
+    }
+
     func remove() {
         server.stop()
         try? FileManager.default.removeItem(at: folder)

@@ -128,4 +128,15 @@ final class GoogleSourceTests: XCTestCase {
         XCTAssertEqual(try run.requests().count, 1, "no retry")
         if FileManager.default.fileExists(atPath: run.database) { XCTAssertEqual(try run.rows("SELECT count(*) FROM events"), ["0"]) }
     }
+
+    func testTheBundledPipelineReadsTheTokenFromTheEnvironment() throws {
+        let pipeline = try CloudRun.bundled("google-calendar.json", environment: ["GOOGLE_TOKEN": "ya29.a0Af-bundled"])
+        XCTAssertEqual(pipeline.sourceTypes, ["google"])
+        XCTAssertEqual(pipeline.sources[0].feed, .delta)
+        XCTAssertEqual(pipeline.sinkTypes, ["sqlite"])
+        // Without the variable, the loader names it (nothing is asked of Google).
+        XCTAssertThrowsError(try CloudRun.bundled("google-calendar.json", environment: [:])) { error in
+            XCTAssertTrue("\(error)".contains("GOOGLE_TOKEN"), "\(error)")
+        }
+    }
 }

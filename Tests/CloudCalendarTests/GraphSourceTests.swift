@@ -119,4 +119,22 @@ final class GraphSourceTests: XCTestCase {
                        + "the rows of sources[0] are kept"])
         XCTAssertEqual(try run.requests().count, 1, "no retry")
     }
+
+    func testTheBundledPipelineReadsTheTokenFromTheEnvironment() throws {
+        let pipeline = try CloudRun.bundled("microsoft-graph.json", environment: ["GRAPH_TOKEN": "eyJ0eXAiOiJKV1Qi.bundled"])
+        XCTAssertEqual(pipeline.sourceTypes, ["graph"])
+        XCTAssertEqual(pipeline.sources[0].feed, .delta)
+        XCTAssertEqual(pipeline.sinkTypes, ["sqlite"])
+    }
+
+    func testAnUnknownZoneNameIsRefusedWithTheOption() throws {
+        run.remove()
+        run = try CloudRun(source: ["type": "graph", "time_zone": "Middle Earth Standard Time"], apiPath: "/v1.0")
+        XCTAssertThrowsError(try run.run()) { error in
+            XCTAssertEqual(CalpipeError(error).exitCode, 2)
+            XCTAssertTrue("\(error)".hasSuffix("pipeline.json: sources[0].time_zone: unknown time zone \"Middle Earth Standard Time\" (expected an IANA "
+                                               + "name such as \"Europe/Berlin\" or a Windows name such as \"W. Europe Standard Time\")"), "\(error)")
+        }
+        XCTAssertEqual(try run.requests().count, 0)
+    }
 }

@@ -9,9 +9,14 @@ import Pipeline
 /// A 410 Gone is `CloudAPI.Gone` (an expired sync token or delta link: the source reads everything again). Any
 /// other answer that is not 2xx fails the run with the service's own message.
 struct CloudAPI {
-    /// An expired sync token or delta link (HTTP 410 Gone), with the service's message.
-    struct Gone: Error {
+    /// An expired sync token or delta link (HTTP 410 Gone), with the service's message. `CloudSync` starts a whole
+    /// read; anywhere else it fails the run with this text.
+    struct Gone: Error, CalpipeErrorConvertible {
+        var url: String
+        var service: String
         var message: String
+
+        var calpipeError: CalpipeError { CalpipeError("\(url): \(service) answered 410 Gone (\(message))", cause: self) }
     }
 
     let client: HTTPFetcher
@@ -29,26 +34,26 @@ struct CloudAPI {
         let result = try client.send(HTTPRequest(url: url, headers: headers, credentials: credentials), policy: policy)
         for note in client.takeNotes() { context.warn(note) }
         let response = result.response
-        let where_ = result.url
+        let shown = result.url
         guard response.isSuccess else {
             let message = Self.errorMessage(response)
             switch response.status {
             case 401, 403:
-                throw CalpipeError("\(where_): \(service) refused the access token (HTTP \(response.status)\(message.map { ": " + $0 } ?? "")); \(tokenHelp)")
+                throw CalpipeError("\(shown): \(service) refused the access token (HTTP \(response.status)\(message.map { ": " + $0 } ?? "")); \(tokenHelp)")
             case 410:
-                throw Gone(message: message ?? "HTTP 410 Gone")
+                throw Gone(url: shown, service: service, message: message ?? "no message")
             default:
-                throw CalpipeError("\(where_): \(service) answered HTTP \(response.status)\(message.map { " (\($0))" } ?? "")")
+                throw CalpipeError("\(shown): \(service) answered HTTP \(response.status)\(message.map { " (\($0))" } ?? "")")
             }
         }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes: response.body)
         } catch let error as JSONSyntaxError {
-            throw CalpipeError("\(where_): \(service) answered something that is not JSON (\(error.description))")
+            throw CalpipeError("\(shown): \(service) answered something that is not JSON (\(error.description))")
         }
         guard let object = value.objectValue else {
-            throw CalpipeError("\(where_): expected a JSON object from \(service), got \(value.kindDescription)")
+            throw CalpipeError("\(shown): expected a JSON object from \(service), got \(value.kindDescription)")
         }
         return object
     }
