@@ -50,6 +50,18 @@ struct CloudRun {
         return context.report
     }
 
+    /// Runs, expecting the source to fail at its next request, at once and without a retry: the run ends with
+    /// exit 1 and `message` (the source's error), and the database keeps what it had.
+    func assertFailsAtOnce(_ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try requests().count
+        let rows = FileManager.default.fileExists(atPath: database) ? try events() : []
+        let report = try run()
+        XCTAssertEqual(ExitStatus.of(report).code, 1, file: file, line: line)
+        XCTAssertEqual(report.keptSources, [message + "; the rows of sources[0] are kept"], file: file, line: line)
+        XCTAssertEqual(try requests().count, before + 1, "no retry", file: file, line: line)
+        if !rows.isEmpty { XCTAssertEqual(try events(), rows, file: file, line: line) }
+    }
+
     /// The events the database holds, one line each, by start: "uid|recurrence_id|title|all_day|dtstart|dtstart_tzid|color".
     func events() throws -> [String] {
         try rows("""

@@ -117,16 +117,17 @@ final class GoogleSourceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(requests[1].at - requests[0].at, 0.95, "Retry-After: 1 was waited")
     }
 
-    func testARefusedTokenFailsAtOnceWithoutRetries() throws {
-        try run.server.route(events, [reply("error-401.json", status: 401, headers: ["WWW-Authenticate": "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\""])])
-        // The source fails before it sent anything: the database keeps its rows, and the run exits 1.
-        let report = try run.run()
-        XCTAssertEqual(ExitStatus.of(report).code, 1)
-        XCTAssertEqual(report.keptSources, ["http://127.0.0.1:\(run.server.port)/calendar/v3/calendars/primary/events?maxResults=3&singleEvents=true"
-                       + "&timeMin=2026-11-01T23%3A00%3A00Z&timeMax=2026-11-08T23%3A00%3A00Z: Google Calendar refused the access token "
-                       + "(HTTP 401: Invalid Credentials); get a new one (docs/sources.md, \"Google Calendar\"); the rows of sources[0] are kept"])
-        XCTAssertEqual(try run.requests().count, 1, "no retry")
-        if FileManager.default.fileExists(atPath: run.database) { XCTAssertEqual(try run.rows("SELECT count(*) FROM events"), ["0"]) }
+    func testARefusedTokenFailsAtOnceWithoutRetriesAndKeepsTheRows() throws {
+        try routeWholeRead()
+        try run.run()
+        try run.server.route(events, queryContains: "syncToken=", [
+            reply("error-401.json", status: 401, headers: ["WWW-Authenticate": "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\""]),
+        ])
+        try run.assertFailsAtOnce("http://127.0.0.1:\(run.server.port)/calendar/v3/calendars/primary/events?maxResults=3&singleEvents=true"
+                                  + "&syncToken=CPDAlvWDx70CEPDAlvWDx70CGAU%3D: Google Calendar refused the access token (HTTP 401: Invalid Credentials); "
+                                  + "get a new one (docs/sources.md, \"Google Calendar\")")
+        XCTAssertEqual(try run.events(), wholeRead)
+        XCTAssertEqual(try run.state()["cursor"], "CPDAlvWDx70CEPDAlvWDx70CGAU=", "the state does not advance")
     }
 
     func testTheBundledPipelineReadsTheTokenFromTheEnvironment() throws {
