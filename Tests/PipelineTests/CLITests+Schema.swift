@@ -121,7 +121,7 @@ extension CLITests {
     /// A theme colour that is not "#rrggbb" and an unknown palette key are caught by the schema at their paths.
     func testSchemaChecksNestedObjects() throws {
         let bad = try TestSupport.temporaryDirectory().appendingPathComponent("theme.json")
-        try #"{"sources": [{"type": "ics", "path": "a.ics"}], "sinks": [{"type": "html", "path": "o.html", "theme": {"dark": {"acent": "#fff"}}}]}"#
+        try ##"{"sources": [{"type": "ics", "path": "a.ics"}], "sinks": [{"type": "html", "path": "o.html", "theme": {"dark": {"acent": "#fff"}}}]}"##
             .write(to: bad, atomically: true, encoding: .utf8)
         let result = try checkWithJSONSchema([bad.path])
         XCTAssertEqual(result.code, 1, result.output)

@@ -227,13 +227,13 @@ final class OptionSpecTests: XCTestCase {
             return Nothing()
         })
         let loader = PipelineLoader(registry: registry, environment: ["TZ": "UTC", "TOKEN": "from-env"])
-        let json = #"{"sources": [{"type": "sample", "token": "${TOKEN}", "name": "s", "window": {"from": "x"}}], "sinks": [{"type": "json", "path": "o.json"}]}"#
+        let json = #"{"sources": [{"type": "sample", "token": "${TOKEN}", "name": "s", "window": {"from": "x"}}], "sinks": [{"type": "json", "path": "o.json", "shape": "events"}]}"#
         _ = try loader.load(json: try JSONParser.parse(json), file: "p.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
         XCTAssertEqual(seen.config?.token?.reveal(), "from-env")
         XCTAssertEqual(seen.config?.window.from, "x")
         XCTAssertEqual(seen.config?.name, "s", "a source's own option wins over the common one of the same name")
 
-        let bad = #"{"sources": [{"type": "sample", "count": 500, "color": "nope", "window": {"form": "x"}}], "sinks": [{"type": "json", "path": "o.json"}]}"#
+        let bad = #"{"sources": [{"type": "sample", "count": 500, "color": "nope", "window": {"form": "x"}}], "sinks": [{"type": "json", "path": "o.json", "shape": "events"}]}"#
         seen.config = nil
         XCTAssertThrowsError(try loader.load(json: try JSONParser.parse(bad), file: "p.json", baseDirectory: URL(fileURLWithPath: "/tmp"))) { error in
             XCTAssertEqual((error as? ConfigErrors)?.issues.map(\.description), [
