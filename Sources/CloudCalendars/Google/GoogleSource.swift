@@ -12,37 +12,56 @@ import Pipeline
 /// to calpipe's events: `GoogleEvent`.
 final class GoogleSource: EventSource {
     static let defaultBase = "https://www.googleapis.com/calendar/v3"
-    static let pageSize = (default: 250, maximum: 2500)
     static let tokenHelp = "get a new one (docs/sources.md, \"Google Calendar\")"
 
     static let descriptor = SourceDescriptor(
         type: "google",
         kind: .source,
         summary: "A Google Calendar over the Calendar API (events.list): instances expanded by Google in the window, then only changes (sync token)",
-        options: CloudOptions.docs(
-            calendar: OptionDoc("calendar", "string", "the calendar's id (Settings > Integrate calendar), or \"primary\" for the account's own", default: "primary"),
-            baseURL: defaultBase, pageSize: pageSize),
-        make: { options in
-            let calendar = options.string("calendar", default: "primary")
-            let shared = CloudOptions.read(options, baseURL: defaultBase, pageSize: pageSize, service: "Google Calendar", tokenHelp: tokenHelp)
-            try options.finish()
-            guard let shared else { throw CalpipeError.optionsRejected }
-            return GoogleSource(calendar: calendar, options: shared)
+        options: Options.self,
+        make: { options, context in
+            GoogleSource(options: options, api: CloudOptions.api(auth: options.auth, client: options.client, environment: context.environment,
+                                                                  service: "Google Calendar", tokenHelp: tokenHelp))
         }
     )
 
-    let calendar: String
-    let options: CloudOptions
+    struct Options: OptionConfig {
+        var calendar = "primary"
+        var baseURL = GoogleSource.defaultBase
+        var incremental = true
+        var pageSize = 250
+        var auth = HTTPAuthOptions()
+        var client = HTTPClientOptions()
 
-    init(calendar: String, options: CloudOptions) {
-        self.calendar = calendar
+        /// No `.netrc`: the service wants a token.
+        init() { auth.netrc = false }
+
+        static let options = OptionSpec<Options> {
+            Key("calendar", \.calendar, .string, "the calendar's id (Settings and sharing > Integrate calendar), or \"primary\" for the account's own")
+            Key("base_url", \.baseURL, .url, CloudOptions.baseURLDoc)
+            Key("incremental", \.incremental, .boolean, CloudOptions.incrementalDoc)
+            Key("page_size", \.pageSize, .integer(in: 1...2500), "events asked for per page (maxResults)")
+            Include(\.auth)
+            Include(\.client)
+        }
+
+        mutating func validate(_ context: OptionContext<Options>) {
+            CloudOptions.checkLogIn(auth, at: \.auth, context: context, service: "Google Calendar", tokenHelp: GoogleSource.tokenHelp)
+        }
+    }
+
+    let options: Options
+    let api: CloudAPI
+
+    init(options: Options, api: CloudAPI) {
         self.options = options
+        self.api = api
     }
 
     var feed: SourceFeed { options.incremental ? .delta : .complete }
 
     /// `…/calendars/{calendarId}/events`.
-    var eventsURL: String { options.baseURL + "/calendars/" + CloudSync.pathSegment(calendar) + "/events" }
+    var eventsURL: String { CloudOptions.base(options.baseURL) + "/calendars/" + CloudSync.pathSegment(options.calendar) + "/events" }
 
     func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         let range = CloudSync.range(context: context)
@@ -67,7 +86,7 @@ final class GoogleSource: EventSource {
                 query += [("timeMin", range.from), ("timeMax", range.to)]
             }
             if let pageToken { query.append(("pageToken", pageToken)) }
-            let answer = try options.api.page(CloudSync.url(eventsURL, query), context: context)
+            let answer = try api.page(CloudSync.url(eventsURL, query), context: context)
             let zone = answer.optionalText("timeZone").flatMap { context.environment.zones.zone(named: $0) }
             let name = answer.optionalText("summary")
             try CloudPage.emit(answer["items"]?.arrayValue ?? [], page: page, label: label, skipped: "cancelled Google Calendar events skipped",

@@ -14,51 +14,67 @@ import Pipeline
 /// included. How occurrences map to calpipe's events: `GraphEvent`.
 final class GraphSource: EventSource {
     static let defaultBase = "https://graph.microsoft.com/v1.0"
-    static let pageSize = (default: 100, maximum: 1000)
     static let tokenHelp = "get a new one (docs/sources.md, \"Microsoft 365 (Graph)\")"
 
     static let descriptor = SourceDescriptor(
         type: "graph",
         kind: .source,
         summary: "A Microsoft 365 / Outlook calendar over Microsoft Graph (calendarView): occurrences expanded by the server in the window, then only changes (delta link)",
-        options: CloudOptions.docs(
-            calendar: OptionDoc("calendar", "string", "the calendar's id (GET /me/calendars lists them); the account's default calendar when absent"),
-            baseURL: defaultBase, pageSize: pageSize) + [
-            OptionDoc("time_zone", "string", "the zone Graph writes times in (Prefer: outlook.timezone): an IANA or a Windows zone name", default: "UTC"),
-        ],
-        make: { options in
-            let calendar = options.string("calendar")
-            let zone = options.string("time_zone", default: "UTC")
-            if options.environment.zones.zone(named: zone) == nil {
-                options.report("time_zone", "unknown time zone \"\(zone)\" (expected an IANA name such as \"Europe/Berlin\" or a Windows name such as \"W. Europe Standard Time\")")
-            }
-            let shared = CloudOptions.read(options, baseURL: defaultBase, pageSize: pageSize, service: "Microsoft Graph", tokenHelp: tokenHelp)
-            try options.finish()
-            guard let shared else { throw CalpipeError.optionsRejected }
-            return GraphSource(calendar: calendar, timeZone: zone, options: shared)
+        options: Options.self,
+        make: { options, context in
+            GraphSource(options: options, api: CloudOptions.api(auth: options.auth, client: options.client, environment: context.environment,
+                                                                 service: "Microsoft Graph", tokenHelp: tokenHelp))
         }
     )
 
-    let calendar: String?
-    let timeZone: String
-    let options: CloudOptions
+    struct Options: OptionConfig {
+        var calendar: String?
+        var timeZone = "UTC"
+        var baseURL = GraphSource.defaultBase
+        var incremental = true
+        var pageSize = 100
+        var auth = HTTPAuthOptions()
+        var client = HTTPClientOptions()
 
-    init(calendar: String?, timeZone: String, options: CloudOptions) {
-        self.calendar = calendar
-        self.timeZone = timeZone
+        /// No `.netrc`: the service wants a token.
+        init() { auth.netrc = false }
+
+        static let options = OptionSpec<Options> {
+            Key("calendar", \.calendar, .string, "the calendar's id (GET /me/calendars lists them)", default: "the account's default calendar")
+            Key("time_zone", \.timeZone, .string, "the zone Graph writes times in (Prefer: outlook.timezone): a Windows or an IANA zone name")
+            Key("base_url", \.baseURL, .url, CloudOptions.baseURLDoc)
+            Key("incremental", \.incremental, .boolean, CloudOptions.incrementalDoc)
+            Key("page_size", \.pageSize, .integer(in: 1...1000), "events asked for per page (Prefer: odata.maxpagesize, or $top without incremental)")
+            Include(\.auth)
+            Include(\.client)
+        }
+
+        mutating func validate(_ context: OptionContext<Options>) {
+            if context.environment.zones.zone(named: timeZone) == nil {
+                context.report(\.timeZone, "unknown time zone \"\(timeZone)\" (expected an IANA name such as \"Europe/Berlin\" or a Windows name such as \"W. Europe Standard Time\")")
+            }
+            CloudOptions.checkLogIn(auth, at: \.auth, context: context, service: "Microsoft Graph", tokenHelp: GraphSource.tokenHelp)
+        }
+    }
+
+    let options: Options
+    let api: CloudAPI
+
+    init(options: Options, api: CloudAPI) {
         self.options = options
+        self.api = api
     }
 
     var feed: SourceFeed { options.incremental ? .delta : .complete }
 
     /// `…/me/calendars/{id}`, or `…/me/calendar`.
-    var calendarURL: String { options.baseURL + (calendar.map { "/me/calendars/" + CloudSync.pathSegment($0) } ?? "/me/calendar") }
+    var calendarURL: String { CloudOptions.base(options.baseURL) + (options.calendar.map { "/me/calendars/" + CloudSync.pathSegment($0) } ?? "/me/calendar") }
 
     func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         let range = CloudSync.range(context: context)
         let view = calendarURL + (options.incremental ? "/calendarView/delta" : "/calendarView")
-        let sync = CloudSync(context: context, scope: "\(view) \(range.from)/\(range.to) \(timeZone)", incremental: options.incremental, fallbackLabel: "graph")
-        let info = try options.api.page(calendarURL, context: context)
+        let sync = CloudSync(context: context, scope: "\(view) \(range.from)/\(range.to) \(options.timeZone)", incremental: options.incremental, fallbackLabel: "graph")
+        let info = try api.page(calendarURL, context: context)
         let color = info.optionalText("hexColor").flatMap { CSSColor.hex($0) }
         let calendar = (name: info.optionalText("name"), color: color)
         try sync.run(context: context, service: "Microsoft Graph") { deltaLink in
@@ -71,14 +87,14 @@ final class GraphSource: EventSource {
     /// Every page from `first`, following `@odata.nextLink`; returns the last page's `@odata.deltaLink`.
     private func readPages(from first: String, delta: Bool, calendar: (name: String?, color: String?), label: String, context: RunContext,
                            emit: (Batch) throws -> Void) throws -> String? {
-        var prefer = "outlook.timezone=\"\(timeZone)\""
+        var prefer = "outlook.timezone=\"\(options.timeZone)\""
         if options.incremental { prefer += ", odata.maxpagesize=\(options.pageSize)" }
         var url = first
         var page = 0
         while true {
             try context.checkCancellation()
             page += 1
-            let answer = try options.api.page(url, headers: ["Prefer": prefer], context: context)
+            let answer = try api.page(url, headers: ["Prefer": prefer], context: context)
             try CloudPage.emit(answer["value"]?.arrayValue ?? [], page: page, label: label, skipped: "removed Microsoft Graph events skipped",
                                context: context, emit: emit) { item in
                 try GraphEvent.item(item, calendar: calendar, zones: context.environment.zones, delta: delta)
@@ -91,8 +107,8 @@ final class GraphSource: EventSource {
 
     /// A link from an answer, followed only on the API's own server: the access token goes with every request.
     private func checked(_ link: String, label: String) throws -> String {
-        guard Self.origin(of: link) == Self.origin(of: options.baseURL) else {
-            throw CalpipeError("\(label): Microsoft Graph sent a link to another server (\(URLRedaction.redact(link))); not followed, the access token stays with \(Self.origin(of: options.baseURL))")
+        guard Self.origin(of: link) == Self.origin(of: CloudOptions.base(options.baseURL)) else {
+            throw CalpipeError("\(label): Microsoft Graph sent a link to another server (\(URLRedaction.redact(link))); not followed, the access token stays with \(Self.origin(of: CloudOptions.base(options.baseURL)))")
         }
         return link
     }

@@ -1,52 +1,37 @@
 import Fetch
 import Pipeline
 
-/// The options the `google` and `graph` sources share, declared and read once: the calendar, the service's
-/// address, incremental runs, the page size, and the HTTP groups (`HTTPOptions.auth()`: the OAuth access token
-/// in `bearer_token`; `HTTPOptions.client()`: timeouts, retries, rate).
-struct CloudOptions {
-    var baseURL: String
-    var incremental: Bool
-    var pageSize: Int
-    var api: CloudAPI
+/// What the `google` and `graph` sources share about their options: the wording of the common ones, the log-in
+/// rule (an OAuth access token, from `HTTPAuthOptions`' `bearer_token` or an `Authorization` header) and the
+/// client they make (`HTTPClientOptions`: timeouts, retries, rate).
+enum CloudOptions {
+    static let baseURLDoc = "the API's address (tests point it at a local server)"
+    static let incrementalDoc = "keep the service's sync state in the plugin's state and read only what changed on the next run "
+        + "(a delta feed: needs a sqlite sink); false reads the whole window every run"
 
-    /// The shared declarations; `calendar` and `baseURL` describe the service's.
-    static func docs(calendar: OptionDoc, baseURL: String, pageSize: (default: Int, maximum: Int)) -> [OptionDoc] {
-        [
-            calendar,
-            OptionDoc("base_url", "url", "the API's address (tests point it at a local server)", default: baseURL),
-            OptionDoc("incremental", "boolean", "keep the service's sync token in the plugin's state and read only what changed on the next run "
-                      + "(a delta feed: needs a sqlite sink); false reads the whole window every run", default: "true"),
-            OptionDoc("page_size", "integer", "events asked for per page (1-\(pageSize.maximum))", default: String(pageSize.default)),
-        ] + HTTPOptions.auth() + HTTPOptions.client()
+    /// Reports a missing or unusable token on the options at `auth`.
+    static func checkLogIn<Config: OptionConfig>(_ auth: HTTPAuthOptions, at path: WritableKeyPath<Config, HTTPAuthOptions>, context: OptionContext<Config>,
+                                                 service: String, tokenHelp: String) {
+        if auth.username != nil {
+            context.report(path.appending(path: \.username), "\(service) takes an OAuth access token in \"bearer_token\", not a user name and password")
+        }
+        let hasAuthorizationHeader = auth.headers.contains { $0.key.lowercased() == "authorization" }
+        if let token = auth.bearerToken {
+            if token.reveal().isEmpty { context.report(path.appending(path: \.bearerToken), "empty (is the variable it names set?); \(tokenHelp)") }
+        } else if !hasAuthorizationHeader && !auth.netrc {
+            context.report(path.appending(path: \.bearerToken), "missing: \(service) needs an OAuth access token (\"bearer_token\": \"${TOKEN}\"); \(tokenHelp)")
+        }
     }
 
-    /// Reads the shared options; nil when one is wrong (each problem reported on its option).
-    static func read(_ options: PluginOptions, baseURL: String, pageSize: (default: Int, maximum: Int), service: String,
-                     tokenHelp: String) -> CloudOptions? {
-        var base = options.string("base_url", default: baseURL)
+    /// The service's API as the source calls it, with the pipeline's HTTP client (its turns at each host).
+    static func api(auth: HTTPAuthOptions, client: HTTPClientOptions, environment: PipelineEnvironment, service: String, tokenHelp: String) -> CloudAPI {
+        CloudAPI(client: environment.httpClient(settings: HTTPSettings(client)), credentials: auth.access.credentials, service: service, tokenHelp: tokenHelp)
+    }
+
+    /// `url` without a trailing "/".
+    static func base(_ url: String) -> String {
+        var base = url
         while base.hasSuffix("/") { base.removeLast() }
-        let incremental = options.bool("incremental", default: true)
-        let size = options.integer("page_size", default: pageSize.default, range: 1...pageSize.maximum)
-        let access = HTTPOptions.access(options, netrcDefault: false)
-        let settings = HTTPSettings(HTTPOptions.clientOptions(options))
-        guard let access else { return nil }
-        let credentials = access.credentials
-        if credentials.username != nil {
-            options.report("username", "\(service) takes an OAuth access token in \"bearer_token\", not a user name and password")
-            return nil
-        }
-        let hasAuthorizationHeader = credentials.headers.keys.contains { $0.lowercased() == "authorization" }
-        if credentials.bearerToken == nil && !hasAuthorizationHeader && !credentials.useNetrc {
-            options.report("bearer_token", "missing: \(service) needs an OAuth access token (\"bearer_token\": \"${TOKEN}\"); \(tokenHelp)")
-            return nil
-        }
-        if credentials.bearerToken?.isEmpty == true {
-            options.report("bearer_token", "empty (is the variable it names set?); \(tokenHelp)")
-            return nil
-        }
-        let client = options.environment.httpClient(settings: settings)
-        return CloudOptions(baseURL: base, incremental: incremental, pageSize: size,
-                            api: CloudAPI(client: client, credentials: credentials, service: service, tokenHelp: tokenHelp))
+        return base
     }
 }
