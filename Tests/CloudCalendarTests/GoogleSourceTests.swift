@@ -140,4 +140,21 @@ final class GoogleSourceTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("GOOGLE_TOKEN"), "\(error)")
         }
     }
+
+    func testALogInWithoutATokenIsRefusedWhenThePipelineIsLoaded() throws {
+        let json = try JSONParser.parse("""
+            {"sources": [{"type": "google"}, {"type": "google", "username": "ana", "password": "secret"}, {"type": "google", "bearer_token": ""}],
+             "stages": [{"type": "split"}], "sinks": [{"type": "sqlite", "path": "agenda.sqlite"}]}
+            """)
+        XCTAssertThrowsError(try PipelineLoader.standard(environment: ["HOME": run.folder.path]).load(json: json, file: "google.json", baseDirectory: run.folder)) { error in
+            XCTAssertEqual("\(error)", """
+                google.json: sources[0].bearer_token: missing: Google Calendar needs an OAuth access token ("bearer_token": "${TOKEN}"); \
+                get a new one (docs/sources.md, "Google Calendar")
+                google.json: sources[1].username: Google Calendar takes an OAuth access token in "bearer_token", not a user name and password
+                google.json: sources[1].bearer_token: missing: Google Calendar needs an OAuth access token ("bearer_token": "${TOKEN}"); \
+                get a new one (docs/sources.md, "Google Calendar")
+                google.json: sources[2].bearer_token: empty (is the variable it names set?); get a new one (docs/sources.md, "Google Calendar")
+                """)
+        }
+    }
 }

@@ -33,8 +33,7 @@ final class GoogleSource: EventSource {
         var auth = HTTPAuthOptions()
         var client = HTTPClientOptions()
 
-        /// No `.netrc`: the service wants a token.
-        init() { auth.netrc = false }
+        init() {}
 
         static let options = OptionSpec<Options> {
             Key("calendar", \.calendar, .string, "the calendar's id (Settings and sharing > Integrate calendar), or \"primary\" for the account's own")

@@ -36,8 +36,7 @@ final class GraphSource: EventSource {
         var auth = HTTPAuthOptions()
         var client = HTTPClientOptions()
 
-        /// No `.netrc`: the service wants a token.
-        init() { auth.netrc = false }
+        init() {}
 
         static let options = OptionSpec<Options> {
             Key("calendar", \.calendar, .string, "the calendar's id (GET /me/calendars lists them)", default: "the account's default calendar")

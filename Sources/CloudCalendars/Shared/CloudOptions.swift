@@ -2,7 +2,8 @@ import Fetch
 import Pipeline
 
 /// What the `google` and `graph` sources share about their options: the wording of the common ones, the log-in
-/// rule (an OAuth access token, from `HTTPAuthOptions`' `bearer_token` or an `Authorization` header) and the
+/// rule (an OAuth access token, from `HTTPAuthOptions`' `bearer_token` or an `Authorization` header; `.netrc` holds
+/// passwords, which these APIs do not take) and the
 /// client they make (`HTTPClientOptions`: timeouts, retries, rate).
 enum CloudOptions {
     static let baseURLDoc = "the API's address (tests point it at a local server)"
@@ -18,7 +19,7 @@ enum CloudOptions {
         let hasAuthorizationHeader = auth.headers.contains { $0.key.lowercased() == "authorization" }
         if let token = auth.bearerToken {
             if token.reveal().isEmpty { context.report(path.appending(path: \.bearerToken), "empty (is the variable it names set?); \(tokenHelp)") }
-        } else if !hasAuthorizationHeader && !auth.netrc {
+        } else if !hasAuthorizationHeader {
             context.report(path.appending(path: \.bearerToken), "missing: \(service) needs an OAuth access token (\"bearer_token\": \"${TOKEN}\"); \(tokenHelp)")
         }
     }
