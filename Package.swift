@@ -46,8 +46,10 @@ let package = Package(
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
+        // `exec` plugins: a source, a stage and a sink that run a program and speak JSON lines with it.
+        .target(name: "Exec", dependencies: ["Pipeline", "Importers", "Exporters"]),
         // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
-        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch"]),
+        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "Exec"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [

@@ -1,4 +1,5 @@
 import Enrichers
+import Exec
 import Exporters
 import Importers
 import Pipeline
@@ -12,6 +13,9 @@ extension PluginRegistry {
         for descriptor in SourcePlugins.all { registry.register(descriptor) }
         for descriptor in EnricherPlugins.all { registry.register(descriptor) }
         for descriptor in SinkPlugins.all { registry.register(descriptor) }
+        registry.register(ExecSource.descriptor)
+        registry.register(ExecStage.descriptor)
+        registry.register(ExecSink.descriptor)
         return registry
     }
 }
