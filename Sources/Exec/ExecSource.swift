@@ -41,11 +41,11 @@ public final class ExecSource: EventSource {
                     batch.append(event)
                 }
             case .rejected(let reason), .failed(_, let reason):
-                context.report.reject(location, "the program rejected the record: \(reason)")
+                context.report.reject(location, "the program rejected the record: \(reason)", raw: String(decoding: line, as: UTF8.self))
             case .outcome:
-                context.report.reject(location, "expected an event object, got an outcome")
+                context.report.reject(location, "expected an event object, got an outcome", raw: String(decoding: line, as: UTF8.self))
             case .invalid(let reason):
-                context.report.reject(location, reason)
+                context.report.reject(location, reason, raw: String(decoding: line, as: UTF8.self))
             }
             if batch.count >= Self.batchSize {
                 try emit(Batch(events: batch))

@@ -53,6 +53,8 @@ public final class ExecStage: Stage {
             let input = batch.events[answered]
             answered += 1
             let place = input.origin ?? SourceLocation(file: command.label, line: number)
+            // The dead-letter file gets the event as the program was given it.
+            func given() -> String { String(decoding: ExecRecords.line(input, writer: writer).dropLast(), as: UTF8.self) }
             switch ExecRecords.answer(line, context: context, warn: { context.warn("\(command.label): answer to event \"\(input.uid)\": \($0)") }) {
             case .events(let events):
                 for var event in events {
@@ -63,11 +65,11 @@ public final class ExecStage: Stage {
                 }
                 if events.isEmpty { context.report.count("dropped by exec") }
             case .rejected(let reason), .failed(_, let reason):
-                context.report.reject(place, "\(command.label) rejected the event \"\(input.uid)\": \(reason)")
+                context.report.reject(place, "\(command.label) rejected the event \"\(input.uid)\": \(reason)", raw: given())
             case .outcome:
-                context.report.reject(place, "\(command.label) answered the event \"\(input.uid)\" with an outcome, expected events")
+                context.report.reject(place, "\(command.label) answered the event \"\(input.uid)\" with an outcome, expected events", raw: given())
             case .invalid(let reason):
-                context.report.reject(place, "\(command.label) answered the event \"\(input.uid)\" with what is not an event: \(reason)")
+                context.report.reject(place, "\(command.label) answered the event \"\(input.uid)\" with what is not an event: \(reason)", raw: given())
             }
         }
         guard answered == batch.events.count else {
