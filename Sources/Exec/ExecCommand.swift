@@ -49,43 +49,49 @@ struct ExecCommand: Sendable, Hashable {
 }
 
 extension ExecCommand {
-    /// The options every `exec` plugin takes, in the order `calpipe plugins` lists them.
-    static let options: [OptionDoc] = [
-        OptionDoc("command", "array", required: true, "the program and its arguments: [\"python3\", \"rooms.py\", \"--week\"]; a bare name is looked up in the program's PATH, a path is relative to the pipeline file"),
-        OptionDoc("env", "object", "variables the program gets ({\"TOKEN\": \"${ROOMS_TOKEN}\"}); nothing else of calpipe's environment reaches it but `inherit_env`"),
-        OptionDoc("inherit_env", "array", "names of calpipe's own variables passed on as they are", default: "[\"PATH\"]"),
-        OptionDoc("working_directory", "path", "the program's working folder", default: "the pipeline file's folder"),
-        OptionDoc("timeout", "duration", "how long the program may run in all before it is stopped and the run fails", default: "5m"),
-    ]
+    /// The options every `exec` plugin takes (the source, the stage and the sink alike).
+    public struct Options: OptionConfig {
+        public var command: [String] = []
+        public var env: [(key: String, value: String)] = []
+        public var inheritEnv = ["PATH"]
+        public var workingDirectory: OptionPath?
+        public var timeout: Duration = .seconds(300)
 
-    /// The command from a plugin's options; problems are reported at their paths (`sources[0].command`).
-    static func decode(_ options: PluginOptions, plugin: String) -> ExecCommand? {
-        let environment = options.environment
-        let words = options.stringArray("command") ?? []
-        if options.contains("command"), words.isEmpty || words[0].isEmpty {
-            options.report("command", "expected the program and its arguments, such as [\"python3\", \"stage.py\"]")
+        public init() {}
+
+        public static let options = OptionSpec<Options> {
+            Key("command", \.command, .strings, required: true,
+                "the program and its arguments: [\"python3\", \"rooms.py\", \"--week\"]; a bare name is looked up in the program's PATH, a path is relative to the pipeline file")
+            Key("env", \.env, .stringMap, "variables the program gets ({\"TOKEN\": \"${ROOMS_TOKEN}\"}); nothing else of calpipe's environment reaches it but inherit_env")
+            Key("inherit_env", \.inheritEnv, .strings, "names of calpipe's own variables passed on as they are")
+            Key("working_directory", \.workingDirectory, .path, "the program's working folder", default: "the pipeline file's folder")
+            Key("timeout", \.timeout, .duration, "how long the program may run in all before it is stopped and the run fails (\"0s\": no limit)")
         }
-        var variables: [String: String] = [:]
-        for name in options.stringArray("inherit_env") ?? ["PATH"] {
-            if let value = environment.environment[name] { variables[name] = value }
-        }
-        for (name, value) in options.stringMap("env") ?? [] { variables[name] = value }
-        let directory = options.path("working_directory") ?? environment.baseDirectory.path
-        var timeout: Double? = 300
-        if let text = options.string("timeout") {
-            if let seconds = DurationOption.seconds(text) {
-                timeout = seconds == 0 ? nil : seconds
-            } else {
-                options.report("timeout", "invalid duration \"\(text)\" (expected such as \"30s\", \"15m\", \"6h\" or \"2d\"; 0 for no limit)")
+
+        public mutating func validate(_ context: OptionContext<Options>) {
+            if context.isGiven(\.command), command.first?.isEmpty ?? true {
+                context.report(\.command, "expected the program and its arguments, such as [\"python3\", \"stage.py\"]")
             }
         }
-        guard let program = words.first, !program.isEmpty else { return nil }
-        guard let executable = locate(program, path: variables["PATH"], directory: directory) else {
-            let searched = program.contains("/") ? "at \(program) (from \(environment.displayPath(directory)))" : "on the program's PATH (\(variables["PATH"] ?? "not set; add \"PATH\" to inherit_env"))"
-            options.report("command", "no executable program \"\(program)\" \(searched)")
-            return nil
+    }
+
+    /// The command from a plugin's decoded options; a program that is not there is reported at `command`.
+    static func make(_ options: Options, context: OptionContext<Options>, plugin: String) throws -> ExecCommand {
+        let environment = context.environment
+        var variables: [String: String] = [:]
+        for name in options.inheritEnv {
+            if let value = environment.environment[name] { variables[name] = value }
         }
-        return ExecCommand(program: program, executable: executable, arguments: Array(words.dropFirst()), environment: variables,
-                           directory: directory, timeout: timeout, plugin: plugin)
+        for (name, value) in options.env { variables[name] = value }
+        let directory = options.workingDirectory?.resolved ?? environment.baseDirectory.path
+        let program = options.command[0]
+        guard let executable = locate(program, path: variables["PATH"], directory: directory) else {
+            let searched = program.contains("/") ? "at \(program) (from \(environment.displayPath(directory)))"
+                : "on the program's PATH (\(variables["PATH"] ?? "not set; add \"PATH\" to inherit_env"))"
+            throw context.error(\.command, "no executable program \"\(program)\" \(searched)")
+        }
+        let seconds = Double(options.timeout.components.seconds) + Double(options.timeout.components.attoseconds) / 1e18
+        return ExecCommand(program: program, executable: executable, arguments: Array(options.command.dropFirst()), environment: variables,
+                           directory: directory, timeout: seconds == 0 ? nil : seconds, plugin: plugin)
     }
 }

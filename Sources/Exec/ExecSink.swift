@@ -13,14 +13,8 @@ public final class ExecSink: Sink {
         type: "exec",
         kind: .sink,
         summary: "Hand every event to a program as JSON lines (it reports each record's outcome)",
-        options: ExecCommand.options,
-        make: { options in
-            guard let command = ExecCommand.decode(options, plugin: "exec sink") else {
-                try options.finish()
-                throw CalpipeError.optionsRejected
-            }
-            return ExecSink(command: command)
-        }
+        options: ExecCommand.Options.self,
+        make: { options, context in ExecSink(command: try ExecCommand.make(options, context: context, plugin: "exec sink")) }
     )
 
     let command: ExecCommand

@@ -10,14 +10,8 @@ public final class ExecSource: EventSource {
         type: "exec",
         kind: .source,
         summary: "Events from a program's output: one JSON event per line (any language)",
-        options: ExecCommand.options,
-        make: { options in
-            guard let command = ExecCommand.decode(options, plugin: "exec source") else {
-                try options.finish()
-                throw CalpipeError.optionsRejected
-            }
-            return ExecSource(command: command)
-        }
+        options: ExecCommand.Options.self,
+        make: { options, context in ExecSource(command: try ExecCommand.make(options, context: context, plugin: "exec source")) }
     )
 
     static let batchSize = 1000

@@ -14,14 +14,8 @@ public final class ExecStage: Stage {
         type: "exec",
         kind: .stage,
         summary: "Change, split, drop or reject events with a program (JSON lines in, JSON lines out)",
-        options: ExecCommand.options,
-        make: { options in
-            guard let command = ExecCommand.decode(options, plugin: "exec stage") else {
-                try options.finish()
-                throw CalpipeError.optionsRejected
-            }
-            return ExecStage(command: command)
-        }
+        options: ExecCommand.Options.self,
+        make: { options, context in ExecStage(command: try ExecCommand.make(options, context: context, plugin: "exec stage")) }
     )
 
     let command: ExecCommand
