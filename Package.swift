@@ -46,10 +46,12 @@ let package = Package(
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
+        // `exec` plugins: a source, a stage and a sink that run a program and speak JSON lines with it.
+        .target(name: "Exec", dependencies: ["Pipeline", "Importers", "Exporters"]),
         // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
         // Calendars over the services' own APIs: Google Calendar and Microsoft Graph (issue 26).
         .target(name: "CloudCalendars", dependencies: ["Pipeline", "Fetch"]),
-        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "CloudCalendars"]),
+        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "CloudCalendars", "Exec"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [

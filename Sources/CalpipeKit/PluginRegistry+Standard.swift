@@ -1,5 +1,6 @@
 import CloudCalendars
 import Enrichers
+import Exec
 import Exporters
 import Importers
 import Pipeline
@@ -14,6 +15,9 @@ extension PluginRegistry {
         for descriptor in CloudCalendarPlugins.all { registry.register(descriptor) }
         for descriptor in EnricherPlugins.all { registry.register(descriptor) }
         for descriptor in SinkPlugins.all { registry.register(descriptor) }
+        registry.register(ExecSource.descriptor)
+        registry.register(ExecStage.descriptor)
+        registry.register(ExecSink.descriptor)
         return registry
     }
 }

@@ -38,6 +38,9 @@ struct Run: ParsableCommand {
     @Flag(help: "Use only the HTTP cache: no request is made; a URL with nothing cached fails.")
     var offline = false
 
+    @Option(help: ArgumentHelp("Append every rejected record to this file, one JSON line each with its reason, source, file, line and raw text (instead of the pipeline's \"rejected\").", valueName: "file"))
+    var rejected: String?
+
     @OptionGroup(title: "Logging")
     var log: LogOptions
 
@@ -46,7 +49,8 @@ struct Run: ParsableCommand {
         let signals = SignalWatch()
         defer { signals.stop() }
         let loader = try PipelineSession.loader(overrides: overrides, offline: offline)
-        let definition = try loader.load(file: pipeline)
+        var definition = try loader.load(file: pipeline)
+        if let rejected { definition.rejectedFile = (rejected, rejected) }
         // The files the pipeline names, checked as `validate` checks them: a missing input is a pipeline problem
         // (exit 2, its JSON path), reported the same way whichever command finds it.
         let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment, overrides: loader.overrides)

@@ -45,7 +45,7 @@ final class DocsExamplesTests: XCTestCase {
         let root = TestSupport.repositoryRoot
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for folder in ["data", "pipelines", "docs", "Tests/Fixtures/html"] {
+        for folder in ["data", "pipelines", "docs", "Examples", "Tests/Fixtures/html"] {
             try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder).deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: root.appendingPathComponent(folder), to: dir.appendingPathComponent(folder))
         }

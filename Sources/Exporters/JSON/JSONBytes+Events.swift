@@ -105,7 +105,7 @@ extension JSONBytes {
     }
 
     /// `EventJSON.event(e)` at indent `level`.
-    func event(_ e: borrowing Event, level: Int) {
+    package func event(_ e: borrowing Event, level: Int) {
         var first = true
         raw("{")
         descriptiveFields(e, level: level, first: &first)

@@ -314,6 +314,16 @@ final class ICSEventBuilder {
         }
     }
 
+    /// Rejects the event of `frame`, with its text when the handlers take it.
+    private func reject(_ frame: ICSFrame, line: Int, _ reason: String) throws {
+        let location = SourceLocation(file: label, line: line)
+        if let rejectEvent = handlers.rejectEvent {
+            try rejectEvent(location, reason, String(decoding: frame.text, as: UTF8.self))
+        } else {
+            try handlers.reject(location, reason)
+        }
+    }
+
     func finishEvent(_ frame: ICSFrame, final: Bool) throws {
         if frame.deferred {
             frame.parseDeferredLines(caches: parameterCaches) { if frame.latin1Line == nil { frame.latin1Line = $0 } }
@@ -328,19 +338,19 @@ final class ICSEventBuilder {
             }
         }
         if let failure = frame.failure {
-            try handlers.reject(SourceLocation(file: label, line: failure.line), failure.reason)
+            try reject(frame, line: failure.line, failure.reason)
             return
         }
         if strict, let first = frame.repairs.first {
             // What the scanner repaired (a dropped line, a component never closed) rejects the event under strict.
-            try handlers.reject(SourceLocation(file: label, line: first.line), first.reason)
+            try reject(frame, line: first.line, first.reason)
             return
         }
         var event: Event
         do {
             event = try makeEvent(frame, final: final)
         } catch .rejected(let line, let reason) {
-            try handlers.reject(SourceLocation(file: label, line: line), reason)
+            try reject(frame, line: line, reason)
             return
         } catch {
             pending.append(frame)

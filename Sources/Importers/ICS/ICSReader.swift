@@ -30,6 +30,9 @@ package final class ICSReader {
         /// Takes the event (consuming: a handler that stores it needs no copy).
         package var event: (consuming Event) throws -> Void
         package var reject: (SourceLocation, String) throws -> Void
+        /// Takes a rejected event with its text (BEGIN to END, unfolded) instead of `reject`, for the run's
+        /// dead-letter file (`DeadLetterFile`). Nil: `reject` gets every rejection.
+        package var rejectEvent: ((SourceLocation, String, String) throws -> Void)?
         package var warn: (String) -> Void
         /// Called once per skipped top-level component (VTODO, VJOURNAL, VFREEBUSY, ...) with its name.
         package var skip: (String) -> Void

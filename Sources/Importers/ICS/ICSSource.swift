@@ -91,6 +91,7 @@ package final class ICSSource: EventSource {
                 skip: { context.report.count("skipped " + $0) },
                 repair: { context.repair($0) }
             )
+            handlers.rejectEvent = { location, reason, text in context.report.reject(location, reason, raw: text) }
             handlers.unchanged = unchanged.map { check in { check($0, fileIndex, $1) } }
             let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                                        workers: workers ?? context.runState.idleCores, strict: strict || context.strict, handlers: handlers)

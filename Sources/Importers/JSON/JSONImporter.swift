@@ -83,9 +83,11 @@ package final class JSONImporter: EventSource {
         var batch: [Event] = []
         batch.reserveCapacity(Self.batchSize)
         let zones = context.environment.zones
-        func add(_ record: JSONValue, location: SourceLocation) throws {
+        // A record's text for the dead-letter file (`--rejected`), made only when the record is rejected.
+        func written(_ record: JSONValue) -> () -> String { { JSONWriter(pretty: false).string(record) } }
+        func add(_ record: JSONValue, location: SourceLocation, raw: () -> String) throws {
             guard case .object(let object) = record else {
-                context.report.reject(location, "expected an event object, got \(record.kindDescription)")
+                context.report.reject(location, "expected an event object, got \(record.kindDescription)", raw: raw())
                 return
             }
             var event: Event
@@ -101,7 +103,8 @@ package final class JSONImporter: EventSource {
                 }
             } catch {
                 let field = location.path.map { $0 + "." + (error.path ?? "") } ?? (error.path ?? "")
-                context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil), location.line == nil ? error.message : "\(field): \(error.message)")
+                context.report.reject(SourceLocation(file: location.file, line: location.line, path: location.line == nil ? field : nil),
+                                      location.line == nil ? error.message : "\(field): \(error.message)", raw: raw())
                 return
             }
             event.origin = location
@@ -116,15 +119,23 @@ package final class JSONImporter: EventSource {
             var parser = JSONParser(bytes: bytes)
             do {
                 if ndjson {
+                    // The line as written, for the dead-letter file.
+                    func lineText(from start: Int) -> String {
+                        var end = start
+                        while end < bytes.count, bytes[end] != 0x0A, end - start < 1 << 20 { end += 1 }
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                    }
                     while true {
                         let line = parser.currentLineOfNextValue
+                        let start = parser.position
                         do {
                             guard let value = try parser.nextLineValue() else { break }
-                            try add(value, location: SourceLocation(file: file.label, line: line))
+                            try add(value, location: SourceLocation(file: file.label, line: line), raw: { lineText(from: start) })
                         } catch let e as JSONSyntaxError {
-                            // One bad line rejects that line only.
-                            context.report.reject(SourceLocation(file: file.label, line: e.line), "invalid JSON (column \(e.column): \(e.message))")
-                            guard parser.skipToNextLine() else { break }
+                            // One bad line rejects that line only (a value that runs past its line's end takes no other line with it).
+                            let reason = e.line == line ? "invalid JSON (column \(e.column): \(e.message))" : "invalid JSON (the line ends inside a value)"
+                            context.report.reject(SourceLocation(file: file.label, line: line), reason, raw: lineText(from: start))
+                            guard parser.skipLine(startingAt: start) else { break }
                         }
                     }
                 } else if let items {
@@ -135,11 +146,11 @@ package final class JSONImporter: EventSource {
                     guard case .array(let records) = array else {
                         throw CalpipeError("\"\(items)\" is \(array.kindDescription), expected an array of events", file: file.label)
                     }
-                    for (i, record) in records.enumerated() { try add(record, location: SourceLocation(file: file.label, path: "\(items)[\(i)]")) }
+                    for (i, record) in records.enumerated() { try add(record, location: SourceLocation(file: file.label, path: "\(items)[\(i)]"), raw: written(record)) }
                 } else if try parser.beginTopLevelArray() {
                     var index = 0
                     while let record = try parser.nextArrayElement(isFirst: index == 0) {
-                        try add(record, location: SourceLocation(file: file.label, path: "[\(index)]"))
+                        try add(record, location: SourceLocation(file: file.label, path: "[\(index)]"), raw: written(record))
                         index += 1
                     }
                 } else {
@@ -147,9 +158,9 @@ package final class JSONImporter: EventSource {
                     let document = try parser.parseDocument()
                     if let key = ["events", "items", "data"].first(where: { document.value(atDottedPath: $0)?.arrayValue != nil }),
                        let records = document.value(atDottedPath: key)?.arrayValue {
-                        for (i, record) in records.enumerated() { try add(record, location: SourceLocation(file: file.label, path: "\(key)[\(i)]")) }
+                        for (i, record) in records.enumerated() { try add(record, location: SourceLocation(file: file.label, path: "\(key)[\(i)]"), raw: written(record)) }
                     } else {
-                        try add(document, location: SourceLocation(file: file.label, path: "$"))
+                        try add(document, location: SourceLocation(file: file.label, path: "$"), raw: written(document))
                     }
                 }
             } catch let e as JSONSyntaxError {

@@ -39,6 +39,9 @@ public struct PipelineDefinition {
     /// Per source: its `color` option as "#rrggbb" (nil when not set): the colour of its events on an agenda
     /// page, after an event's own COLOR and before the feed's calendar colour.
     public var sourceColors: [String?] = []
+    /// Where rejected records are appended (`DeadLetterFile`): the path and the path as messages name it. From the
+    /// pipeline's `"rejected"` key or `--rejected`; nil: rejections are only reported.
+    public var rejectedFile: (path: String, label: String)?
     /// Per source: whether its label is its `name` option (else its path or URL as written).
     public var sourceNamed: [Bool] = []
 

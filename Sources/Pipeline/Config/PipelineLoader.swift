@@ -32,6 +32,7 @@ public struct PipelineLoader {
         OptionDoc("sources", "array", required: true, "where events come from, in order"),
         OptionDoc("stages", "array", "what happens to them, in order"),
         OptionDoc("sinks", "array", required: true, "where results go"),
+        OptionDoc("rejected", "path", "a file that every rejected record is appended to, one JSON line each, with its reason, source, file, line and raw text (`--rejected` overrides it)"),
     ]
     public static var topLevelKeys: [String] { topLevelOptions.map(\.name) }
 
@@ -84,6 +85,9 @@ public struct PipelineLoader {
         let writtenName = top.string("name")
         let name = writtenName ?? defaultName ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         _ = top.string("description")
+        let rejected = top.string("rejected").map { written in
+            (path: top.environment.resolve(path: written), label: top.environment.displayPath(written))
+        }
         var zone = zones.defaultZone(environment: environment)
         if let zoneName = top.string("timezone") {
             if let z = zones.zone(named: zoneName) { zone = z } else {
@@ -164,6 +168,7 @@ public struct PipelineLoader {
         definition.sourceTypes = builtSources.map { $0.object["type"]?.stringValue ?? "" }
         definition.stageTypes = builtStages.map { $0.object["type"]?.stringValue ?? "" }
         definition.sinkTypes = builtSinks.map { $0.object["type"]?.stringValue ?? "" }
+        definition.rejectedFile = rejected
         definition.optionSummaries = (builtSources.map(\.options), builtStages.map(\.options), builtSinks.map(\.options))
         // Recurring events must not silently lose their later instances (issue 17): expand before split.
         if let note = definition.addExpandWhereNeeded(make: { makeDefaultStage("expand", env: env, file: file) }) {

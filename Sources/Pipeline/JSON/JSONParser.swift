@@ -15,7 +15,7 @@ extension JSONSyntaxError: CalpipeErrorConvertible {
 /// top-level array or newline-delimited JSON one value at a time so a large feed is never held as one tree.
 public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
-    private(set) var position: Int = 0
+    package private(set) var position: Int = 0
     private var depth = 0
     private var countedUpTo = 0
     private var countedLines = 1
@@ -108,6 +108,13 @@ public struct JSONParser {
             }
             return countedLines
         }
+    }
+
+    /// Goes on after the line on which a bad value started at `start` (newline-delimited JSON: a line that ends inside
+    /// a value loses that line only, not the lines the value ran into). False at the end of input.
+    package mutating func skipLine(startingAt start: Int) -> Bool {
+        position = start
+        return skipToNextLine()
     }
 
     /// Skips past the next newline (after a bad line of newline-delimited JSON). False at the end of input.

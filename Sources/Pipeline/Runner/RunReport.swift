@@ -48,6 +48,7 @@ public final class RunReport: Sendable {
         var occurrences = 0
         var dayEntries = 0
         var rejections: [Rejection] = []
+        var deadLetters: (file: DeadLetterFile, source: @Sendable () -> String?)?
         var warnings: [String] = []
         var repairs: [Repair] = []
         var rowsWritten: [(sink: String, rows: Int)] = []
@@ -146,8 +147,20 @@ public final class RunReport: Sendable {
     package func keepSource(_ message: String) { state.withLock { $0.keptSources.append(message) } }
     package func noEvents(_ message: String) { state.withLock { $0.emptyResults.append(message) } }
 
-    public func reject(_ location: SourceLocation, _ reason: String) {
-        state.withLock { $0.rejections.append(Rejection(location: location, reason: reason)) }
+    /// A record that cannot be read: counted and printed, and written with `raw` (the record's text, when the
+    /// reader has it) to the run's dead-letter file (`--rejected`) if it has one.
+    public func reject(_ location: SourceLocation, _ reason: String, raw: String? = nil) {
+        let rejection = Rejection(location: location, reason: reason)
+        let letters = state.withLock {
+            $0.rejections.append(rejection)
+            return $0.deadLetters
+        }
+        letters?.file.write(rejection, source: letters?.source(), raw: raw)
+    }
+
+    /// Writes every rejection from now on to `file` too, with the source `source` names at that moment.
+    package func sendRejections(to file: DeadLetterFile, source: @escaping @Sendable () -> String?) {
+        state.withLock { $0.deadLetters = (file, source) }
     }
 
     public func repair(_ repair: Repair) {

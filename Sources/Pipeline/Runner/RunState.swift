@@ -24,15 +24,21 @@ package final class RunState {
     /// reads the sources and seen only by it: the sinks' thread (`SinkPump`) logs while the next source is read, and
     /// its messages are not that source's. Behind the lock box, so reading it from any thread is no data race.
     package internal(set) var currentSourceLabel: String? {
-        get {
+        get { currentSourceLabelReader() }
+        set { current.withLock { $0 = (newValue, newValue == nil ? nil : pthread_self()) } }
+    }
+    private let current = Locked<(label: String?, thread: pthread_t?)>((nil, nil))
+
+    /// `currentSourceLabel`, readable from a `@Sendable` closure (it holds the lock box, not the run state).
+    package var currentSourceLabelReader: @Sendable () -> String? {
+        let current = self.current
+        return {
             current.withLock { c in
                 guard let thread = c.thread, pthread_equal(thread, pthread_self()) != 0 else { return nil }
                 return c.label
             }
         }
-        set { current.withLock { $0 = (newValue, newValue == nil ? nil : pthread_self()) } }
     }
-    private let current = Locked<(label: String?, thread: pthread_t?)>((nil, nil))
     /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the
     /// cores the run leaves idle. With no sink to write (a dry run), only the reading thread is busy: the
     /// source may use every core (at most 4). Sinks write on a thread of their own that keeps another core

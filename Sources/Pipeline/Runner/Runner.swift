@@ -51,6 +51,14 @@ public struct Runner {
         for label in pipeline.stageLabels { context.report.addTime("stage " + label, nanoseconds: 0) }
         for sink in sinks { context.report.addTime("sink " + sink.label, nanoseconds: 0) }
         context.report.expectSinks(sinks.map(\.label))
+        var deadLetters: DeadLetterFile?
+        defer { deadLetters?.close() }
+        if let file = pipeline.rejectedFile {
+            let letters = try DeadLetterFile(path: file.path, label: file.label, pipeline: context.environment.name, runTime: context.environment.now)
+            // Rejections come from sources and stages, on the runner's thread: the source it is reading.
+            context.report.sendRejections(to: letters, source: context.runState.currentSourceLabelReader)
+            deadLetters = letters
+        }
         let cancellation = context.cancellation
         cancellation.beginRun()
         let statePipeline = Self.statePipeline(context.environment)

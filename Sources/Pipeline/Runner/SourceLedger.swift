@@ -6,7 +6,7 @@ package final class SourceLedger: Sendable {
     package struct Entry: Sendable, Hashable {
         package var name: String
         package var type: String
-        /// "file", "stdin", "fetched", "cached" or "stale".
+        /// "file", "stdin", "fetched", "cached", "stale" or "program" (an `exec` source).
         package var origin: String
         /// Seconds since a cached copy was downloaded (nil when not from the cache or unknown).
         package var ageSeconds: Int64?
