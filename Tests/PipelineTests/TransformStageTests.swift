@@ -151,6 +151,35 @@ final class TransformStageTests: XCTestCase {
         XCTAssertEqual(out.occurrences.filter { $0.event.uid == "sample-048@calpipe.example" && $0.event.metadata["source"] == "Team" }.count, 0)
     }
 
+    /// docs/transforms.md's example, pipelines/subscription.json, does what the page says it does.
+    func testTheDocumentedSubscriptionPipeline() throws {
+        let root = TestSupport.repositoryRoot
+        let dir = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = dir.appendingPathComponent("team-and-me.ics").path
+        let text = try String(contentsOf: root.appendingPathComponent("pipelines/subscription.json"), encoding: .utf8)
+        XCTAssertTrue(text.contains("\"../out/team-and-me.ics\""))
+        let loader = PipelineLoader(registry: .standard, environment: ["TZ": "Europe/Berlin", "SOURCE_DATE_EPOCH": "1795000000"])
+        let definition = try loader.load(json: try JSONParser.parse(text.replacingOccurrences(of: "../out/team-and-me.ics", with: output)),
+                                         file: "pipelines/subscription.json", baseDirectory: root.appendingPathComponent("pipelines"))
+        let context = RunContext(environment: definition.environment, quiet: true)
+        try Runner().run(definition, context: context)
+        let page = try String(contentsOf: root.appendingPathComponent("docs/transforms.md"), encoding: .utf8)
+        for (counter, value) in [(DedupeStage.mergedCounter, 4), ("events removed by transform", 2), ("events changed by transform", 54)] {
+            XCTAssertEqual(context.report.counter(counter), value, counter)
+            XCTAssertTrue(page.contains("`\(counter): \(value)`"), counter)
+        }
+        // The calendar written, read again: every title says where it came from, the personal events say nothing else.
+        let (again, _) = try run(#"[]"#, sources: #"[{"type": "ics", "path": "\#(output)"}]"#)
+        XCTAssertEqual(again.events.count, 54)
+        XCTAssertEqual(again.events.filter { $0.title?.hasPrefix("Team: ") == true }.count, 50)
+        let personal = again.events.filter { $0.title == "Me: Busy" }
+        XCTAssertEqual(personal.map(\.uid).sorted(), ["8A0D93C1-doctor@personal.example", "91D2-visit@personal.example",
+                                                       "C3E1A2F0-gym@personal.example", "C3E1A2F0-gym@personal.example"])
+        XCTAssertTrue(personal.allSatisfy { $0.description == nil && $0.location == nil && $0.attendees.isEmpty && $0.organizer == nil })
+        XCTAssertEqual(Set(again.events.map(\.uid)).count, 53)
+    }
+
     func testBadRulesAreReportedWithTheirJSONPathsAtLoad() {
         let found = EventCollector.problems("""
             {"sources": [{"type": "ics", "path": "data/personal.ics"}], "sinks": [{"type": "collect"}],

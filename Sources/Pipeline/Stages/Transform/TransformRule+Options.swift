@@ -196,21 +196,21 @@ extension TransformRule {
         return days
     }
 
-    static func clock(_ t: PluginOptions, _ key: String) -> Int? {
-        guard let text = t.string(key) else { return nil }
-        guard let s = TimeOfDayRange.seconds(text) else {
-            t.report(key, "invalid time \"\(text)\" (expected HH:MM, 24-hour, such as \"09:30\" or \"24:00\")")
+    /// A text option read by `parse`; one it cannot read is reported as an invalid `what`.
+    static func parsed<Value>(_ o: PluginOptions, _ key: String, _ what: String, expected: String, _ parse: (String) -> Value?) -> Value? {
+        guard let text = o.string(key) else { return nil }
+        guard let value = parse(text) else {
+            o.report(key, "invalid \(what) \"\(text)\" (expected \(expected))")
             return nil
         }
-        return s
+        return value
+    }
+
+    static func clock(_ t: PluginOptions, _ key: String) -> Int? {
+        parsed(t, key, "time", expected: "HH:MM, 24-hour, such as \"09:30\" or \"24:00\"", TimeOfDayRange.seconds)
     }
 
     static func seconds(_ d: PluginOptions, _ key: String) -> Int64? {
-        guard let text = d.string(key) else { return nil }
-        guard let s = DurationOption.seconds(text) else {
-            d.report(key, "invalid duration \"\(text)\" (expected a number with a unit: \"30m\", \"2h\", \"1d\")")
-            return nil
-        }
-        return Int64(s)
+        parsed(d, key, "duration", expected: "a number with a unit: \"30m\", \"2h\", \"1d\"") { DurationOption.seconds($0).map { Int64($0) } }
     }
 }
