@@ -4,7 +4,7 @@ import Foundation
 
 /// A sink for the stage tests: keeps the events and occurrences that reach the end of a pipeline, in order.
 final class EventCollector: Sink {
-    static let descriptor = SinkDescriptor(type: "collect", kind: .sink, summary: "keeps events and occurrences in memory", options: [],
+    static let descriptor = SinkDescriptor(type: "collect", kind: .sink, summary: "keeps events and occurrences in memory",
                                            make: { _ in EventCollector() })
 
     private(set) var events: [Event] = []

@@ -196,7 +196,7 @@ final class TransformStageTests: XCTestCase {
             """)
         XCTAssertEqual(found, [
             "pipelines/test.json: stages[0].rules[0].match.title.regex: invalid regular expression \"(abc\": expected ')'",
-            "pipelines/test.json: stages[0].rules[1].match.titel: unknown option (expected one of: \(TransformRule.matchKeys.joined(separator: ", "))); did you mean \"title\"?",
+            "pipelines/test.json: stages[0].rules[1].match.titel: unknown option (expected one of: \(EventMatch.options.keys.joined(separator: ", "))); did you mean \"title\"?",
             "pipelines/test.json: stages[0].rules[2].match.weekday[1]: unknown weekday \"saturdy\" (expected one of: mon, tue, wed, thu, fri, sat, sun, or the full English name); did you mean \"saturday\"?",
             "pipelines/test.json: stages[0].rules[2]: \"remove\" cannot be combined with other actions (title): a removed event is not changed",
             "pipelines/test.json: stages[0].rules[3].title.regex: invalid regular expression \"a[b\": expected ']'",

@@ -17,16 +17,20 @@ public final class DedupeStage: Stage, EventStage {
         type: "dedupe",
         kind: .stage,
         summary: "Keep once an event that several sources bring (same UID, or same start, end and title); the first source wins; before expand",
-        options: [
-            OptionDoc("by", "string", "what makes two events the same: uid (an event or series by its UID) or time_and_title (start, end and normalised title)",
-                      values: DedupeKey.Mode.allCases.map(\.rawValue), default: "uid"),
-        ],
-        make: { options in
-            let by = options.choice("by", DedupeKey.Mode.allCases.map(\.rawValue), default: DedupeKey.Mode.uid.rawValue)
-            try options.finish()
-            return DedupeStage(by: DedupeKey.Mode(rawValue: by) ?? .uid)
-        }
+        options: Options.self,
+        make: { options, _ in DedupeStage(by: options.by) }
     )
+
+    /// The `dedupe` stage's options.
+    struct Options: OptionConfig {
+        var by = DedupeKey.Mode.uid
+
+        init() {}
+
+        static let options = OptionSpec<Options> {
+            Key("by", \.by, .choice, "what makes two events the same: uid (an event or series by its UID) or time_and_title (start, end and normalised title)")
+        }
+    }
 
     /// The summary's counter.
     public static let mergedCounter = "duplicates merged (dedupe)"

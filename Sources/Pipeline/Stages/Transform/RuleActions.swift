@@ -3,7 +3,7 @@
 /// transparency. `stop`: no later rule applies to the event.
 struct RuleActions: Sendable {
     var remove = false
-    var privacyBusy = false
+    var privacy: Privacy?
     var title: TextEdit?
     var location: TextEdit?
     var description: TextEdit?
@@ -11,21 +11,31 @@ struct RuleActions: Sendable {
     var color: String?
     var categories: [String]?
     var calendar: String?
-    /// "OPAQUE" or "TRANSPARENT".
-    var transparency: String?
+    var transparency: Transparency?
     var stop = false
+
+    /// `privacy`: what an event keeps of itself.
+    enum Privacy: String, CaseIterable, Sendable {
+        /// Free/busy time only (`Event.makeBusy`).
+        case busy
+    }
+
+    /// `transparency`: TRANSP.
+    enum Transparency: String, CaseIterable, Sendable {
+        case opaque, transparent
+    }
 
     /// Applies the changes to `event` (not `remove` or `stop`). Returns whether the event changed.
     func apply(to event: inout Event) -> Bool {
         let before = event
-        if privacyBusy { event.makeBusy() }
+        if privacy == .busy { event.makeBusy() }
         if let title { event.title = title.apply(event.title) }
         if let location { event.location = location.apply(event.location) }
         if let description { event.description = description.apply(event.description) }
         if let color { event.color = color }
         if let categories { event.categories = categories }
         if let calendar { event.metadata["calendar"] = calendar.isEmpty ? nil : calendar }
-        if let transparency { event.transparency = transparency }
+        if let transparency { event.transparency = transparency.rawValue.uppercased() }
         guard event != before else { return false }
         // The original text no longer says what the event is (a sink that keeps it would write the old title).
         event.sourceText = nil

@@ -17,17 +17,21 @@ public final class TransformStage: Stage, EventStage {
         type: "transform",
         kind: .stage,
         summary: "Change or remove events by ordered rules (match title, source, weekday, ...; set, prefix, regex, busy, remove, stop); before expand",
-        options: [
-            OptionDoc("rules", "array", required: true,
-                      "the rules, in order: {\"match\": {...}, then actions: remove, privacy, title, location, description, color, categories, calendar, transparency, stop} (docs/transforms.md)"),
-        ],
-        make: { options in
-            let rules = TransformRule.rules(options)
-            try options.finish()
-            guard let rules else { throw CalpipeError.optionsRejected }
-            return TransformStage(rules: rules)
-        }
+        options: Options.self,
+        make: { options, _ in TransformStage(rules: options.rules) }
     )
+
+    /// The `transform` stage's options: its rules, each a `TransformRule` (match and actions).
+    struct Options: OptionConfig {
+        var rules: [TransformRule] = []
+
+        init() {}
+
+        static let options = OptionSpec<Options> {
+            Key("rules", \.rules, .transformRules, required: true,
+                "the rules, in order: {\"match\": {...}, then actions: remove, privacy, title, location, description, color, categories, calendar, transparency, stop} (docs/transforms.md)")
+        }
+    }
 
     let rules: [TransformRule]
 
