@@ -116,7 +116,7 @@ struct TextEdit: OptionConfig, @unchecked Sendable {
 extension OptionType where Value == TextEdit {
     /// A text change: a text (the new value) or an object of changes (`TextEdit.options`).
     static var textEdit: OptionType<TextEdit> {
-        OptionType(kind: .object, decode: { json, input in
+        var type = OptionType(kind: .object, decode: { json, input in
             switch json {
             case .string(let s): return TextEdit(set: s)
             case .object(let object): return TextEdit.options.decode(object, at: input)
@@ -125,5 +125,8 @@ extension OptionType where Value == TextEdit {
                 return nil
             }
         }, encode: { _ in nil })
+        type.acceptsText = true
+        type.members = { TextEdit.options.docs }
+        return type
     }
 }

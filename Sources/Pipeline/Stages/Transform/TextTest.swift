@@ -87,7 +87,7 @@ struct TextTest: OptionConfig, @unchecked Sendable {
 extension OptionType where Value == TextTest {
     /// A text test: a text (equal to it, ignoring case) or an object of tests (`TextTest.options`).
     static var textTest: OptionType<TextTest> {
-        OptionType(kind: .object, decode: { json, input in
+        var type = OptionType(kind: .object, decode: { json, input in
             switch json {
             case .string(let s): return TextTest(equals: s, ignoreCase: true)
             case .object(let object): return TextTest.options.decode(object, at: input)
@@ -96,12 +96,24 @@ extension OptionType where Value == TextTest {
                 return nil
             }
         }, encode: { _ in nil })
+        type.acceptsText = true
+        type.members = { TextTest.options.docs }
+        return type
     }
 }
 
 extension OptionType where Value == [TextTest] {
     /// `not`: one text test, kept as a list of one.
     static var negatedTextTest: OptionType<[TextTest]> {
-        OptionType<TextTest>.textTest.map { test, _ in [test] }
+        var type = OptionType<TextTest>.textTest.map { test, input -> [TextTest]? in
+            guard test.negated.isEmpty else {
+                input.report(suffix: ".not", "a \"not\" inside \"not\": write the test itself")
+                return nil
+            }
+            return [test]
+        }
+        // The tests without "not" (one "not" deep), which keeps the docs from nesting without end.
+        type.members = { TextTest.options.members.filter { !$0.keys.contains("not") }.flatMap { $0.docs(TextTest()) } }
+        return type
     }
 }

@@ -56,6 +56,7 @@ extension OptionType where Value == [TransformRule] {
             return rules
         }, encode: { _ in nil })
         type.itemKind = .object
+        type.members = { TransformRule.options.docs }
         return type
     }
 }
