@@ -114,19 +114,8 @@ struct TextEdit: OptionConfig, @unchecked Sendable {
 }
 
 extension OptionType where Value == TextEdit {
-    /// A text change: a text (the new value) or an object of changes (`TextEdit.options`).
+    /// A text change: a text (the new value) or an object of changes.
     static var textEdit: OptionType<TextEdit> {
-        var type = OptionType(kind: .object, decode: { json, input in
-            switch json {
-            case .string(let s): return TextEdit(set: s)
-            case .object(let object): return TextEdit.options.decode(object, at: input)
-            default:
-                input.wrongType("a text (the new value) or an object of changes (\(TextEdit.options.keys.joined(separator: ", ")))", json)
-                return nil
-            }
-        }, encode: { _ in nil })
-        type.acceptsText = true
-        type.members = { TextEdit.options.docs }
-        return type
+        .object(orText: { TextEdit(set: $0) }, expected: "a text (the new value) or an object of changes")
     }
 }

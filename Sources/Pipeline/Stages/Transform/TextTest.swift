@@ -85,20 +85,9 @@ struct TextTest: OptionConfig, @unchecked Sendable {
 }
 
 extension OptionType where Value == TextTest {
-    /// A text test: a text (equal to it, ignoring case) or an object of tests (`TextTest.options`).
+    /// A text test: a text (equal to it, ignoring case) or an object of tests.
     static var textTest: OptionType<TextTest> {
-        var type = OptionType(kind: .object, decode: { json, input in
-            switch json {
-            case .string(let s): return TextTest(equals: s, ignoreCase: true)
-            case .object(let object): return TextTest.options.decode(object, at: input)
-            default:
-                input.wrongType("a text (equal to it, ignoring case) or an object of tests (\(TextTest.options.keys.joined(separator: ", ")))", json)
-                return nil
-            }
-        }, encode: { _ in nil })
-        type.acceptsText = true
-        type.members = { TextTest.options.docs }
-        return type
+        .object(orText: { TextTest(equals: $0, ignoreCase: true) }, expected: "a text (equal to it, ignoring case) or an object of tests")
     }
 }
 
