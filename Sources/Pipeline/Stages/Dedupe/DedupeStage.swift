@@ -9,8 +9,8 @@
 /// with it. Events of one source are never merged with each other (two revisions of an event are the `expand`
 /// stage's to choose between).
 ///
-/// It works on events as read (`EventStage`: before `expand`). It remembers 16 bytes per distinct event for the
-/// run. Whether an event is kept depends on the other sources, so an incremental run with this stage reads every
+/// It works on events as read (`EventStage`: before `expand`). It remembers a 16-byte digest of each distinct key
+/// for the run (`DedupeKey`), with the source that brought it first. Whether an event is kept depends on the other sources, so an incremental run with this stage reads every
 /// source (it is not a `DeterministicStage`).
 public final class DedupeStage: Stage, EventStage {
     public static let descriptor = StageDescriptor(
