@@ -135,7 +135,7 @@ public struct PipelineLoader {
                 ?? built.object["url"]?.stringValue.map(URLRedaction.redact) ?? built.path
         }
 
-        checkEventStageOrder(builtStages, diagnostics: diagnostics)
+        checkEventStageOrder(builtStages.map { ($0.product, $0.object, $0.path) }, diagnostics: diagnostics)
 
         // Sinks must get what they read.
         var produced: BatchContent = [.events, .occurrences]
