@@ -139,6 +139,8 @@ public struct PipelineLoader {
                 ?? built.object["url"]?.stringValue.map(URLRedaction.redact) ?? built.path
         }
 
+        checkEventStageOrder(builtStages.map { ($0.product, $0.object, $0.path) }, diagnostics: diagnostics)
+
         // Sinks must get what they read.
         var produced: BatchContent = [.events, .occurrences]
         for stage in stages { produced.formUnion(stage.produces) }

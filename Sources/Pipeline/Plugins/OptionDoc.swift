@@ -20,8 +20,11 @@ public struct OptionDoc: Sendable, Hashable {
     public var isSecret = false
     /// The kind of each item of an array or member of a map (`.strings`, `.stringMap`).
     public var itemKind: OptionKind?
-    /// The options of a nested object (`Group`); nil for other options.
+    /// The options of a nested object (`Group`, or a kind with `OptionType.members`: of each object of an array);
+    /// nil for other options.
     public var members: [OptionDoc]?
+    /// A text may stand for the object (`OptionType.acceptsText`).
+    public var acceptsText = false
 
     public init(_ name: String, _ kind: OptionKind, required: Bool = false, _ summary: String, values: [String] = [], default defaultValue: String? = nil) {
         self.name = name

@@ -6,6 +6,15 @@ extension PluginRegistry {
         func object(_ members: [(String, JSONValue)]) -> JSONValue { .object(JSONObject(members.map { (key: $0.0, value: $0.1) })) }
         func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
 
+        /// The typed members of an object: its properties, the required ones, nothing else.
+        func objectMembers(_ nested: [OptionDoc]) -> [(String, JSONValue)] {
+            var members: [(String, JSONValue)] = [("properties", object(nested.map { ($0.name, optionSchema($0)) }))]
+            let required = nested.filter(\.required).map(\.name)
+            if !required.isEmpty { members.append(("required", strings(required))) }
+            members.append(("additionalProperties", .bool(false)))
+            return members
+        }
+
         func optionSchema(_ doc: OptionDoc) -> JSONValue {
             var members: [(String, JSONValue)] = [("description", .string(doc.summary))]
             switch doc.kind {
@@ -14,15 +23,16 @@ extension PluginRegistry {
             case .number: members.append(("type", .string("number")))
             case .array:
                 members.append(("type", strings(["array", "string"])))
-                if let item = doc.itemKind { members.append(("items", object([("type", .string(item.rawValue))]))) }
+                if let nested = doc.members {
+                    members.append(("items", object([("type", .string("object"))] + objectMembers(nested))))
+                } else if let item = doc.itemKind {
+                    members.append(("items", object([("type", .string(item.rawValue))])))
+                }
             case .byteSize, .duration: members.append(("type", strings(["string", "number"])))
             case .object:
-                members.append(("type", .string("object")))
+                members.append(("type", doc.acceptsText ? strings(["object", "string"]) : .string("object")))
                 if let nested = doc.members {
-                    members.append(("properties", object(nested.map { ($0.name, optionSchema($0)) })))
-                    let required = nested.filter(\.required).map(\.name)
-                    if !required.isEmpty { members.append(("required", strings(required))) }
-                    members.append(("additionalProperties", .bool(false)))
+                    members += objectMembers(nested)
                 } else if let item = doc.itemKind {
                     // A map of names to texts (`.stringMap`).
                     members.append(("additionalProperties", object([("type", .string(item.rawValue))])))

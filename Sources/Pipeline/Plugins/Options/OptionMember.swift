@@ -38,6 +38,8 @@ public struct Key<Config: OptionConfig> {
         withSchema.isSecret = type.isSecret
         withSchema.pattern = type.pattern
         withSchema.itemKind = type.itemKind
+        withSchema.members = type.members
+        withSchema.acceptsText = type.acceptsText
         nonisolated(unsafe) let path = keyPath
         member = Self.member(name, keyPath, withSchema, required: required, summary, note: note,
                              defaultOf: { ($0[keyPath: path] ?? implied).flatMap(type.encode) }, isSet: { $0[keyPath: path] != nil })
@@ -54,6 +56,8 @@ public struct Key<Config: OptionConfig> {
             doc.isSecret = type.isSecret
             doc.pattern = type.pattern
             doc.itemKind = type.itemKind
+            doc.members = type.members?()
+            doc.acceptsText = type.acceptsText
             if !required, !type.isSecret, let value = defaultOf(defaults) {
                 doc.defaultJSON = value
                 doc.defaultValue = note ?? OptionDoc.text(of: value)

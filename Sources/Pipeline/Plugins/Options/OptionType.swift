@@ -17,6 +17,11 @@ public struct OptionType<Value: Sendable>: Sendable {
     public var pattern: String?
     /// The kind of each item of an array or member of a map.
     public var itemKind: OptionKind?
+    /// The options of an object value, or of each object of an array (a list of rules), for the docs and the
+    /// schema; made when docs are asked for, so a kind may nest itself.
+    public var members: (@Sendable () -> [OptionDoc])?
+    /// Whether a text stands for the object (`"title": "Busy"` for `{"set": "Busy"}`), for the schema.
+    public var acceptsText = false
     let decodeValue: @Sendable (JSONValue, OptionInput) -> Value?
     let encodeValue: @Sendable (Value) -> JSONValue?
 
@@ -54,6 +59,8 @@ public struct OptionType<Value: Sendable>: Sendable {
         mapped.isSecret = isSecret
         mapped.pattern = pattern
         mapped.itemKind = itemKind
+        mapped.members = members
+        mapped.acceptsText = acceptsText
         return mapped
     }
 }
