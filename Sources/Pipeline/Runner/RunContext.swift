@@ -47,8 +47,10 @@ public final class RunContext {
     public func state(for name: String) -> PluginState? { runState.pluginStates.committed(for: name) }
 
     /// Proposes the state the next run of this pipeline reads for the plugin `name`; the last proposal wins. It is
-    /// stored only when every sink committed and nothing failed: a failed or interrupted run, a source whose rows
-    /// were kept or that had rejected records leave the stored state as it was. Any thread.
+    /// stored only when every sink committed: a failed or interrupted run, a source whose rows were kept or that
+    /// had rejected records leave the stored state as it was. When records could not be written (`.failed`,
+    /// `.conflict`), only the sinks' proposals are stored (what the server holds now), not the sources'. A sink
+    /// reads its state from its first `write` on (in `open` the states are not read yet). Any thread.
     public func setState(_ state: PluginState, for name: String) { runState.pluginStates.propose(state, for: name) }
 
     /// Informational message on stderr, silenced by --quiet.

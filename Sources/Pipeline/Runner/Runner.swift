@@ -228,11 +228,11 @@ public struct Runner {
             let keeper = opened.lazy.compactMap({ $0 as? any PluginStateSink }).first
             let inTransaction = keeper != nil && opened.filter({ $0.commitKind != .file }).count == 1
             if let keeper, inTransaction {
-                let approved = context.report.recordsFailed == 0 ? context.runState.pluginStates.approved : [:]
+                let approved = context.runState.pluginStates.storable(failedRecords: context.report.recordsFailed, sinks: Set(opened.map(\.label)))
                 keeper.stagePluginStates(approved.isEmpty ? nil : approved, pipeline: statePipeline)
             }
             try commitAll(opened, finished: &finished, context: context)
-            if !inTransaction { try saveStates(keeper: keeper, pipeline: statePipeline, context: context) }
+            if !inTransaction { try saveStates(keeper: keeper, sinks: Set(opened.map(\.label)), pipeline: statePipeline, context: context) }
             // A run that wrote every output from every source, with nothing rejected or failed, is the one the next
             // run compares itself with.
             let report = context.report
@@ -254,12 +254,12 @@ public struct Runner {
         environment.name.isEmpty ? environment.pipelineFile : environment.name
     }
 
-    /// After every sink committed: stores the approved proposals, when no record failed, in the state folder, or
-    /// through `keeper` in a transaction of its own (another database or a remote sink committed after it). Not called when the states
-    /// were written in the keeper's transaction.
-    private func saveStates(keeper: (any PluginStateSink)?, pipeline: String, context: RunContext) throws {
-        guard !dryRun, context.report.recordsFailed == 0 else { return }
-        let approved = context.runState.pluginStates.approved
+    /// After every sink committed: stores the approved proposals (when records failed, the sinks' only:
+    /// `PluginStateBook.storable`) in the state folder, or through `keeper` in a transaction of its own (another
+    /// database or a remote sink committed after it). Not called when the states were written in the keeper's transaction.
+    private func saveStates(keeper: (any PluginStateSink)?, sinks: Set<String>, pipeline: String, context: RunContext) throws {
+        guard !dryRun else { return }
+        let approved = context.runState.pluginStates.storable(failedRecords: context.report.recordsFailed, sinks: sinks)
         guard !approved.isEmpty else { return }
         do {
             if let keeper {
