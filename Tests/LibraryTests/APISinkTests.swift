@@ -6,46 +6,23 @@ import XCTest
 /// fed by `EventsAPISource` (the section before), against the calendar service of Tests/Fixtures/api on 127.0.0.1.
 /// No database: the states are in the state file.
 final class APISinkTests: XCTestCase {
-    private var dir: URL!
-    private var server: CalendarAPIServer!
-    private var stateFile: String { dir.appendingPathComponent("sync.state.json").path }
-    private var sink: String { "events-store \(server.base)/v1/store" }
+    private var bench: APITestBench!
+    private var server: CalendarAPIServer { bench.server }
+    private var stateFile: String { bench.dir.appendingPathComponent("sync.state.json").path }
+    private var sink: String { bench.storeLabel }
 
     override func setUpWithError() throws {
-        dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("calpipe-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        server = try CalendarAPIServer(folder: dir)
-        try server.setEvent("demo", "Demo", day: "2026-12-05", hour: 16)
-        try server.setEvent("planning", "Planning", day: "2026-12-04", hour: 9)
-        try server.setEvent("retro", "Retro", day: "2026-12-03", hour: 15)
-        try server.setEvent("review", "Review", day: "2026-12-02", hour: 10)
-        try server.setEvent("standup", "Stand-up", day: "2026-12-01", hour: 9)
+        bench = try APITestBench()
     }
 
-    override func tearDownWithError() throws {
-        server = nil
-        try? FileManager.default.removeItem(at: dir)
+    override func tearDown() {
+        bench = nil
     }
 
-    /// The service's events, two a page, to the store of the same server.
+    /// The service's events to the store of the same service.
     private func sync() throws -> RunReport {
-        var registry = PluginRegistry.standard
-        registry.register(EventsAPISource.descriptor)
-        registry.register(EventsStoreSink.descriptor)
-        let loader = PipelineLoader.standard(registry: registry, environment: ["TZ": "UTC", "CALPIPE_CACHE": dir.appendingPathComponent("cache.sqlite").path],
-                                             now: Date(timeIntervalSince1970: 1_795_348_800))
-        let http = #""max_requests_per_second": 0, "max_attempts": 1"#
-        let text = """
-            {"name": "sync", "timezone": "UTC",
-             "sources": [{"type": "events-api", "name": "team", "url": "\(server.base)/v1/events", "page_size": 2, \(http)}],
-             "sinks": [{"type": "events-store", "url": "\(server.base)/v1/store", \(http)}]}
-            """
-        let definition = try loader.load(json: try JSONParser.parse(text), file: "sync.json", baseDirectory: dir)
-        let context = RunContext(environment: definition.environment, quiet: true)
-        var runner = Runner()
-        runner.stateFile = stateFile
-        try runner.run(definition, context: context)
-        return context.report
+        try bench.run(#"{"name": "sync", "timezone": "UTC", "sources": [\#(bench.source)], "sinks": [\#(bench.store)]}"#,
+                      name: "sync.json", stateFile: stateFile)
     }
 
     /// The stored state of `plugin` (nil: none).
@@ -60,9 +37,7 @@ final class APISinkTests: XCTestCase {
     }
 
     private func storeRequests(since count: inout Int) throws -> [String] {
-        let log = try server.log()
-        defer { count = log.count }
-        return log.dropFirst(count).filter { $0.contains("/v1/store/") }
+        try bench.newRequests(since: &count).filter { $0.contains("/v1/store/") }
     }
 
     func testPutsWithPreconditionsAndA412IsAConflictThatFailsTheRunAndKeepsItsETag() throws {

@@ -5,47 +5,27 @@ import XCTest
 /// docs/architecture.md, "A source that talks to an API": `EventsAPISource`, built through `import CalpipeKit` only,
 /// against the calendar service of Tests/Fixtures/api on 127.0.0.1, into the `sqlite` sink.
 final class APISourceTests: XCTestCase {
-    private var dir: URL!
-    private var server: CalendarAPIServer!
-    private var database: String { dir.appendingPathComponent("agenda.sqlite").path }
+    private var bench: APITestBench!
+    private var server: CalendarAPIServer { bench.server }
+    private var database: String { bench.dir.appendingPathComponent("agenda.sqlite").path }
 
     override func setUpWithError() throws {
-        dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("calpipe-api-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        server = try CalendarAPIServer(folder: dir)
-        try server.setEvent("demo", "Demo", day: "2026-12-05", hour: 16)
-        try server.setEvent("planning", "Planning", day: "2026-12-04", hour: 9)
-        try server.setEvent("retro", "Retro", day: "2026-12-03", hour: 15)
-        try server.setEvent("review", "Review", day: "2026-12-02", hour: 10)
-        try server.setEvent("standup", "Stand-up", day: "2026-12-01", hour: 9)
+        bench = try APITestBench()
     }
 
-    override func tearDownWithError() throws {
-        server = nil
-        try? FileManager.default.removeItem(at: dir)
+    override func tearDown() {
+        bench = nil
     }
 
-    /// Runs the pipeline: the service's events, two a page, into the database (and the sink `extra` after it).
+    /// Runs the pipeline: the service's events into the database (and the sink `extra` after it).
     @discardableResult
     private func sync(sinks extra: String = "") throws -> RunReport {
-        var registry = PluginRegistry.standard
-        registry.register(EventsAPISource.descriptor)
-        registry.register(EventsStoreSink.descriptor)
-        let loader = PipelineLoader.standard(registry: registry, environment: ["TZ": "UTC", "CALPIPE_CACHE": dir.appendingPathComponent("cache.sqlite").path],
-                                             now: Date(timeIntervalSince1970: 1_795_348_800))
-        let http = #""max_requests_per_second": 0, "max_attempts": 1"#
         let text = """
             {"name": "api", "timezone": "UTC", "window": {"from": "2026-11-30", "to": "2026-12-14"},
-             "sources": [{"type": "events-api", "name": "team", "url": "\(server.base)/v1/events", "page_size": 2, \(http)}],
-             "stages": [{"type": "expand"}, {"type": "split"}],
+             "sources": [\(bench.source)], "stages": [{"type": "expand"}, {"type": "split"}],
              "sinks": [{"type": "sqlite", "path": "agenda.sqlite"}\(extra.isEmpty ? "" : ", " + extra)]}
             """
-        let definition = try loader.load(json: try JSONParser.parse(text), file: "api.json", baseDirectory: dir)
-        let context = RunContext(environment: definition.environment, quiet: true)
-        var runner = Runner()
-        runner.stateFile = dir.appendingPathComponent("api.state.json").path
-        try runner.run(definition, context: context)
-        return context.report
+        return try bench.run(text, name: "api.json", stateFile: bench.dir.appendingPathComponent("api.state.json").path)
     }
 
     private func events() throws -> [String] {
@@ -66,9 +46,7 @@ final class APISourceTests: XCTestCase {
     }
 
     private func newRequests(since count: inout Int) throws -> [String] {
-        let log = try server.log()
-        defer { count = log.count }
-        return Array(log.dropFirst(count))
+        try bench.newRequests(since: &count)
     }
 
     func testTheFirstRunReadsEveryPageAndTheNextOnlyTheChangesSinceItsToken() throws {
@@ -108,7 +86,7 @@ final class APISourceTests: XCTestCase {
     /// token and gets the same changes again. The database committed them all the same (the state may lag behind
     /// the data, never get ahead of it).
     func testARunWhoseSinkFailedLeavesTheTokenWhereItWas() throws {
-        let store = #"{"type": "events-store", "url": "\#(server.base)/v1/store", "max_requests_per_second": 0, "max_attempts": 1}"#
+        let store = bench.store
         var seen = 0
         try sync(sinks: store)
         XCTAssertEqual(try token(), [#"{"sync_token":"s5"}"#])
@@ -118,8 +96,8 @@ final class APISourceTests: XCTestCase {
         _ = try newRequests(since: &seen)
         let failed = try sync(sinks: store)
         XCTAssertEqual(try newRequests(since: &seen), ["GET /v1/events?page_size=2&sync_token=s5", #"PUT /v1/store/review if-match: "v4""#])
-        XCTAssertEqual("\(failed.outcomes(of: "events-store \(server.base)/v1/store"))", "1 failed")
-        XCTAssertEqual(failed.failedRecords, [#"events-store \#(server.base)/v1/store: UID "review": \#(server.base)/v1/store/review: HTTP 503 (the service is unavailable)"#])
+        XCTAssertEqual("\(failed.outcomes(of: bench.storeLabel))", "1 failed")
+        XCTAssertEqual(failed.failedRecords, [#"\#(bench.storeLabel): UID "review": \#(server.base)/v1/store/review: HTTP 503 (the service is unavailable)"#])
         XCTAssertEqual(ExitStatus.of(failed).code, 1)
         XCTAssertTrue(try events().contains("review | Review (moved)"))
         XCTAssertEqual(try token(), [#"{"sync_token":"s5"}"#])
@@ -127,7 +105,7 @@ final class APISourceTests: XCTestCase {
         try server.fail(nil)
         let next = try sync(sinks: store)
         XCTAssertEqual(try newRequests(since: &seen), ["GET /v1/events?page_size=2&sync_token=s5", #"PUT /v1/store/review if-match: "v4""#])
-        XCTAssertEqual("\(next.outcomes(of: "events-store \(server.base)/v1/store"))", "1 updated")
+        XCTAssertEqual("\(next.outcomes(of: bench.storeLabel))", "1 updated")
         XCTAssertEqual(ExitStatus.of(next).code, 0)
         XCTAssertEqual(try token(), [#"{"sync_token":"s6"}"#])
     }
