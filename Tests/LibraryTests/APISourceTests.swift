@@ -127,4 +127,15 @@ final class APISourceTests: XCTestCase {
         XCTAssertEqual(report.warnings, ["team: the service no longer knows the sync token; reading every event again"])
         XCTAssertEqual(try storedState(), [#"api | team | {"sync_token":"s5"}"#])
     }
+
+    /// The source keeps its token under its name, so it asks for one, in the loader's words.
+    func testTheSourceAsksForAName() throws {
+        let text = #"{"sources": [{"type": "events-api", "url": "\#(server.base)/v1/events", "page_size": 0}], "sinks": [{"type": "sqlite", "path": "a.sqlite"}]}"#
+        XCTAssertThrowsError(try bench.run(text, name: "api.json", stateFile: bench.dir.appendingPathComponent("api.state.json").path)) { error in
+            XCTAssertEqual((error as? ConfigErrors)?.issues.map(\.description), [
+                "api.json: sources[0].name: missing required option (expected a string)",
+                "api.json: sources[0].page_size: 0 is out of range (expected 1 to 1000)",
+            ])
+        }
+    }
 }

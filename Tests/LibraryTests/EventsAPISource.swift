@@ -10,23 +10,31 @@ import Foundation
 /// `sync_token=T` it lists only the changes since T (a deleted event as `{"id": ..., "deleted": true}`).
 final class EventsAPISource: EventSource {
     static let descriptor = SourceDescriptor(
-        type: "events-api", kind: .source, summary: "a calendar service's events, then only their changes",
-        options: [
-            OptionDoc("url", "url", required: true, "the service's events address"),
-            OptionDoc("page_size", "integer", "events per page", default: "100"),
-        ] + HTTPOptions.auth() + HTTPOptions.client(),
-        make: { options in
-            let url = options.string("url", required: true) ?? ""
-            let pageSize = options.integer("page_size", default: 100, range: 1...1000)
-            // The state is kept under the source's name (its label), so it stays when the address changes.
-            let name = options.string("name")
-            if name == nil { options.report("name", "missing (this source keeps its sync token under its name)") }
-            let access = HTTPOptions.access(options)
-            let settings = HTTPSettings(HTTPOptions.clientOptions(options), base: HTTPSettings(userAgent: "events-api-example/1.0"))
-            try options.finish()
-            return EventsAPISource(name: name ?? "", url: url, pageSize: pageSize, credentials: access?.credentials ?? RemoteCredentials(),
-                                   client: options.environment.httpClient(settings: settings))
+        type: "events-api", kind: .source, summary: "a calendar service's events, then only their changes", options: Options.self,
+        make: { options, context in
+            let settings = HTTPSettings(options.client, base: HTTPSettings(userAgent: "events-api-example/1.0"))
+            return EventsAPISource(name: options.name, url: options.url, pageSize: options.pageSize, credentials: options.auth.access.credentials,
+                                   client: context.environment.httpClient(settings: settings))
         })
+
+    /// The options, declared once: the loader decodes them (and reports every problem) before `make` runs.
+    struct Options: OptionConfig {
+        var name = ""
+        var url = ""
+        var pageSize = 100
+        var auth = HTTPAuthOptions()       // headers, bearer_token, username/password, netrc, max_stale
+        var client = HTTPClientOptions()   // user_agent, timeouts, retries, max_requests_per_second
+
+        static let options = OptionSpec<Options> {
+            // Every source takes `name`; this one requires it: its state is kept under it (its label), so the
+            // state stays when the address changes.
+            Key("name", \.name, .string, required: true, "names the source; its sync token is kept under this name")
+            Key("url", \.url, .url, required: true, "the service's events address")
+            Key("page_size", \.pageSize, .integer(in: 1...1000), "events per page")
+            Include(\.auth)
+            Include(\.client)
+        }
+    }
 
     let name, url: String
     let pageSize: Int

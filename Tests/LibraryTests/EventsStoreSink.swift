@@ -11,23 +11,29 @@ import Foundation
 /// is not overwritten (412: a conflict).
 final class EventsStoreSink: Sink {
     static let descriptor = SinkDescriptor(
-        type: "events-store", kind: .sink, summary: "puts events to a store on a server, one resource per UID",
-        options: [OptionDoc("url", "url", required: true, "the store's address; an event goes to URL/UID")]
-            + HTTPOptions.auth() + HTTPOptions.client(),
-        make: { options in
-            let url = options.string("url", required: true) ?? ""
-            let access = HTTPOptions.access(options)
-            let settings = HTTPSettings(HTTPOptions.clientOptions(options), base: HTTPSettings(userAgent: "events-store-example/1.0"))
-            try options.finish()
-            return EventsStoreSink(url: url, credentials: access?.credentials ?? RemoteCredentials(),
-                                   client: options.environment.httpClient(settings: settings))
+        type: "events-store", kind: .sink, summary: "puts events to a store on a server, one resource per UID", options: Options.self,
+        make: { options, context in
+            let settings = HTTPSettings(options.client, base: HTTPSettings(userAgent: "events-store-example/1.0"))
+            return EventsStoreSink(url: options.url, credentials: options.auth.access.credentials,
+                                   client: context.environment.httpClient(settings: settings))
         })
+
+    struct Options: OptionConfig {
+        var url = ""
+        var auth = HTTPAuthOptions()
+        var client = HTTPClientOptions()
+
+        static let options = OptionSpec<Options> {
+            Key("url", \.url, .url, required: true, "the store's address; an event goes to URL/UID")
+            Include(\.auth)
+            Include(\.client)
+        }
+    }
 
     let url: String
     let credentials: RemoteCredentials
     let client: HTTPFetcher
     /// What the store holds of each UID this sink wrote: the ETag it answered and the digest of the body sent.
-    /// Read from the state at the first `write` (in `open` the states are not read yet).
     private var stored: [String: (etag: String, digest: String)]?
 
     init(url: String, credentials: RemoteCredentials, client: HTTPFetcher) {
@@ -41,7 +47,8 @@ final class EventsStoreSink: Sink {
     /// Deletions from a `.delta` source come here (and such a source may feed this sink).
     var appliesDeletions: Bool { true }
 
-    func open(context: RunContext) throws {}
+    /// Nothing to prepare: the state is read at the first `write` (in `open` the states are not read yet).
+    func open(context: RunContext) throws { stored = nil }
 
     func write(_ batch: Batch, context: RunContext) throws {
         if stored == nil { stored = Self.resources(context.state(for: label)) }
