@@ -130,7 +130,7 @@ final class APISourceTests: XCTestCase {
 
     /// The source keeps its token under its name, so it asks for one, in the loader's words.
     func testTheSourceAsksForAName() throws {
-        let text = #"{"sources": [{"type": "events-api", "url": "\#(server.base)/v1/events", "page_size": 0}], "sinks": [{"type": "sqlite", "path": "a.sqlite"}]}"#
+        let text = #"{"sources": [{"type": "events-api", "url": "\#(server.base)/v1/events", "page_size": 0}], "stages": [{"type": "split"}], "sinks": [{"type": "sqlite", "path": "a.sqlite"}]}"#
         XCTAssertThrowsError(try bench.run(text, name: "api.json", stateFile: bench.dir.appendingPathComponent("api.state.json").path)) { error in
             XCTAssertEqual((error as? ConfigErrors)?.issues.map(\.description), [
                 "api.json: sources[0].name: missing required option (expected a string)",
