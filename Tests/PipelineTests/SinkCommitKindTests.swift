@@ -65,7 +65,8 @@ final class SinkCommitKindTests: XCTestCase {
 
     /// A test-only remote sink: "sends" each event as it writes (to `sent`, which nothing takes back), reports each
     /// one's outcome, and refuses the UIDs in `refused` (outcome `.failed`).
-    final class RemoteRecorder: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class RemoteRecorder: Sink, @unchecked Sendable {
         let log: Log
         let refused: Set<String>
         let failCommit: Bool
