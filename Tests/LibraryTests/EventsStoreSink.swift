@@ -8,8 +8,9 @@ import Foundation
 /// takes calendar objects: PUT with `If-None-Match: *` for a UID it never wrote, PUT with `If-Match: ETAG` for one
 /// it wrote before, DELETE with `If-Match: ETAG` for a deletion. The ETags the store answered, and a digest of what
 /// was sent, are its state: an event sent unchanged is not sent again, and a resource someone else changed since
-/// is not overwritten (412: a conflict).
-final class EventsStoreSink: Sink {
+/// is not overwritten (412: a conflict). `@unchecked Sendable`: `stored` is used only in the order the runner
+/// calls a sink (`open`, then every `write` on the sinks' thread, then `commit` once the last `write` returned).
+final class EventsStoreSink: Sink, @unchecked Sendable {
     static let descriptor = SinkDescriptor(
         type: "events-store", kind: .sink, summary: "puts events to a store on a server, one resource per UID", options: Options.self,
         make: { options, context in
