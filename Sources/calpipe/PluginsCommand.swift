@@ -69,6 +69,9 @@ extension Plugins {
     static func printOption(_ doc: OptionDoc, indent: String) {
         var text = indent + doc.name.padding(max(4, 24 - indent.count)) + doc.summary
         if !doc.values.isEmpty { text += " [\(doc.values.joined(separator: "|"))]" }
+        if let minimum = doc.minimum, let maximum = doc.maximum {
+            text += " (\(JSONWriter.numberText(minimum)) to \(JSONWriter.numberText(maximum)))"
+        }
         if let d = doc.defaultValue { text += " (default: \(d))" }
         if doc.required { text += " (required)" }
         print(text)

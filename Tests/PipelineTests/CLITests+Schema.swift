@@ -103,7 +103,7 @@ extension CLITests {
             }
         }
         walk(schema, "")
-        XCTAssertGreaterThan(defaults, 50)
+        XCTAssertGreaterThan(defaults, 40)
         XCTAssertGreaterThan(objects, 5)
         // The sqlite sink's busy timeout, the html sink's nested theme, the window's bounds.
         let sqlite = schema.value(atDottedPath: "properties.sinks.items.allOf")?.arrayValue?

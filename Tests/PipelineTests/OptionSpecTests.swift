@@ -232,6 +232,10 @@ final class OptionSpecTests: XCTestCase {
         XCTAssertEqual(seen.config?.token?.reveal(), "from-env")
         XCTAssertEqual(seen.config?.window.from, "x")
         XCTAssertEqual(seen.config?.name, "s", "a source's own option wins over the common one of the same name")
+        let plan = try loader.load(json: try JSONParser.parse(json), file: "p.json", baseDirectory: URL(fileURLWithPath: "/tmp")).planLines
+        XCTAssertTrue(plan.contains(#"    1. sample s {"token":"<redacted>","window":{"from":"x"}}"#), plan.joined(separator: "\n"))
+        XCTAssertTrue(plan.contains(#"    1. json o.json {"shape":"events"}"#), plan.joined(separator: "\n"))
+        XCTAssertFalse(plan.joined().contains("from-env"), "the plan never shows a secret")
 
         let bad = #"{"sources": [{"type": "sample", "count": 500, "color": "nope", "window": {"form": "x"}}], "sinks": [{"type": "json", "path": "o.json", "shape": "events"}]}"#
         seen.config = nil

@@ -164,6 +164,7 @@ public struct PipelineLoader {
         definition.sourceTypes = builtSources.map { $0.object["type"]?.stringValue ?? "" }
         definition.stageTypes = builtStages.map { $0.object["type"]?.stringValue ?? "" }
         definition.sinkTypes = builtSinks.map { $0.object["type"]?.stringValue ?? "" }
+        definition.optionSummaries = (builtSources.map(\.options), builtStages.map(\.options), builtSinks.map(\.options))
         // Recurring events must not silently lose their later instances (issue 17): expand before split.
         if let note = definition.addExpandWhereNeeded(make: { makeDefaultStage("expand", env: env, file: file) }) {
             definition.notes.append(note)
@@ -184,7 +185,7 @@ public struct PipelineLoader {
     }
 
     private func build<Product>(section kind: PluginKind, root: JSONObject, required: Bool, env: PipelineEnvironment,
-                                diagnostics: ConfigDiagnostics, lookup: (String) -> PluginDescriptor<Product>?) -> [(product: Product, object: JSONObject, path: String)] {
+                                diagnostics: ConfigDiagnostics, lookup: (String) -> PluginDescriptor<Product>?) -> [(product: Product, object: JSONObject, path: String, options: JSONValue)] {
         let key = kind.section
         guard let value = root[key] else {
             if required { diagnostics.add(key, "missing (expected an array of \(kind.rawValue) objects, each with a \"type\")") }
@@ -195,7 +196,7 @@ public struct PipelineLoader {
             return []
         }
         if required && items.isEmpty { diagnostics.add(key, "expected at least one \(kind.rawValue)") }
-        var built: [(product: Product, object: JSONObject, path: String)] = []
+        var built: [(product: Product, object: JSONObject, path: String, options: JSONValue)] = []
         let known = registry.typeNames(kind)
         for (i, item) in items.enumerated() {
             let path = "\(key)[\(i)]"
@@ -218,8 +219,8 @@ public struct PipelineLoader {
             // The options are declared once, in the descriptor: decoded (and every problem reported) before `make`.
             let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics)
             do {
-                let product = try descriptor.make(options)
-                built.append((product, object, path))
+                let (product, described) = try descriptor.makeDescribed(options)
+                built.append((product, object, path, described))
             } catch let error as CalpipeError where error == .optionsRejected {
                 continue
             } catch let issue as CalpipeError where issue.kind == .usage {

@@ -22,7 +22,7 @@ public struct PluginDescriptor<Product>: Sendable {
     public let fileExtensions: [String]
     /// Decodes the options object (reporting every problem) and builds the plugin; `extra`: keys other declarations
     /// of the same object take (the common source options).
-    let build: @Sendable (PluginOptions, _ extra: [String], _ shared: [@Sendable (PluginOptions) -> Void]) throws -> Product
+    let build: @Sendable (PluginOptions, _ extra: [String], _ shared: [@Sendable (PluginOptions) -> Void]) throws -> (Product, JSONValue)
     /// Checks the options every plugin of its kind takes (`declaring`).
     let shared: [@Sendable (PluginOptions) -> Void]
 
@@ -41,7 +41,7 @@ public struct PluginDescriptor<Product>: Sendable {
             for check in shared { check(input) }
             let context = OptionContext<Config>(input: at, object: input.object, names: Config.options.names)
             if context.hasProblems { throw CalpipeError.optionsRejected }
-            return try make(config, context)
+            return (try make(config, context), Config.options.describe(config))
         }
     }
 
@@ -54,7 +54,7 @@ public struct PluginDescriptor<Product>: Sendable {
     }
 
     private init(copying other: PluginDescriptor, options: [OptionDoc], shared: [@Sendable (PluginOptions) -> Void],
-                 build: @escaping @Sendable (PluginOptions, [String], [@Sendable (PluginOptions) -> Void]) throws -> Product) {
+                 build: @escaping @Sendable (PluginOptions, [String], [@Sendable (PluginOptions) -> Void]) throws -> (Product, JSONValue)) {
         type = other.type
         kind = other.kind
         summary = other.summary
@@ -67,9 +67,15 @@ public struct PluginDescriptor<Product>: Sendable {
     /// Decodes the options and builds the plugin. Throws `CalpipeError.optionsRejected` when problems were reported
     /// (each with its JSON path, to `options`' diagnostics).
     public func make(_ options: PluginOptions) throws -> Product {
-        let product = try build(options, self.options.map(\.name), shared)
+        try makeDescribed(options).product
+    }
+
+    /// Builds the plugin, with its options as plans show them: what differs from the defaults, secrets as
+    /// "<redacted>" (`OptionSpec.describe`).
+    package func makeDescribed(_ options: PluginOptions) throws -> (product: Product, options: JSONValue) {
+        let (product, described) = try build(options, self.options.map(\.name), shared)
         try options.finish()
-        return product
+        return (product, described)
     }
 
     /// The same plugin with more declared options (listed after its own), decoded and checked by the loader (which

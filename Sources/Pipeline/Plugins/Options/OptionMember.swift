@@ -141,7 +141,7 @@ public struct Include<Config: OptionConfig> {
                 return doc
             }
         }, decode: { config, object, input in
-            config[keyPath: keyPath] = Nested.options.decodeMembers(object, at: input)
+            config[keyPath: keyPath] = Nested.options.decodeIncluded(object, at: input)
         }, describe: { config, defaults in
             Nested.options.describedMembers(config[keyPath: keyPath], defaults: defaults[keyPath: keyPath])
         })

@@ -37,6 +37,21 @@ public struct OptionSpec<Config: OptionConfig>: Sendable {
         return decodeMembers(object, at: input)
     }
 
+    /// Decodes an included set: like `decodeMembers`, with its problems (its members' and its rules') in the order
+    /// of its declaration.
+    func decodeIncluded(_ object: JSONObject, at input: OptionInput) -> Config {
+        let start = input.diagnostics.issues.count
+        let config = decodeMembers(object, at: input)
+        let prefix = input.path.isEmpty ? "" : input.path + "."
+        let own = keys
+        input.diagnostics.order(since: start) { path in
+            guard path.hasPrefix(prefix), path.count > prefix.count else { return Int.max }
+            let key = path.dropFirst(prefix.count).prefix { $0 != "." && $0 != "[" }
+            return own.firstIndex(of: String(key)) ?? Int.max
+        }
+        return config
+    }
+
     /// Decodes the members without the unknown-key check (an `Include` shares its object), then validates.
     func decodeMembers(_ object: JSONObject, at input: OptionInput) -> Config {
         var config = Config()

@@ -45,7 +45,7 @@ extension OptionType where Value == String {
                 return nil
             }
             return s
-        }, encode: { .string($0) })
+        }, encode: { .string(URLRedaction.redact($0)) })
     }
 
     /// An `http://` or `https://` address.
