@@ -99,11 +99,11 @@ let package = Package(
             path: "Tests/XMLTests"
         ),
         // Uses only what `import CalpipeKit` gives: a custom source and sink run through the public API. Its files
-        // import CalpipeKit alone; Pipeline is listed too so that an incremental build recompiles the tests when
-        // Pipeline's interface changes (CalpipeKit re-exports it, and its own module file may not change, which left
+        // import CalpipeKit alone; Pipeline and Fetch are listed too so that an incremental build recompiles the tests when
+        // their interfaces change (CalpipeKit re-exports them, and its own module file may not change, which left
         // a stale build reading moved fields: garbage counts in CustomPluginTests).
         .testTarget(name: "CloudCalendarTests", dependencies: ["CalpipeKit", "Pipeline", "CalSQLite"], path: "Tests/CloudCalendarTests"),
-        .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit", "Pipeline"], path: "Tests/LibraryTests"),
+        .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit", "Pipeline", "Fetch"], path: "Tests/LibraryTests"),
     ]
 )
 

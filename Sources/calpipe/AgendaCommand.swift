@@ -184,7 +184,9 @@ struct Agenda: ParsableCommand {
 
 /// Keeps the day entries of a pipeline run for `calpipe agenda`: per day the first `cap` in agenda order and a
 /// count of the rest, so a huge feed does not grow memory beyond days x cap.
-final class AgendaCollector: Sink {
+/// @unchecked Sendable: what it keeps is written on the sinks' thread and read after the run (the `Sink` contract
+/// orders the calls; the run's end joins that thread).
+final class AgendaCollector: Sink, @unchecked Sendable {
     private struct Kept {
         var key: (Bool, Int64, String, String, Int64)
         var entry: TerminalAgenda.Entry

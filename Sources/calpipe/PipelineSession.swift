@@ -49,23 +49,24 @@ struct PipelineSession {
             }
         }
         let started = Date()
-        var lastProgress = Date()
-        var runner = Runner(dryRun: dryRun, incremental: !full, progress: logger.showsProgress ? { report in
-            let now = Date()
-            guard now.timeIntervalSince(lastProgress) > 0.25 else { return }
-            lastProgress = now
-            logger.progress(Self.progressText(report, seconds: now.timeIntervalSince(started)))
-        } : nil)
+        let lastProgress = Locked(Date())
+        var runner = Runner(dryRun: dryRun, incremental: !full)
+        if logger.showsProgress {
+            runner.progress = { @Sendable report in
+                let now = Date()
+                let due = lastProgress.withLock { last in
+                    guard now.timeIntervalSince(last) > 0.25 else { return false }
+                    last = now
+                    return true
+                }
+                if due { logger.progress(Self.progressText(report, seconds: now.timeIntervalSince(started))) }
+            }
+        }
         // A pipeline file's run keeps its outputs whole when nothing changed (RunStamp, in calpipe's state folder).
         if let lockedFile { runner.stampFile = RunStamp.path(for: lockedFile, environment: pipeline.environment.environment) }
         // The plugins' states, when no sink keeps them in its database (PluginStateFile, in the same folder).
         if let lockedFile { runner.stateFile = PluginStateFile.path(for: lockedFile, environment: pipeline.environment.environment) }
-        var failure: Error?
-        do {
-            try runner.run(pipeline, context: context)
-        } catch {
-            failure = error
-        }
+        let failure = Self.runAsTask(runner, pipeline, context: context, signals: signals)
         logger.clearProgress()
         logger.flushGroups()
         let seconds = Date().timeIntervalSince(started)
@@ -103,6 +104,20 @@ struct PipelineSession {
         for failed in report.failedRecords { logger.log(LogRecord(level: .error, message: "failed: \(failed)")) }
         let (code, reason) = ExitStatus.of(report)
         try end(code, reason: reason)
+    }
+
+    /// Runs the pipeline as a task (the library's async API) and waits for it on this thread, which is not one of
+    /// the tasks' pool; a signal cancels the task. Returns the run's error, if any.
+    private static func runAsTask(_ runner: Runner, _ pipeline: PipelineDefinition, context: RunContext, signals: SignalWatch) -> (any Error)? {
+        let outcome = Locked<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let task = Task {
+            do { _ = try await runner.run(pipeline, context: context) } catch { outcome.withLock { $0 = error } }
+            done.signal()
+        }
+        signals.cancelOnSignal { task.cancel() }
+        done.wait()
+        return outcome.withLock { $0 }
     }
 
     /// `calpipe: 45% of 74.4 MB, 120,000 events read, about 3 s left` (percent only when the inputs' size is known).

@@ -45,7 +45,8 @@ final class CustomPluginTests: XCTestCase {
     }
 
     /// A sink that keeps the day entries it is given, and publishes them only on commit.
-    final class CollectingSink: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class CollectingSink: Sink, @unchecked Sendable {
         static func descriptor(_ box: Box) -> SinkDescriptor {
             SinkDescriptor(type: "collect", kind: .sink, summary: "keeps day entries in memory", make: { _ in CollectingSink(box) })
         }

@@ -13,7 +13,8 @@ final class CommitPhaseTests: XCTestCase {
 
     /// Writes its file through `AtomicFile` like the json and ics sinks; the "signal" arrives while it writes
     /// the last bytes of its commit.
-    final class SignalledFileSink: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class SignalledFileSink: Sink, @unchecked Sendable {
         let path: String
         private var file: AtomicFile?
         init(path: String) { self.path = path }
@@ -135,7 +136,8 @@ final class CommitPhaseTests: XCTestCase {
     func testWithoutASignalFilesAreRenamedOnlyAfterEverySinkCommitted() throws {
         _ = try writeOldOutputs()
         /// Looks at the json output while it commits in place (after the file sinks).
-        final class Observer: Sink {
+        // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+        final class Observer: Sink, @unchecked Sendable {
             let path: String
             var seenWhileCommitting: String?
             var temporaryFilesWhileCommitting: [String] = []

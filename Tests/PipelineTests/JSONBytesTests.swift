@@ -12,7 +12,8 @@ final class JSONBytesTests: XCTestCase {
     typealias T = TestSupport
 
     /// Collects everything a pipeline produces.
-    private final class Collector: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    private final class Collector: Sink, @unchecked Sendable {
         var events: [Event] = []
         var occurrences: [Occurrence] = []
         var days: [DayEntry] = []

@@ -43,7 +43,8 @@ final class PluginStateTests: XCTestCase {
     }
 
     /// Keeps events in memory; `failCommit` throws at commit, `interrupt` stops the run in `write` (as a signal).
-    final class MemorySink: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class MemorySink: Sink, @unchecked Sendable {
         var failCommit = false
         var interrupt = false
         private(set) var committed: [String] = []

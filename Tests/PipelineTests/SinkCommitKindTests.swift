@@ -65,7 +65,8 @@ final class SinkCommitKindTests: XCTestCase {
 
     /// A test-only remote sink: "sends" each event as it writes (to `sent`, which nothing takes back), reports each
     /// one's outcome, and refuses the UIDs in `refused` (outcome `.failed`).
-    final class RemoteRecorder: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class RemoteRecorder: Sink, @unchecked Sendable {
         let log: Log
         let refused: Set<String>
         let failCommit: Bool
@@ -227,12 +228,14 @@ final class SinkCommitKindTests: XCTestCase {
         report.record(.failed, sink: "b")
         report.record(.created, sink: "b", count: 0)
         report.recordFailure(sink: "a", record: #"UID "x""#, reason: "refused")
+        report.recordFailure(sink: "a", record: #"UID "y""#, reason: "changed on the server", outcome: .conflict)
         report.record(.created, sink: "not a sink of the run")
         // In pipeline order (b reported first), zeros left out, in the order of `RecordOutcome`.
         XCTAssertEqual(report.outcomes.map { "\($0.sink): \($0.outcomes)" },
-                       ["a: 2 failed", "b: 3 created, 1 updated, 2 deleted, 40 unchanged, 1 conflict, 1 failed", "not a sink of the run: 1 created"])
-        XCTAssertEqual(report.recordsFailed, 3)
-        XCTAssertEqual(report.failedRecords, [#"a: UID "x": refused"#])
+                       ["a: 1 conflict, 2 failed", "b: 3 created, 1 updated, 2 deleted, 40 unchanged, 1 conflict, 1 failed", "not a sink of the run: 1 created"])
+        // A conflict is a record not written, as a failure is: both fail the run.
+        XCTAssertEqual(report.recordsFailed, 5)
+        XCTAssertEqual(report.failedRecords, [#"a: UID "x": refused"#, #"a: UID "y": changed on the server"#])
         XCTAssertTrue(report.outcomes(of: "c").isEmpty)
         XCTAssertEqual("\(report.outcomes(of: "c"))", "")
     }

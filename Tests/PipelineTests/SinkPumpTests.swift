@@ -6,7 +6,8 @@ import XCTest
 /// errors and aborts as when they are written on the caller's thread.
 final class SinkPumpTests: XCTestCase {
     /// Emits `count` batches of one event each (UIDs "e0000", "e0001", ...).
-    final class ManyBatchSource: EventSource {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class ManyBatchSource: EventSource, @unchecked Sendable {
         let count: Int
         var failAt: Int?
         init(count: Int, failAt: Int? = nil) {
@@ -24,7 +25,8 @@ final class SinkPumpTests: XCTestCase {
     }
 
     /// Records the UIDs it was given, the thread they came on, and what was called; can fail on a batch.
-    final class RecordingSink: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class RecordingSink: Sink, @unchecked Sendable {
         var needs: BatchContent { [.events] }
         var label: String { "recording" }
         var uids: [String] = []
@@ -108,7 +110,8 @@ final class SinkPumpTests: XCTestCase {
                 }
             }
         }
-        final class CheckingSink: Sink {
+        // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+        final class CheckingSink: Sink, @unchecked Sendable {
             let source: ZoneSource
             var written = 0
             var alive: [Int] = []
@@ -171,7 +174,8 @@ final class SinkPumpTests: XCTestCase {
 /// The cores a run leaves idle for a source's own threads (`RunState.idleCores`): all of them (at most 4) when
 /// no sink writes (a dry run), all but the reading thread's and the sinks' thread's when a sink writes.
 final class IdleCoresTests: XCTestCase {
-    final class CoreRecordingSource: EventSource {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class CoreRecordingSource: EventSource, @unchecked Sendable {
         var seen: Int?
         func read(context: RunContext, emit: (Batch) throws -> Void) throws { seen = context.runState.idleCores }
     }

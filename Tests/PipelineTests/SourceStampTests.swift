@@ -6,7 +6,8 @@ import XCTest
 final class SourceStampTests: XCTestCase {
     typealias T = TestSupport
 
-    final class MetadataSink: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class MetadataSink: Sink, @unchecked Sendable {
         var needs: BatchContent { [.events] }
         var label: String { "metadata" }
         var metadata: [[String: String]] = []

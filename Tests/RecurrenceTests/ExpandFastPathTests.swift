@@ -12,7 +12,8 @@ import XCTest
 final class ExpandFastPathTests: XCTestCase {
 
     /// Keeps what reaches it: the events as read (for the slow path) or the occurrences.
-    final class Capture: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class Capture: Sink, @unchecked Sendable {
         var batches: [[Event]] = []
         var occurrences: [Occurrence] = []
         var needs: BatchContent { [.events, .occurrences] }

@@ -7,7 +7,8 @@ import XCTest
 /// the ICS source, expanded by the runner, compared with python `recurring-ical-events` on the same files
 /// (Tests/Fixtures/recurrence/series-expected.txt, made by scripts/recurrence-series-oracle.py).
 final class ExpandPipelineTests: XCTestCase {
-    final class Capture: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class Capture: Sink, @unchecked Sendable {
         var occurrences: [Occurrence] = []
         var needs: BatchContent { .occurrences }
         var label: String { "capture" }

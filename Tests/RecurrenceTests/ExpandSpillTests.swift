@@ -8,7 +8,8 @@ import XCTest
 /// and the file is gone after the run, also when the run fails.
 final class ExpandSpillTests: XCTestCase {
 
-    final class Capture: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class Capture: Sink, @unchecked Sendable {
         var occurrences: [Occurrence] = []
         /// Called on each write (to look at the spill folder while the run is going on).
         var onWrite: ((Batch) throws -> Void)?

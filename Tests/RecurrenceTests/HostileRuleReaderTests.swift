@@ -8,7 +8,8 @@ import XCTest
 /// iCalendar reader) and the JSON source's `rrule` string. Each run must end normally, either with the value
 /// reported (rejected, or repaired with a warning) or with the rule expanded.
 final class HostileRuleReaderTests: XCTestCase {
-    final class Capture: Sink {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    final class Capture: Sink, @unchecked Sendable {
         var occurrences: [Occurrence] = []
         var needs: BatchContent { .occurrences }
         var label: String { "capture" }

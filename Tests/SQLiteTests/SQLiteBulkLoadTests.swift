@@ -14,7 +14,8 @@ final class SQLiteBulkLoadTests: XCTestCase {
 
     /// Hands the day entries on at the end of the input, as the forecast stage does: they reach the sink in a
     /// batch of their own, after their occurrences.
-    private final class HoldDaysStage: Stage {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    private final class HoldDaysStage: Stage, @unchecked Sendable {
         private var held: [DayEntry] = []
 
         func process(_ batch: Batch, context: RunContext) throws -> Batch {
@@ -32,7 +33,8 @@ final class SQLiteBulkLoadTests: XCTestCase {
     }
 
     /// Hands every occurrence and day entry on a second time, in a batch of its own at the end of the input.
-    private final class RepeatStage: Stage {
+    // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+    private final class RepeatStage: Stage, @unchecked Sendable {
         private var occurrences: [Occurrence] = []
         private var days: [DayEntry] = []
 

@@ -147,8 +147,8 @@ final class SQLiteSinkRunTests: XCTestCase {
         let forecast = DailyForecast(weatherCode: 61, summary: "Light rain", temperatureMax: 8.5, temperatureMin: 2, precipitationProbability: 70,
                                      precipitationAmount: 1.2, windSpeedMax: 14, provider: "open-meteo")
         final class ForecastStage: Stage {
-            let result: (DayEntry) -> ForecastResult?
-            init(_ result: @escaping (DayEntry) -> ForecastResult?) { self.result = result }
+            let result: @Sendable (DayEntry) -> ForecastResult?
+            init(_ result: @escaping @Sendable (DayEntry) -> ForecastResult?) { self.result = result }
             func process(_ batch: Batch, context: RunContext) throws -> Batch {
                 var out = batch
                 for i in out.days.indices { out.days[i].forecast = result(out.days[i]) }

@@ -8,7 +8,9 @@ import Pipeline
 /// asked once for the whole range of its days; places are batched into one request per `batch_size` places.
 /// A day with no forecast gets `.missing(reason:)`: "past", "beyond-horizon", "no-location" or "unavailable".
 /// Missing forecasts are not rejected records: every entry goes on to the sinks.
-package final class ForecastStage: Stage {
+// @unchecked Sendable: the held entries, places and candidate days change as batches pass, on the runner's thread
+// only, one run at a time (the `Stage` contract); the HTTP client is Sendable.
+package final class ForecastStage: Stage, @unchecked Sendable {
     package static let providers = ["open-meteo", "metno", "file"]
 
     package static let descriptor = StageDescriptor(

@@ -9,7 +9,9 @@ import Pipeline
 /// Memory: the page covers a bounded set of days (the pipeline's window, else the strip's days around today),
 /// and each day keeps at most `max_entries_per_day` rendered entries (the first ones in agenda order; the page
 /// says "+N more" for the rest), so a huge feed costs at most days x cap entries, not the feed's size.
-package final class HTMLSink: Sink {
+// @unchecked Sendable: the open file and the collected days are the run's, used as the `Sink` contract says (open,
+// write, commit in turn, never two at once, one run at a time).
+package final class HTMLSink: Sink, @unchecked Sendable {
     package static let descriptor = SinkDescriptor(
         type: "html",
         kind: .sink,

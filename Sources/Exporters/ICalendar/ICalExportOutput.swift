@@ -4,7 +4,10 @@ import Pipeline
 /// `ICalEventWriter` into typed properties and rendered straight into the chosen syntax, batch by batch, into
 /// a scratch file; at commit the calendar head (`ICalCalendarHead`) and the VTIMEZONEs of the zones used are
 /// written, then the events, atomically.
-final class ICalExportOutput {
+///
+/// @unchecked Sendable: its scratch file and counts are the run's, used as the `Sink` contract says (open, write,
+/// commit in turn, never two at once, one run at a time).
+final class ICalExportOutput: @unchecked Sendable {
     enum Format { case ics, xcal, jcal }
 
     let path: String

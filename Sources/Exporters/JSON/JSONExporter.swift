@@ -4,7 +4,9 @@ import Pipeline
 /// (`shape: events`) or the expanded occurrences (`shape: occurrences`), as one document or as
 /// newline-delimited JSON (`ndjson: true`). Deterministic and atomic (temporary file, then rename);
 /// `"path": "-"` writes to standard output.
-package final class JSONExporter: Sink {
+// @unchecked Sendable: the open file, the spool and the render buffers are the run's, used as the `Sink` contract
+// says (open, write, commit in turn, never two at once, one run at a time).
+package final class JSONExporter: Sink, @unchecked Sendable {
     package enum Shape: String, CaseIterable, Sendable {
         case days, events, occurrences
     }

@@ -5,7 +5,10 @@ import Pipeline
 /// `type: sqlite`: writes events, attendees, occurrences, per-day agenda rows and forecasts into a SQLite
 /// database that later runs keep in sync (docs/sqlite-schema.md). Each run is one transaction: `open` begins
 /// it, `commit` commits it, `abort` (or a crash) leaves the database exactly as it was.
-package final class SQLiteSink: IncrementalSink {
+// @unchecked Sendable: the open database (`writer`), the days writer and the lock are the run's, used as the `Sink`
+// contract says: open and commit on the runner's thread, write on the sinks' thread in between (the handoff orders
+// them), never two at once, one run at a time.
+package final class SQLiteSink: IncrementalSink, @unchecked Sendable {
     package static let descriptor = SinkDescriptor(
         type: "sqlite",
         kind: .sink,

@@ -8,7 +8,10 @@ import Pipeline
 ///
 ///     {"type": "xml", "path": "feed.xml", "item": "//event",
 ///      "fields": {"title": "name", "start": "@begins", "location": "venue/name"}}
-package final class MappedXMLSource: EventSource {
+///
+/// @unchecked Sendable: its options are `let`s, but the compiled pattern and XPath expressions are libxml2 handles
+/// (not Sendable); they are only read, by the thread that runs `read`, one run at a time (the `EventSource` contract).
+package final class MappedXMLSource: EventSource, @unchecked Sendable {
     package static let descriptor = SourceDescriptor(
         type: "xml",
         kind: .source,

@@ -1,5 +1,5 @@
 /// A pipeline ready to run: its environment and its built plugins, in order.
-public struct PipelineDefinition {
+public struct PipelineDefinition: Sendable {
     public var environment: PipelineEnvironment
     public var sources: [any EventSource]
     /// One label per source (its "name" option, else its path or URL): stamped on events as metadata["source"].

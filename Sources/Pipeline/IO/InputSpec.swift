@@ -85,17 +85,17 @@ public struct InputSpec: Sendable, Hashable {
 
     /// The concrete inputs, in a stable order: glob matches sorted; a URL fetched through the context's fetcher.
     public func inputs(context: RunContext) throws -> [Input] {
-        if let known = context.runState.resolvedInputs[self] { return try known.get() }
+        if let known = context.runState.resolvedInputs(self) { return try known.get() }
         let resolved = Result { try resolveInputs(context: context) }
-        context.runState.resolvedInputs[self] = resolved
+        context.runState.setResolvedInputs(resolved, for: self)
         return try resolved.get()
     }
 
     /// A fingerprint of the inputs (`Fingerprint.file` of each, with its label); nil for standard input.
     public func fingerprint(context: RunContext) throws -> String? {
-        if let known = context.runState.inputFingerprints[self] { return known }
+        if let known = context.runState.inputFingerprint(self) { return known }
         let fingerprint = try takeFingerprint(context: context)
-        context.runState.inputFingerprints[self] = .some(fingerprint)
+        context.runState.setInputFingerprint(fingerprint, for: self)
         return fingerprint
     }
 
@@ -124,7 +124,7 @@ public struct InputSpec: Sendable, Hashable {
 
     /// The bytes of the inputs already resolved in this run (nil: standard input, or not resolved).
     public func resolvedBytes(context: RunContext) -> Int? {
-        guard case .success(let inputs)? = context.runState.resolvedInputs[self] else { return nil }
+        guard case .success(let inputs)? = context.runState.resolvedInputs(self) else { return nil }
         var total = 0
         for input in inputs {
             if input.path == "-" { return nil }

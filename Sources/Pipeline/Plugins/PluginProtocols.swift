@@ -2,7 +2,12 @@
 /// `read` runs on the runner's (calling) thread, one source after another; `emit` pushes the batch through the
 /// stages before it returns. A source's batches carry `.events` only; the runner stamps each event's
 /// `metadata["source"]` with the source's label.
-public protocol EventSource: AnyObject {
+///
+/// Sendable, as every plugin: a pipeline (its plugins) is handed to the thread that runs it, and a program may run
+/// several pipelines at once. A plugin object serves one run at a time (to run one pipeline twice at once, load it
+/// twice). Keep options in `let`s; state that changes during a run goes behind a lock, or the class says
+/// `@unchecked Sendable` with a comment naming what guards it (state used only as the calls below are ordered).
+public protocol EventSource: AnyObject, Sendable {
     /// Reads everything, calling `emit` once per batch. Bad records are reported to `context.report` and
     /// skipped; errors that stop the whole source are thrown.
     func read(context: RunContext, emit: (Batch) throws -> Void) throws
@@ -19,8 +24,8 @@ extension EventSource {
 /// answer (e.g. overrides that arrive before their series) keeps what it needs and hands it on from
 /// `finish`, in as many batches as it likes, so the end of a run streams like the rest of it. Both run on the
 /// runner's (calling) thread, batch by batch. A stage adds what it `produces` to `Batch.content` and keeps the
-/// batch's links between days and occurrences true (see `Batch`).
-public protocol Stage: AnyObject {
+/// batch's links between days and occurrences true (see `Batch`). Sendable, as `EventSource` says.
+public protocol Stage: AnyObject, Sendable {
     func process(_ batch: Batch, context: RunContext) throws -> Batch
     func finish(context: RunContext, emit: (Batch) throws -> Void) throws
     /// What the stage produces, for validating that sinks get what they need.
@@ -60,8 +65,9 @@ extension Stage {
 ///   temporary file, commit a transaction) and return the number of rows or records written.
 /// - `abort` runs on the calling thread when anything failed or a signal arrived, also after a failed `commit`:
 ///   remove what `open` and `write` made. It must not throw.
-/// The context's report and logging may be used from any of these calls (they are thread-safe).
-public protocol Sink: AnyObject {
+/// The context's report and logging may be used from any of these calls (they are thread-safe). Sendable, as
+/// `EventSource` says: `write` runs on another thread than `open` and `commit`.
+public protocol Sink: AnyObject, Sendable {
     /// What the sink reads from batches; the loader refuses a pipeline whose stages do not make it.
     var needs: BatchContent { get }
     /// A short name for the summary ("json out/agenda.json").

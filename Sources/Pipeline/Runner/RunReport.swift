@@ -95,8 +95,9 @@ public final class RunReport: Sendable {
     public func outcomes(of sink: String) -> RecordOutcomes {
         state.withLock { $0.outcomes.first { $0.sink == sink }?.outcomes ?? RecordOutcomes() }
     }
-    /// How many records the sinks reported `.failed`: the run then exits 1, after every sink committed.
-    public var recordsFailed: Int { state.withLock { $0.outcomes.reduce(0) { $0 + $1.outcomes[.failed] } } }
+    /// How many records the sinks could not write (reported `.failed` or `.conflict`): the run then exits 1, after
+    /// every sink committed.
+    public var recordsFailed: Int { state.withLock { $0.outcomes.reduce(0) { $0 + $1.outcomes[.failed] + $1.outcomes[.conflict] } } }
     /// What `recordFailure(sink:record:reason:)` said about each failed record, in report order
     /// (`sqlite a.db: UID "x": the server refused it`).
     public var failedRecords: [String] { state.withLock { $0.failedRecords } }
@@ -186,9 +187,11 @@ public final class RunReport: Sendable {
     }
 
     /// A sink reports one record it could not write (`record`: how the sink names it, such as `UID "x"`): counted
-    /// `.failed`, and said on standard error as `<sink>: <record>: <reason>`.
-    public func recordFailure(sink: String, record: String, reason: String) {
-        self.record(.failed, sink: sink)
+    /// as `outcome` (`.failed`, or `.conflict` when the server's copy changed since the sink last wrote it, such as
+    /// an HTTP 412), and said on standard error as `<sink>: <record>: <reason>`. Either fails the run (exit 1).
+    public func recordFailure(sink: String, record: String, reason: String, outcome: RecordOutcome = .failed) {
+        precondition(outcome == .failed || outcome == .conflict, "a record that could not be written is .failed or .conflict")
+        self.record(outcome, sink: sink)
         state.withLock { $0.failedRecords.append("\(sink): \(record): \(reason)") }
     }
 

@@ -4,22 +4,51 @@ import Foundation
 /// the source being read, the cores the run leaves idle, and the side channels between the runner and the plugins
 /// that ship with calpipe (the sources' ledger, the incremental plan, inputs already resolved). `package`: a
 /// plugin of another package sees none of it.
-package final class RunState {
+///
+/// Sendable: every value that changes during a run is behind one lock (`fields`), since the runner's thread writes
+/// what the sinks' thread and a source's workers read. Each property reads or writes its value whole.
+package final class RunState: Sendable {
+    /// The values the runner sets as a run goes; see the properties below.
+    private struct Fields {
+        var sourceLabels: [String] = []
+        var deltaSources: Set<String> = []
+        var sourceColors: [String: String] = [:]
+        var namedSources: Set<String> = []
+        var idleCores = 0
+        var lockWaitSeconds: Double = 0
+        var incremental: IncrementalRun?
+        var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
+        var inputFingerprints: [InputSpec: String?] = [:]
+    }
+    private let fields = Locked(Fields())
+
     /// The labels of the pipeline's sources (stamped as metadata["source"]), set by the runner before sinks
     /// open, so a sink can tell a source that sent nothing from one that is not part of this pipeline.
-    package internal(set) var sourceLabels: [String] = []
+    package internal(set) var sourceLabels: [String] {
+        get { fields.withLock { $0.sourceLabels } }
+        set { fields.withLock { $0.sourceLabels = newValue } }
+    }
     /// The labels of the sources whose feed is `.delta` (`SourceFeed`): a sink keeping rows removes nothing of them
     /// that is merely absent.
-    package internal(set) var deltaSources: Set<String> = []
+    package internal(set) var deltaSources: Set<String> {
+        get { fields.withLock { $0.deltaSources } }
+        set { fields.withLock { $0.deltaSources = newValue } }
+    }
 
     /// A `.delta` source that reads its whole feed in this run (its first run, `--full`, or a server that refused its
     /// sync token) says so before it sends anything: a sink keeping rows then syncs it as a complete feed (what is
     /// absent is gone). Called on the reading thread; sinks read `deltaSources` at commit.
-    package func readsWholeFeed(_ label: String) { deltaSources.remove(label) }
+    package func readsWholeFeed(_ label: String) { fields.withLock { _ = $0.deltaSources.remove(label) } }
     /// The sources' `color` options ("#rrggbb"), by label; sources without one are not in it.
-    package internal(set) var sourceColors: [String: String] = [:]
+    package internal(set) var sourceColors: [String: String] {
+        get { fields.withLock { $0.sourceColors } }
+        set { fields.withLock { $0.sourceColors = newValue } }
+    }
     /// The labels that are a source's `name` option (the others are a path or URL as written).
-    package internal(set) var namedSources: Set<String> = []
+    package internal(set) var namedSources: Set<String> {
+        get { fields.withLock { $0.namedSources } }
+        set { fields.withLock { $0.namedSources = newValue } }
+    }
     /// The label of the source whose `read` is running (nil between sources), for log records. Set by the thread that
     /// reads the sources and seen only by it: the sinks' thread (`SinkPump`) logs while the next source is read, and
     /// its messages are not that source's. Behind the lock box, so reading it from any thread is no data race.
@@ -44,19 +73,35 @@ package final class RunState {
     /// source may use every core (at most 4). Sinks write on a thread of their own that keeps another core
     /// busy, and on the 2-core benchmark machine extra reading threads then cost more than they saved
     /// (docs/benchmarks.md).
-    package internal(set) var idleCores = 0
+    package internal(set) var idleCores: Int {
+        get { fields.withLock { $0.idleCores } }
+        set { fields.withLock { $0.idleCores = newValue } }
+    }
     /// The plugins' states: what the last successful run committed and what this run proposes (`RunContext.state(for:)`).
     package let pluginStates = PluginStateBook()
     /// What each source did (type, origin, events), for the `sources` of exported documents.
     package let sourceLedger = SourceLedger()
     /// How long a sink waits for another calpipe run holding its database's lock (`calpipe run --wait`).
-    package var lockWaitSeconds: Double = 0
+    package var lockWaitSeconds: Double {
+        get { fields.withLock { $0.lockWaitSeconds } }
+        set { fields.withLock { $0.lockWaitSeconds = newValue } }
+    }
     /// Incremental decisions of this run (docs/incremental.md); nil when the run is not incremental.
-    package internal(set) var incremental: IncrementalRun?
+    package internal(set) var incremental: IncrementalRun? {
+        get { fields.withLock { $0.incremental } }
+        set { fields.withLock { $0.incremental = newValue } }
+    }
     /// Inputs already resolved in this run (a URL is fetched once, also when its fingerprint was taken first).
-    var resolvedInputs: [InputSpec: Result<[InputSpec.Input], any Error>] = [:]
-    /// Input fingerprints already taken in this run (the run's stamp and the incremental plan both want them).
-    var inputFingerprints: [InputSpec: String?] = [:]
+    func resolvedInputs(_ spec: InputSpec) -> Result<[InputSpec.Input], any Error>? { fields.withLock { $0.resolvedInputs[spec] } }
+    func setResolvedInputs(_ inputs: Result<[InputSpec.Input], any Error>, for spec: InputSpec) {
+        fields.withLock { $0.resolvedInputs[spec] = inputs }
+    }
+    /// Input fingerprints already taken in this run (the run's stamp and the incremental plan both want them);
+    /// `.some(nil)`: the input has none (standard input).
+    func inputFingerprint(_ spec: InputSpec) -> String?? { fields.withLock { $0.inputFingerprints[spec] } }
+    func setInputFingerprint(_ fingerprint: String?, for spec: InputSpec) {
+        fields.withLock { $0.inputFingerprints[spec] = .some(fingerprint) }
+    }
 }
 
 /// The one writer of `metadata["source"]`: the label of the source an event came from. The runner stamps every

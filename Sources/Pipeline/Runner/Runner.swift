@@ -1,10 +1,10 @@
 import Foundation
 
 /// Runs a pipeline: every source's batches flow through the stages, in order, to every sink.
-public struct Runner {
+public struct Runner: Sendable {
     public var dryRun: Bool
-    /// Called after each source batch, for progress display.
-    public var progress: ((RunReport) -> Void)?
+    /// Called after each source batch, for progress display (on the thread that runs the pipeline).
+    public var progress: (@Sendable (RunReport) -> Void)?
     /// Sinks write on a thread of their own (`HandoffThread.sinkPump`) while sources and stages go on; false writes them
     /// on the calling thread. The output is the same either way.
     public var concurrentSinks: Bool
@@ -19,7 +19,7 @@ public struct Runner {
     /// nil: only such a sink keeps them, else plugins see no state and what they propose is not stored (`convert`).
     public var stateFile: String?
 
-    public init(dryRun: Bool = false, concurrentSinks: Bool = true, incremental: Bool = true, progress: ((RunReport) -> Void)? = nil) {
+    public init(dryRun: Bool = false, concurrentSinks: Bool = true, incremental: Bool = true, progress: (@Sendable (RunReport) -> Void)? = nil) {
         self.dryRun = dryRun
         self.concurrentSinks = concurrentSinks
         self.incremental = incremental
@@ -42,8 +42,10 @@ public struct Runner {
         try pipeline.checkFeeds()
         context.runState.sourceLabels = pipeline.sourceLabels
         context.runState.deltaSources = Set(pipeline.sources.indices.filter { pipeline.sources[$0].feed == .delta }.map { pipeline.sourceLabels[$0] })
-        for (label, color) in zip(pipeline.sourceLabels, pipeline.sourceColors) { if let color { context.runState.sourceColors[label] = color } }
-        for (label, named) in zip(pipeline.sourceLabels, pipeline.sourceNamed) where named { context.runState.namedSources.insert(label) }
+        var colors: [String: String] = [:]
+        for (label, color) in zip(pipeline.sourceLabels, pipeline.sourceColors) { if let color { colors[label] = color } }
+        context.runState.sourceColors = colors
+        context.runState.namedSources = Set(zip(pipeline.sourceLabels, pipeline.sourceNamed).filter(\.1).map(\.0))
         let cores = ProcessInfo.processInfo.activeProcessorCount
         context.runState.idleCores = Self.idleCores(cores: cores, writes: !sinks.isEmpty)
         // Timings listed in pipeline order: sources, stages, sinks.
@@ -143,17 +145,13 @@ public struct Runner {
                 if let pump {
                     try pump.send(current)
                 } else {
-                    for sink in opened where !deletionsOnly || sink.appliesDeletions {
-                        let t = DispatchTime.now().uptimeNanoseconds
-                        try sink.write(current, context: context)
-                        context.report.addTime("sink " + sink.label, nanoseconds: DispatchTime.now().uptimeNanoseconds &- t)
-                    }
+                    try HandoffThread.write(current, to: opened, context: context)
                 }
             }
             for (index, source) in pipeline.sources.enumerated() {
                 let label = pipeline.sourceLabels[index]
                 var stamp = SourceStamp(label: label)
-                if case .skipped = context.runState.incremental?.plan(for: label) { continue }
+                if context.runState.incremental?.leavesUnread(label) == true { continue }
                 context.runState.currentSourceLabel = label
                 defer { context.runState.currentSourceLabel = nil }
                 context.runState.sourceLedger.begin(name: label, type: index < pipeline.sourceTypes.count ? pipeline.sourceTypes[index] : "")
@@ -197,7 +195,7 @@ public struct Runner {
                     }
                     progress?(context.report)
                 }
-                } catch let error where sent == 0 && incremental != nil && (error as? CalpipeError)?.isInterruption != true {
+                } catch let error where sent == 0 && incremental?.readsForOtherSinks == false && (error as? CalpipeError)?.isInterruption != true {
                     // Failed before sending anything: the sinks keep its rows, the others are written, exit 1.
                     incremental?.keep(label)
                     context.runState.pluginStates.hold(label)
@@ -236,11 +234,11 @@ public struct Runner {
             let keeper = opened.lazy.compactMap({ $0 as? any PluginStateSink }).first
             let inTransaction = keeper != nil && opened.filter({ $0.commitKind != .file }).count == 1
             if let keeper, inTransaction {
-                let approved = context.report.recordsFailed == 0 ? context.runState.pluginStates.approved : [:]
+                let approved = context.runState.pluginStates.storable(failedRecords: context.report.recordsFailed, sinks: Set(opened.map(\.label)))
                 keeper.stagePluginStates(approved.isEmpty ? nil : approved, pipeline: statePipeline)
             }
             try commitAll(opened, finished: &finished, context: context)
-            if !inTransaction { try saveStates(keeper: keeper, pipeline: statePipeline, context: context) }
+            if !inTransaction { try saveStates(keeper: keeper, sinks: Set(opened.map(\.label)), pipeline: statePipeline, context: context) }
             // A run that wrote every output from every source, with nothing rejected or failed, is the one the next
             // run compares itself with.
             let report = context.report
@@ -262,12 +260,12 @@ public struct Runner {
         environment.name.isEmpty ? environment.pipelineFile : environment.name
     }
 
-    /// After every sink committed: stores the approved proposals, when no record failed, in the state folder, or
-    /// through `keeper` in a transaction of its own (another database or a remote sink committed after it). Not called when the states
-    /// were written in the keeper's transaction.
-    private func saveStates(keeper: (any PluginStateSink)?, pipeline: String, context: RunContext) throws {
-        guard !dryRun, context.report.recordsFailed == 0 else { return }
-        let approved = context.runState.pluginStates.approved
+    /// After every sink committed: stores the approved proposals (when records failed, the sinks' only:
+    /// `PluginStateBook.storable`) in the state folder, or through `keeper` in a transaction of its own (another
+    /// database or a remote sink committed after it). Not called when the states were written in the keeper's transaction.
+    private func saveStates(keeper: (any PluginStateSink)?, sinks: Set<String>, pipeline: String, context: RunContext) throws {
+        guard !dryRun else { return }
+        let approved = context.runState.pluginStates.storable(failedRecords: context.report.recordsFailed, sinks: sinks)
         guard !approved.isEmpty else { return }
         do {
             if let keeper {

@@ -10,7 +10,10 @@
 /// beyond it (`HeldSeries`), so a feed of any size expands in bounded memory with the same output.
 ///
 /// Without a pipeline window, occurrences are expanded from each event's DTSTART up to today + 365 days.
-public final class ExpandStage: Stage {
+// @unchecked Sendable: the held series and the rule-work allowance change as batches pass; they are used as the
+// `Stage` contract says (process and finish on the runner's thread, one run at a time), and the series worker
+// gets its own values (`HeldSeries.drainPrepared`).
+public final class ExpandStage: Stage, @unchecked Sendable {
     package static let defaultHorizonDays = 365
 
     public static let descriptor = StageDescriptor(

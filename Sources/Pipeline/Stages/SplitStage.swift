@@ -6,7 +6,9 @@
 /// output can hold. Entries past the cap are dropped, counted, and reported once per series with a warning
 /// that names it once the series is done. A series is counted while it appears batch after batch (see
 /// `previous`), so the stage holds the tallies of two batches' series, not of the whole feed.
-public final class SplitStage: Stage {
+// @unchecked Sendable: the per-series tallies change as batches pass, on the runner's thread only, one run at a
+// time (the `Stage` contract).
+public final class SplitStage: Stage, @unchecked Sendable {
     public static let descriptor = StageDescriptor(
         type: "split",
         kind: .stage,

@@ -1,7 +1,7 @@
 /// A source that can say whether its input changed since the last run: a fingerprint of what it would read
 /// (file sizes, modification times and SHA-256 of the bytes; for URLs the cached body after revalidation).
 /// nil: it cannot tell (standard input), so it is always read.
-package protocol FingerprintableSource: EventSource {
+public protocol FingerprintableSource: EventSource {
     func inputFingerprint(context: RunContext) throws -> String?
     /// The size of what it read in this run (nil: unknown, such as standard input).
     func inputBytes(context: RunContext) -> Int?
@@ -9,8 +9,10 @@ package protocol FingerprintableSource: EventSource {
 
 /// A stage whose output depends only on its input events, the pipeline's zone and window and its options:
 /// rerunning it on an unchanged event gives the same rows, so incremental runs may skip such events. A
-/// stage that brings in outside data (the forecast) is not one, and turns incremental runs off.
-package protocol DeterministicStage: Stage {}
+/// stage that brings in outside data (the forecast) is not one, and turns incremental runs off. A stage of your
+/// own declares it with the conformance alone (`extension MyStage: DeterministicStage {}`): its options are part of
+/// the sources' config fingerprint already, so changing them reads every source again (docs/incremental.md).
+public protocol DeterministicStage: Stage {}
 
 /// A source that reads one `InputSpec` (a path, glob, URL or standard input): it is fingerprinted by its inputs
 /// (`InputSpec.fingerprint`), so it only declares the conformance.
@@ -24,16 +26,16 @@ extension InputSpecSource {
 }
 
 /// What a source's last run left in a sink, as the runner compares it with this run.
-package struct SourceFingerprint: Sendable, Hashable {
+public struct SourceFingerprint: Sendable, Hashable {
     /// The input's fingerprint (`FingerprintableSource`); nil: unknown, never equal.
-    package var input: String?
+    public var input: String?
     /// SHA-256 of everything but the input and the window that shapes the rows: calpipe's format version,
     /// the zone, the source's and the stages' options.
-    package var config: String
+    public var config: String
     /// The window as "FROM/TO" ("" without one).
-    package var window: String
+    public var window: String
 
-    package init(input: String?, config: String, window: String) {
+    public init(input: String?, config: String, window: String) {
         self.input = input
         self.config = config
         self.window = window
@@ -41,15 +43,15 @@ package struct SourceFingerprint: Sendable, Hashable {
 }
 
 /// An event as a sink stored it in an earlier run.
-package struct StoredEvent: Sendable, Hashable {
+public struct StoredEvent: Sendable, Hashable {
     /// The sink's row id.
-    package var id: Int64
+    public var id: Int64
     /// `EventHasher.hash` of the event as written.
-    package var contentHash: Int64
+    public var contentHash: Int64
     /// `Fingerprint.rawText` of its raw text (`Event.sourceText`), when it had one.
-    package var textHash: Int64?
+    public var textHash: Int64?
 
-    package init(id: Int64, contentHash: Int64, textHash: Int64? = nil) {
+    public init(id: Int64, contentHash: Int64, textHash: Int64? = nil) {
         self.id = id
         self.contentHash = contentHash
         self.textHash = textHash
@@ -57,18 +59,18 @@ package struct StoredEvent: Sendable, Hashable {
 }
 
 /// A stored event found by the hash of its raw text (`Fingerprint.rawText`).
-package struct StoredText: Sendable, Hashable {
+public struct StoredText: Sendable, Hashable {
     /// The sink's row id.
-    package var id: Int64
+    public var id: Int64
     /// The UTC span the event (or series) can touch as stored: from its start to `spanEndUTC` (nil: a series with
     /// no known end), to tell whether it touches a range the window gained.
-    package var startUTC: Int64
-    package var spanEndUTC: Int64?
+    public var startUTC: Int64
+    public var spanEndUTC: Int64?
     /// For a part of a series (a master with RRULE/RDATE or an override), the key of its UID
     /// (`SourceMemory.seriesKey`); nil for a single event.
-    package var series: UInt64?
+    public var series: UInt64?
 
-    package init(id: Int64, startUTC: Int64, spanEndUTC: Int64?, series: UInt64?) {
+    public init(id: Int64, startUTC: Int64, spanEndUTC: Int64?, series: UInt64?) {
         self.id = id
         self.startUTC = startUTC
         self.spanEndUTC = spanEndUTC
@@ -84,7 +86,7 @@ package struct StoredText: Sendable, Hashable {
 
 /// What a sink remembers of one source from its last run: its fingerprint and its events' content hashes.
 /// Read-only once made; used from several threads.
-package protocol SourceMemory: AnyObject, Sendable {
+public protocol SourceMemory: AnyObject, Sendable {
     var fingerprint: SourceFingerprint { get }
     /// The source's context hash stored by the last run (`IncrementalRun.setContext`), nil when none.
     var contextHash: String? { get }
@@ -106,7 +108,7 @@ package protocol SourceMemory: AnyObject, Sendable {
 /// A sink that can keep the rows of unchanged sources and events (docs/incremental.md). The runner asks it,
 /// after `open`, what it remembers of each source, and lets it know through `RunContext.incremental` which
 /// sources and events it left out.
-package protocol IncrementalSink: Sink {
+public protocol IncrementalSink: Sink {
     /// What the sink remembers of `source` (its label), nil when nothing (or nothing it can vouch for).
     /// `current` is this run's fingerprint: a sink loads its events' hashes only when they can be used (same
     /// config). Called after `open`, on the runner's thread, before any `write`.

@@ -2,10 +2,14 @@ import Foundation
 
 /// One run's incremental decisions (docs/incremental.md), shared by the runner (which fills them as sources
 /// are read), the expand stage (which skips unchanged series) and incremental sinks (which keep the rows of
-/// what was left out). Thread-safe: the sinks write on a thread of their own, series expand on another.
-package final class IncrementalRun: Sendable {
+/// what was left out; `RunContext.incremental`). Thread-safe: the sinks write on a thread of their own, series
+/// expand on another.
+///
+/// Per source, not per pipeline: a sink that is not an `IncrementalSink` (a JSON or ICS file, rewritten whole)
+/// gets every event, and the incremental sinks still skip what did not change (`readsForOtherSinks`).
+public final class IncrementalRun: Sendable {
     /// What happens to one source in this run.
-    package enum Plan: Sendable {
+    public enum Plan: Sendable {
         /// Read and written as in any run (no memory, another config, or incremental runs are off).
         case full
         /// Input, config and window as in the last run: not read at all; its rows stay as they are.
@@ -20,7 +24,7 @@ package final class IncrementalRun: Sendable {
     }
 
     /// This run's fingerprint per source label.
-    package let current: [String: SourceFingerprint]
+    public let current: [String: SourceFingerprint]
     private let zone: Zone
 
     /// Everything the runner, the stage and the sinks change during the run, behind one lock.
@@ -41,6 +45,8 @@ package final class IncrementalRun: Sendable {
         var files: [String: [String: Int]] = [:]
         /// Sources whose sinks hold events from earlier runs.
         var remembered: Set<String> = []
+        /// The sources planned `.skipped` (a copy of what `plans` says, for the per-batch routing).
+        var skipped: Set<String> = []
 
         /// The source's `Progress`, made on first use.
         mutating func progress(of source: String) -> Progress {
@@ -67,16 +73,24 @@ package final class IncrementalRun: Sendable {
 
     /// False when the run may not skip anything (a stage that is not deterministic, a pipeline built in code,
     /// `--full`): only `.full` and `.kept` plans then.
-    package let enabled: Bool
+    public let enabled: Bool
+    /// True when a sink of the run is not an `IncrementalSink` and needs every event: every source is read, a source
+    /// planned `.skipped` only for the sinks without incremental support (the incremental sinks get none of its
+    /// events and keep its rows: `forIncrementalSinks`), and no source is read event by event (`.events` plans
+    /// become `.full`: the other sinks need the unchanged events too). A source that fails then fails the run, as
+    /// for a pipeline without incremental sinks.
+    public let readsForOtherSinks: Bool
 
-    package init(current: [String: SourceFingerprint], zone: Zone, enabled: Bool = true) {
+    package init(current: [String: SourceFingerprint], zone: Zone, enabled: Bool = true, readsForOtherSinks: Bool = false) {
         self.current = current
         self.zone = zone
         self.enabled = enabled
+        self.readsForOtherSinks = readsForOtherSinks
     }
 
     func setRemembered(_ source: String) { state.withLock { _ = $0.remembered.insert(source) } }
-    package func isRemembered(_ source: String) -> Bool { state.withLock { $0.remembered.contains(source) } }
+    /// Whether an incremental sink holds events of `source` from earlier runs (an empty input then keeps them).
+    public func isRemembered(_ source: String) -> Bool { state.withLock { $0.remembered.contains(source) } }
 
     /// Keeps the rows of `source` as they are: its sync is skipped and its fingerprint not stored.
     func keep(_ source: String) {
@@ -84,6 +98,7 @@ package final class IncrementalRun: Sendable {
             s.plans[source] = .kept
             s.memories[source] = nil
             s.progress[source]?.kept = []
+            s.skipped.remove(source)
         }
     }
 
@@ -91,21 +106,45 @@ package final class IncrementalRun: Sendable {
         state.withLock { s in
             s.plans[source] = plan
             s.memories[source] = memory
+            if case .skipped = plan { s.skipped.insert(source) } else { s.skipped.remove(source) }
         }
     }
 
-    package func plan(for source: String) -> Plan {
+    /// What the run does with `source` (its label): `.full` unless the planner decided otherwise.
+    public func plan(for source: String) -> Plan {
         state.withLock { $0.plans[source] ?? .full }
     }
 
+    /// Whether the reading loop leaves `source` out: planned `.skipped`, and no sink needs its events.
+    func leavesUnread(_ source: String) -> Bool {
+        guard !readsForOtherSinks, case .skipped = plan(for: source) else { return false }
+        return true
+    }
+
+    /// What of `batch` (made by the stages) goes to the incremental sinks: everything but the events, occurrences
+    /// and day entries of sources planned `.skipped`, which were read for the other sinks only
+    /// (`readsForOtherSinks`). The batch itself when there are none.
+    public func forIncrementalSinks(_ batch: Batch) -> Batch {
+        guard readsForOtherSinks else { return batch }
+        let skipped = state.withLock { $0.skipped }
+        guard !skipped.isEmpty else { return batch }
+        let source: (Event) -> Bool = { skipped.contains($0.metadata["source"] ?? "") }
+        guard batch.events.contains(where: source) || batch.occurrences.contains(where: { source($0.event) })
+                || batch.days.contains(where: { source($0.event) }) else { return batch }
+        var kept = batch
+        kept.keepEvents { !source($0) }
+        return kept
+    }
+
     /// The memory the plan of `source` was made with (nil for full runs of it).
-    package func memory(for source: String) -> (any SourceMemory)? {
+    public func memory(for source: String) -> (any SourceMemory)? {
         state.withLock { $0.memories[source] }
     }
 
-    /// True when every source is skipped or read event by event.
+    /// True when every source is skipped or read event by event (never when other sinks need every event).
     func writesLittle(_ sources: [String]) -> Bool {
-        state.withLock { s in
+        if readsForOtherSinks { return false }
+        return state.withLock { s in
             sources.allSatisfy { label in
                 switch s.plans[label] ?? .full {
                 case .skipped, .events: return true
@@ -115,17 +154,18 @@ package final class IncrementalRun: Sendable {
         }
     }
 
-    package var skippedSources: [String] {
+    /// The sources planned `.skipped`, sorted.
+    public var skippedSources: [String] {
         state.withLock { $0.plans.filter { if case .skipped = $0.value { return true } else { return false } }.map(\.key).sorted() }
     }
 
     /// Whether the row `id` of `source` is kept as it is (the event was seen unchanged): sinks do not write it.
-    package func isKept(_ id: Int64, source: String) -> Bool {
+    public func isKept(_ id: Int64, source: String) -> Bool {
         state.withLock { $0.progress[source]?.kept.contains(id) ?? false }
     }
 
     /// Stored ids of `source` the sink must treat as possibly gone: every stored id but the kept ones.
-    package func notKept(source: String) -> [Int64] {
+    public func notKept(source: String) -> [Int64] {
         state.withLock { s in
             guard let memory = s.memories[source] else { return [] }
             let k = s.progress[source]?.kept ?? []
@@ -134,11 +174,12 @@ package final class IncrementalRun: Sendable {
     }
 
     /// Kept ids whose series was expanded again in full: sinks sync their children like those of written events.
-    package func reexpandedIDs(source: String) -> Set<Int64> {
+    public func reexpandedIDs(source: String) -> Set<Int64> {
         state.withLock { $0.reexpanded[source] ?? [] }
     }
 
-    package func keptCount(source: String) -> Int {
+    /// How many stored events of `source` were seen unchanged (their rows kept).
+    public func keptCount(source: String) -> Int {
         state.withLock { $0.progress[source]?.kept.count ?? 0 }
     }
 
@@ -234,7 +275,8 @@ package final class IncrementalRun: Sendable {
         }
     }
 
-    package func context(for source: String) -> String? { state.withLock { $0.contexts[source] } }
+    /// This run's context hash of `source` (`setContext`), which a sink stores with its fingerprint.
+    public func context(for source: String) -> String? { state.withLock { $0.contexts[source] } }
 
     /// How many events of `source` were left unparsed (`unchangedTextCheck`).
     package func unparsedCount(source: String) -> Int { state.withLock { $0.progress[source]?.unparsed.count ?? 0 } }

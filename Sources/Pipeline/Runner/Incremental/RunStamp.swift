@@ -3,14 +3,14 @@ import Foundation
 
 /// A sink that writes whole files (a calendar, a days document, a page, a database): a run whose inputs and
 /// pipeline did not change since the last one may keep them as they are (`RunStamp`).
-package protocol FileOutputSink: Sink {
+public protocol FileOutputSink: Sink {
     /// The file written ("-": standard output, which cannot be kept).
     var outputPath: String { get }
 }
 
 /// A stage that reads outside data it can fingerprint (the forecast from a file): nil when it cannot tell whether
 /// that data changed (a live forecast), which makes every run read and write everything.
-package protocol FingerprintableStage: Stage {
+public protocol FingerprintableStage: Stage {
     func stageFingerprint(context: RunContext) -> String?
 }
 

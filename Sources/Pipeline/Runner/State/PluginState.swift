@@ -57,6 +57,14 @@ package final class PluginStateBook: @unchecked Sendable {
     package var approved: [String: PluginState] {
         values.withLock { v in v.proposed.filter { !v.held.contains($0.key) } }
     }
+
+    /// The proposals to store after a run in which `failedRecords` records could not be written: all approved ones
+    /// when none failed; else only the sinks' (`sinks`: their labels). A sink's state says what the server now holds
+    /// (the ETags of what it wrote, the old one of what it could not), which is true whether or not other records
+    /// failed; the sources' stay where they were, so the next run sends again what failed.
+    package func storable(failedRecords: Int, sinks: Set<String>) -> [String: PluginState] {
+        failedRecords == 0 ? approved : approved.filter { sinks.contains($0.key) }
+    }
 }
 
 /// A sink that keeps the plugins' states in its own transaction, so that its data and the states cannot disagree
