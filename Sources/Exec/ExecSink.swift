@@ -8,7 +8,8 @@ import Pipeline
 ///
 /// What a program does cannot be taken back, so the sink is `remote`: it commits after every local output is in
 /// place, and a failed run stops the program without undoing what it did.
-public final class ExecSink: Sink {
+// @unchecked Sendable: its running program (`pump`) and the count of records are set by `open`, `write` and `commit`, called as the plugin contract says (one call at a time, one run at a time).
+public final class ExecSink: Sink, @unchecked Sendable {
     public static let descriptor = SinkDescriptor(
         type: "exec",
         kind: .sink,

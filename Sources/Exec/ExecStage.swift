@@ -9,7 +9,8 @@ import Pipeline
 ///
 /// The stage works on events as sources read them: it belongs before `expand` (the loader adds `expand` after
 /// the stages a pipeline lists, so a pipeline that names no `expand` has it right).
-public final class ExecStage: Stage {
+// @unchecked Sendable: its running program (`pump`) is started by the first batch and ended by `finish`, called as the plugin contract says (one call at a time, one run at a time).
+public final class ExecStage: Stage, @unchecked Sendable {
     public static let descriptor = StageDescriptor(
         type: "exec",
         kind: .stage,

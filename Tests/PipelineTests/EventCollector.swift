@@ -3,7 +3,8 @@ import Foundation
 @testable import Pipeline
 
 /// A sink for the stage tests: keeps the events and occurrences that reach the end of a pipeline, in order.
-final class EventCollector: Sink {
+// @unchecked Sendable: written by the sinks' thread during a run, read by the test after it.
+final class EventCollector: Sink, @unchecked Sendable {
     static let descriptor = SinkDescriptor(type: "collect", kind: .sink, summary: "keeps events and occurrences in memory",
                                            make: { _ in EventCollector() })
 

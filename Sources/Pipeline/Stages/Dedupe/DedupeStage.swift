@@ -12,7 +12,9 @@
 /// It works on events as read (`EventStage`: before `expand`). It remembers a 16-byte digest of each distinct key
 /// for the run (`DedupeKey`), with the source that brought it first. Whether an event is kept depends on the other sources, so an incremental run with this stage reads every
 /// source (it is not a `DeterministicStage`).
-public final class DedupeStage: Stage, EventStage {
+// @unchecked Sendable: what it has seen (`owners`) grows as batches pass; it is used as the `Stage` contract says
+// (process and finish on the runner's thread, one run at a time).
+public final class DedupeStage: Stage, EventStage, @unchecked Sendable {
     public static let descriptor = StageDescriptor(
         type: "dedupe",
         kind: .stage,
