@@ -19,10 +19,11 @@ struct PipelineSession {
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
     /// `offline`: only the cache answers (`--offline`; also `CALPIPE_OFFLINE=1`), for feeds and forecasts alike.
-    static func loader(overrides: [String] = [], offline: Bool = false) throws -> PipelineLoader {
+    /// `http`: a client made before, so a command that loads twice (`agenda`) keeps one per process.
+    static func loader(overrides: [String] = [], offline: Bool = false, http: HTTPFetcher? = nil) throws -> PipelineLoader {
         var environment = ProcessInfo.processInfo.environment
         if offline { environment["CALPIPE_OFFLINE"] = "1" }
-        var loader = PipelineLoader.standard(environment: environment)
+        var loader = PipelineLoader.standard(environment: environment, http: http)
         loader.overrides = try overrides.map { text throws(CalpipeError) in try PipelineOverride(parsing: text) }
         return loader
     }
