@@ -46,8 +46,10 @@ let package = Package(
         .target(name: "Exporters", dependencies: ["Pipeline", "CalSQLite"]),
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
+        // The CalDAV client, source and sink (issue 26): over Fetch's client and CalXML, no other dependency.
+        .target(name: "CalDAV", dependencies: ["Pipeline", "CalXML", "Fetch", "Importers", "Exporters", "CalHash"]),
         // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
-        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch"]),
+        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "CalDAV"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
@@ -98,6 +100,7 @@ let package = Package(
         // import CalpipeKit alone; Pipeline is listed too so that an incremental build recompiles the tests when
         // Pipeline's interface changes (CalpipeKit re-exports it, and its own module file may not change, which left
         // a stale build reading moved fields: garbage counts in CustomPluginTests).
+        .testTarget(name: "CalDAVTests", dependencies: ["CalpipeKit", "Pipeline", "CalDAV", "CalSQLite", "calpipe"], path: "Tests/CalDAVTests"),
         .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit", "Pipeline"], path: "Tests/LibraryTests"),
     ]
 )

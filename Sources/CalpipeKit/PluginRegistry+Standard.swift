@@ -1,3 +1,4 @@
+import CalDAV
 import Enrichers
 import Exporters
 import Importers
@@ -12,6 +13,8 @@ extension PluginRegistry {
         for descriptor in SourcePlugins.all { registry.register(descriptor) }
         for descriptor in EnricherPlugins.all { registry.register(descriptor) }
         for descriptor in SinkPlugins.all { registry.register(descriptor) }
+        for descriptor in CalDAVPlugins.sources { registry.register(descriptor) }
+        for descriptor in CalDAVPlugins.sinks { registry.register(descriptor) }
         return registry
     }
 }
