@@ -100,7 +100,7 @@ let package = Package(
         // import CalpipeKit alone; Pipeline is listed too so that an incremental build recompiles the tests when
         // Pipeline's interface changes (CalpipeKit re-exports it, and its own module file may not change, which left
         // a stale build reading moved fields: garbage counts in CustomPluginTests).
-        .testTarget(name: "CalDAVTests", dependencies: ["CalpipeKit", "Pipeline", "CalDAV", "CalSQLite", "calpipe"], path: "Tests/CalDAVTests"),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalpipeKit", "Pipeline", "CalDAV", "CalSQLite", "CalHash", "calpipe"], path: "Tests/CalDAVTests"),
         .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit", "Pipeline"], path: "Tests/LibraryTests"),
     ]
 )

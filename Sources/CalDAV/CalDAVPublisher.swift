@@ -2,6 +2,7 @@ import CalHash
 import Exporters
 import Fetch
 import Foundation
+import Importers
 import Pipeline
 
 /// Sends one resource to the collection without ever overwriting a change made on the server: a new one with
@@ -13,6 +14,9 @@ struct CalDAVPublisher: Sendable {
     let collection: String
     /// DTSTAMP of events that carry none (the run's time).
     let stamp: Int64
+    /// For reading a resource back (`sameEvents`).
+    let zones: ZoneDatabase
+    let zone: Zone
 
     /// What became of one resource.
     struct Result: Sendable {
@@ -47,6 +51,12 @@ struct CalDAVPublisher: Sendable {
             let etag = try answer.etag ?? currentETag(url)
             return Result(uid: uid, outcome: prior == nil ? .created : .updated, entry: CalDAVResourceEntry(href: href, etag: etag, hash: hash))
         case 412:
+            // A resource of that name is there, and no ETag of it was kept (a run whose state was not stored, as
+            // after a failed record): when it holds these very events, it is calpipe's, and is kept as such.
+            if prior == nil, let found = try? client.send(.get(url)), found.response.status == 200, let etag = found.etag,
+               sameEvents(found.response.body, body) {
+                return Result(uid: uid, outcome: .unchanged, entry: CalDAVResourceEntry(href: href, etag: etag, hash: hash))
+            }
             return Result(uid: uid, outcome: .conflict, entry: prior,
                           reason: prior == nil ? "a resource with its name is already on the server (412 Precondition Failed); it is left as it is"
                                                : "it was changed on the server since calpipe wrote it (412 Precondition Failed); the server's copy is kept")
@@ -71,6 +81,26 @@ struct CalDAVPublisher: Sendable {
         }
     }
 
+    /// Whether two resources hold the same events, whatever the order of their properties (a server may
+    /// write them in its own order): compared as read, without where they were read.
+    func sameEvents(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        func events(_ bytes: [UInt8]) -> [Event]? {
+            var found: [Event] = []
+            let reader = ICSReader(label: "resource", zones: zones, fallbackZone: zone, handlers: .init(event: { found.append($0) }, reject: { _, _ in }))
+            guard (try? reader.parse(bytes)) != nil else { return nil }
+            return found.map { event in
+                var event = event
+                event.origin = nil
+                event.sourceText = nil
+                event.metadata = [:]
+                event.otherProperties.sort { ($0.name, $0.value) < ($1.name, $1.value) }
+                return event
+            }.sorted { ($0.recurrenceID?.time.utcSeconds(in: .utc) ?? .min) < ($1.recurrenceID?.time.utcSeconds(in: .utc) ?? .min) }
+        }
+        guard let first = events(a), let second = events(b) else { return false }
+        return first == second
+    }
+
     /// The ETag of a resource whose PUT answer carried none (PROPFIND getetag).
     private func currentETag(_ url: String) throws -> String? {
         let answer = try client.xml("PROPFIND", url, depth: "0", body: CalDAVReports.members)
@@ -78,20 +108,19 @@ struct CalDAVPublisher: Sendable {
         return try DAVResponse.parse(answer.response.body, label: answer.url).responses.first?.text("getetag", namespace: DAVNames.dav)
     }
 
-    /// The resource's name in the collection: the UID with every byte outside [A-Za-z0-9._-] percent-encoded,
-    /// and ".ics" (a UID may hold "/", "@" or spaces).
+    /// The resource's name in the collection: the UID and ".ics" when it is made of letters, digits and "._@-"
+    /// only, else the SHA-256 of the UID in hex (a UID may hold "/", spaces or anything else a path cannot).
     static func resourceName(_ uid: String) -> String {
-        var name = ""
-        for byte in uid.utf8 {
+        let plain = !uid.isEmpty && uid.utf8.count <= 200 && uid.first != "." && uid.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                name.append(Character(Unicode.Scalar(byte)))
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "-"):
+                return true
             default:
-                name += String(format: "%%%02X", byte)
+                return false
             }
         }
-        return name + ".ics"
+        return (plain ? uid : SHA256.hex(of: Array(uid.utf8))) + ".ics"
     }
 
     static func refusal(_ method: String, _ answer: FetchResult) -> String {

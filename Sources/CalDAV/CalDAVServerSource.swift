@@ -69,14 +69,16 @@ package final class CalDAVServerSource: EventSource {
         let calendars = try chosen(CalDAVDiscovery(client: client).calendars(from: url))
         let prior = sync ? context.state(for: label)?["calendars"]?.objectValue : nil
         var next: [(key: String, value: JSONValue)] = []
-        for calendar in calendars {
-            try context.checkCancellation()
-            let reader = CalDAVCalendarReader(calendar: calendar, client: client, batchSize: batchSize, context: context, emit: emit)
-            if sync {
-                let kept = try reader.sync(from: CalDAVCalendarState(prior?[calendar.href]))
-                next.append((calendar.href, kept.json))
-            } else {
-                try reader.readWindow()
+        try withoutActuallyEscaping(emit) { emit in
+            for calendar in calendars {
+                try context.checkCancellation()
+                let reader = CalDAVCalendarReader(calendar: calendar, client: client, batchSize: batchSize, context: context, emit: emit)
+                if sync {
+                    let kept = try reader.sync(from: CalDAVCalendarState(prior?[calendar.href]))
+                    next.append((calendar.href, kept.json))
+                } else {
+                    try reader.readWindow()
+                }
             }
         }
         guard sync else { return }
@@ -98,7 +100,7 @@ package final class CalDAVServerSource: EventSource {
         guard let selection else { return found.filter(\.holdsEvents) }
         return try selection.map { wanted in
             if let match = found.first(where: { $0.name == wanted || $0.href == wanted || $0.url == wanted }) { return match }
-            let names = found.map(\.name)
+            let names = found.map(\.name).sorted()
             throw CalpipeError("\(URLRedaction.redact(url)): no calendar \"\(wanted)\" on the server (it has \(names.map { "\"\($0)\"" }.joined(separator: ", ")))"
                                + Suggestion.hint(for: wanted, in: names), kind: .failure)
         }

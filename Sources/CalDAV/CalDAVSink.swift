@@ -79,7 +79,8 @@ package final class CalDAVSink: Sink {
         guard let spool else { return 0 }
         defer { abort(context: context) }
         var entries = CalDAVResourceEntry.all(in: context.state(for: label))
-        let publisher = CalDAVPublisher(client: client, collection: collection, stamp: context.environment.now)
+        let publisher = CalDAVPublisher(client: client, collection: collection, stamp: context.environment.now,
+                                        zones: context.environment.zones, zone: context.zone)
         let pool = OrderedWorkerPool<Job, CalDAVPublisher.Result>(name: "caldav", workers: concurrency, bound: concurrency * 2) { _ in
             { job in
                 if let events = job.events { return try publisher.publish(uid: job.uid, events: events, prior: job.prior) }

@@ -53,7 +53,7 @@ class CalDAVTestCase: XCTestCase {
             "CALDAV_PASSWORD": password ?? server.password, "SOURCE_DATE_EPOCH": "1796040000",
         ]
         let out = folder.appendingPathComponent(name + ".stdout")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: out.path, contents: nil))
         let outHandle = try FileHandle(forWritingTo: out)
         let err = Pipe()
         process.standardOutput = outHandle
