@@ -13,39 +13,12 @@ package final class CalDAVServerSource: EventSource {
         type: "caldav",
         kind: .source,
         summary: "A CalDAV account (Nextcloud, Radicale, Fastmail, iCloud...): its calendars' events in the window, incrementally with sync",
-        options: [
-            OptionDoc("url", "url", required: true, "the server's address (its root, the calendar home or one calendar); the calendars are found from it"),
-            OptionDoc("calendars", "array", "the calendars to read, by name (displayname) or href; default: every calendar that holds events"),
-            OptionDoc("sync", "boolean", "after the first run, read only what changed (sync-collection, RFC 6578) and send it as changes and deletions; needs sinks that apply deletions (sqlite)", default: "false"),
-            OptionDoc("batch_size", "integer", "resources asked for in one calendar-multiget", default: "100"),
-        ] + HTTPOptions.auth() + CalDAVServerSource.clientOptionDocs,
-        make: { options in
-            let url = options.string("url", required: true)
-            let calendars = options.stringArray("calendars")
-            let sync = options.bool("sync", default: false)
-            let batchSize = options.integer("batch_size", default: 100, range: 1...1000)
-            let client = CalDAVServerSource.client(options)
-            try options.finish()
-            guard let url, let client else { throw CalpipeError.optionsRejected }
-            return CalDAVServerSource(url: url, calendars: calendars, sync: sync, batchSize: batchSize, client: client)
+        options: Options.self,
+        make: { options, context in
+            CalDAVServerSource(url: options.url, calendars: options.calendars, sync: options.sync, batchSize: options.batchSize,
+                               client: CalDAVClient(auth: options.auth, client: options.client, environment: context.environment))
         }
     )
-
-    /// The client options, with no rate limit by default: an account's own server, asked a few large questions.
-    static let clientOptionDocs = HTTPOptions.client().map { doc in
-        guard doc.name == "max_requests_per_second" else { return doc }
-        var changed = doc
-        changed.defaultValue = "0"
-        return changed
-    }
-
-    /// The client a CalDAV plugin's options ask for (nil when an option is wrong; reported on it).
-    static func client(_ options: PluginOptions) -> CalDAVClient? {
-        let access = HTTPOptions.access(options)
-        let settings = HTTPSettings(HTTPOptions.clientOptions(options), base: HTTPSettings(requestsPerSecond: 0))
-        guard let access else { return nil }
-        return CalDAVClient(http: options.environment.httpClient(settings: settings), credentials: access.credentials)
-    }
 
     let url: String
     let selection: [String]?

@@ -14,19 +14,11 @@ package final class CalDAVSink: Sink {
         type: "caldav",
         kind: .sink,
         summary: "Publish the events into one CalDAV calendar: create, update and delete with ETags, never overwriting a change made on the server",
-        options: [
-            OptionDoc("url", "url", required: true, "the calendar collection's address (create it first in the server's web interface or app)"),
-            OptionDoc("keep_removed", "boolean", "leave on the server the events that left the feed (or the window) instead of deleting them", default: "false"),
-            OptionDoc("concurrency", "integer", "resources prepared and sent at once", default: "4"),
-        ] + HTTPOptions.auth() + CalDAVServerSource.clientOptionDocs,
-        make: { options in
-            let url = options.string("url", required: true)
-            let keepRemoved = options.bool("keep_removed", default: false)
-            let concurrency = options.integer("concurrency", default: 4, range: 1...32)
-            let client = CalDAVServerSource.client(options)
-            try options.finish()
-            guard let url, let client else { throw CalpipeError.optionsRejected }
-            return CalDAVSink(url: url, keepRemoved: keepRemoved, concurrency: concurrency, client: client, windowed: options.environment.window != nil)
+        options: Options.self,
+        make: { options, context in
+            CalDAVSink(url: options.url, keepRemoved: options.keepRemoved, concurrency: options.concurrency,
+                       client: CalDAVClient(auth: options.auth, client: options.client, environment: context.environment),
+                       windowed: context.environment.window != nil)
         }
     )
 
