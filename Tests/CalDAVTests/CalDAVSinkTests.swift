@@ -5,49 +5,26 @@ import XCTest
 /// The `caldav` sink against a real Radicale: publish, read back with the source (the same events), publish
 /// again (nothing sent), conflicts with changes made on the server, deletions of what left the feed.
 final class CalDAVSinkTests: CalDAVTestCase {
-    static let feed = """
-        BEGIN:VCALENDAR
-        VERSION:2.0
-        PRODID:-//calpipe tests//EN
-        BEGIN:VEVENT
-        UID:weekly@test
-        DTSTAMP:20261101T000000Z
-        DTSTART;TZID=Europe/Berlin:20261207T100000
-        DTEND;TZID=Europe/Berlin:20261207T110000
-        RRULE:FREQ=WEEKLY;COUNT=4
-        SUMMARY:Planning
-        LOCATION:Room 1
-        END:VEVENT
-        BEGIN:VEVENT
+    /// The series of `Radicale.weekly` with a location, an all-day party, the series' override and a concert whose
+    /// UID a path cannot hold, in one VCALENDAR.
+    static let feed = Radicale.calendar([Radicale.weekly + "\nLOCATION:Room 1", """
         UID:party@test
         DTSTAMP:20261101T000000Z
         DTSTART;VALUE=DATE:20261218
         DTEND;VALUE=DATE:20261219
         SUMMARY:Party
         CATEGORIES:fun,team
-        END:VEVENT
-        BEGIN:VEVENT
-        UID:weekly@test
-        DTSTAMP:20261101T000000Z
-        RECURRENCE-ID;TZID=Europe/Berlin:20261214T100000
-        DTSTART;TZID=Europe/Berlin:20261215T140000
-        DTEND;TZID=Europe/Berlin:20261215T150000
-        SUMMARY:Planning (moved)
-        END:VEVENT
-        BEGIN:VEVENT
+        """, Radicale.weeklyOverride, """
         UID:odd/uid with space@test
         DTSTAMP:20261101T000000Z
         DTSTART:20261220T170000Z
         DURATION:PT2H
         SUMMARY:Concert
         DESCRIPTION:Bring tickets\\, and a coat
-        END:VEVENT
-        END:VCALENDAR
-
-        """
+        """])
 
     func writeFeed(_ text: String) throws {
-        try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: folder.appendingPathComponent("feed.ics"))
+        try Data(text.utf8).write(to: folder.appendingPathComponent("feed.ics"))
     }
 
     var collection: String { server.home + "published/" }
@@ -122,11 +99,11 @@ final class CalDAVSinkTests: CalDAVTestCase {
             """))
         var feed = Self.feed.replacingOccurrences(of: "SUMMARY:Party", with: "SUMMARY:Party!")
         feed = feed.replacingOccurrences(of: "SUMMARY:Concert", with: "SUMMARY:Concert (sold out)")
-        let start = feed.range(of: "BEGIN:VEVENT\nUID:weekly@test")!.lowerBound
-        let end = feed.range(of: "END:VEVENT\n", range: start..<feed.endIndex)!.upperBound
+        let start = feed.range(of: "BEGIN:VEVENT\r\nUID:weekly@test")!.lowerBound
+        let end = feed.range(of: "END:VEVENT\r\n", range: start..<feed.endIndex)!.upperBound
         feed.removeSubrange(start..<end)
-        let overrideStart = feed.range(of: "BEGIN:VEVENT\nUID:weekly@test")!.lowerBound
-        let overrideEnd = feed.range(of: "END:VEVENT\n", range: overrideStart..<feed.endIndex)!.upperBound
+        let overrideStart = feed.range(of: "BEGIN:VEVENT\r\nUID:weekly@test")!.lowerBound
+        let overrideEnd = feed.range(of: "END:VEVENT\r\n", range: overrideStart..<feed.endIndex)!.upperBound
         feed.removeSubrange(overrideStart..<overrideEnd)
         try writeFeed(feed)
 

@@ -68,21 +68,7 @@ final class CalDAVSourceTests: CalDAVTestCase {
 
     func testRecurringSeriesWithAnOverrideIsExpandedByCalpipe() throws {
         try server.makeCalendar("work", displayName: "Work")
-        try server.put("work", "weekly.ics", Radicale.calendar("""
-            UID:weekly@test
-            DTSTAMP:20261101T000000Z
-            DTSTART;TZID=Europe/Berlin:20261207T100000
-            DTEND;TZID=Europe/Berlin:20261207T110000
-            RRULE:FREQ=WEEKLY;COUNT=4
-            SUMMARY:Planning
-            """, """
-            UID:weekly@test
-            DTSTAMP:20261101T000000Z
-            RECURRENCE-ID;TZID=Europe/Berlin:20261214T100000
-            DTSTART;TZID=Europe/Berlin:20261215T140000
-            DTEND;TZID=Europe/Berlin:20261215T150000
-            SUMMARY:Planning (moved)
-            """))
+        try server.put("work", "weekly.ics", Radicale.calendar(Radicale.weekly, Radicale.weeklyOverride))
         let result = try run("series", daysPipeline(source()))
         XCTAssertEqual(result.code, 0, result.stderr)
         XCTAssertEqual(try entries("days.json").map { "\($0["day"]!) \($0["start"]!) \($0["title"]!)" }, [

@@ -119,8 +119,30 @@ final class Radicale {
         return (box.status, String(decoding: box.data, as: UTF8.self))
     }
 
+    /// A weekly series of four (Mondays from 2026-12-07, 10:00 Berlin) and its override: the second one moved.
+    static let weekly = """
+        UID:weekly@test
+        DTSTAMP:20261101T000000Z
+        DTSTART;TZID=Europe/Berlin:20261207T100000
+        DTEND;TZID=Europe/Berlin:20261207T110000
+        RRULE:FREQ=WEEKLY;COUNT=4
+        SUMMARY:Planning
+        """
+    static let weeklyOverride = """
+        UID:weekly@test
+        DTSTAMP:20261101T000000Z
+        RECURRENCE-ID;TZID=Europe/Berlin:20261214T100000
+        DTSTART;TZID=Europe/Berlin:20261215T140000
+        DTEND;TZID=Europe/Berlin:20261215T150000
+        SUMMARY:Planning (moved)
+        """
+
     /// A VCALENDAR holding these VEVENT bodies (each without BEGIN/END).
     static func calendar(_ events: String...) -> String {
+        calendar(events)
+    }
+
+    static func calendar(_ events: [String]) -> String {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//calpipe tests//EN\r\n"
         for event in events {
             text += "BEGIN:VEVENT\r\n"
