@@ -9,8 +9,9 @@ extension CalDAVServerSource {
         var sync = false
         var batchSize = 100
         var auth = HTTPAuthOptions()
-        /// No rate limit by default: an account's own server, asked a few large questions.
-        var client = HTTPClientOptions(requestsPerSecond: 0)
+        /// No rate limit by default (an account's own server), and patience for a large calendar-query: a server
+        /// may take many seconds before the first byte of its answer (Radicale: about 10 s for 10,000 events).
+        var client = HTTPClientOptions(timeout: 600, connectTimeout: 60, requestsPerSecond: 0)
 
         package init() {}
 
