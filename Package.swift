@@ -48,10 +48,12 @@ let package = Package(
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         // `exec` plugins: a source, a stage and a sink that run a program and speak JSON lines with it.
         .target(name: "Exec", dependencies: ["Pipeline", "Importers", "Exporters"]),
-        // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
         // Calendars over the services' own APIs: Google Calendar and Microsoft Graph (issue 26).
         .target(name: "CloudCalendars", dependencies: ["Pipeline", "Fetch"]),
-        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "CloudCalendars", "Exec"]),
+        // The CalDAV client, source and sink (issue 26): over Fetch's client and CalXML, no other dependency.
+        .target(name: "CalDAV", dependencies: ["Pipeline", "CalXML", "Fetch", "Importers", "Exporters", "CalHash"]),
+        // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
+        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "CloudCalendars", "CalDAV", "Exec"]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
@@ -103,6 +105,7 @@ let package = Package(
         // their interfaces change (CalpipeKit re-exports them, and its own module file may not change, which left
         // a stale build reading moved fields: garbage counts in CustomPluginTests).
         .testTarget(name: "CloudCalendarTests", dependencies: ["CalpipeKit", "Pipeline", "CalSQLite"], path: "Tests/CloudCalendarTests"),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalpipeKit", "Pipeline", "CalDAV", "CalSQLite", "CalHash", "calpipe"], path: "Tests/CalDAVTests"),
         .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit", "Pipeline", "Fetch"], path: "Tests/LibraryTests"),
     ]
 )

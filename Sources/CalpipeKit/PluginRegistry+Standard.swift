@@ -1,4 +1,5 @@
 import CloudCalendars
+import CalDAV
 import Enrichers
 import Exec
 import Exporters
@@ -18,6 +19,8 @@ extension PluginRegistry {
         registry.register(ExecSource.descriptor)
         registry.register(ExecStage.descriptor)
         registry.register(ExecSink.descriptor)
+        for descriptor in CalDAVPlugins.sources { registry.register(descriptor) }
+        for descriptor in CalDAVPlugins.sinks { registry.register(descriptor) }
         return registry
     }
 }

@@ -63,7 +63,8 @@ extension EventJSON {
         o["location"] = e.location.map { .string($0) } ?? .null
         if let c = e.coordinate { o["geo"] = coordinate(c) }
         o["url"] = e.url.map { .string($0) } ?? .null
-        o["color"] = e.color.map { .string($0) } ?? .null
+        // The event's own colour, else its calendar's (`Event.calendarColorKey`, as the readers keep it).
+        o["color"] = (e.color ?? e.metadata[Event.calendarColorKey]).map { .string($0) } ?? .null
         o["all_day"] = .bool(d.allDay)
         if d.allDay {
             o["start"] = .null

@@ -32,7 +32,8 @@ extension JSONBytes {
         key("url", level: level, first: &first)
         string(e.url)
         key("color", level: level, first: &first)
-        string(e.color)
+        // The entry's colour: the event's own, else its calendar's (issue 26: a CalDAV calendar's colour).
+        string(e.color ?? e.metadata[Event.calendarColorKey])
         key("all_day", level: level, first: &first)
         bool(d.allDay)
         key("start", level: level, first: &first)

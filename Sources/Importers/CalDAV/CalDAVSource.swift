@@ -15,8 +15,8 @@ package final class CalDAVSource: EventSource {
         make: { options, _ in CalDAVSource(input: options.spec) }
     )
 
-    static let dav = "DAV:"
-    static let caldav = "urn:ietf:params:xml:ns:caldav"
+    package static let dav = "DAV:"
+    package static let caldav = "urn:ietf:params:xml:ns:caldav"
     package static let batchSize = 1000
 
     package let input: InputSpec
@@ -28,38 +28,58 @@ package final class CalDAVSource: EventSource {
     package func read(context: RunContext, emit: (Batch) throws -> Void) throws {
         for file in try input.inputs(context: context) {
             let reader = try XMLStreamReader(file: file, progress: context.report, expected: "a CalDAV response")
-            guard try reader.nextElement() else {
-                throw XMLError(message: "not a CalDAV response: the document has no elements", line: 0, column: 0, file: file.label)
-            }
-            guard reader.localName == "multistatus", reader.namespaceURI == Self.dav else {
-                throw XMLError(message: "not a CalDAV response: the root element is <\(reader.qualifiedName)>"
-                               + (reader.namespaceURI.map { " in namespace \($0)" } ?? " with no namespace")
-                               + " (expected <multistatus> in DAV:)", line: reader.line, column: 0, file: file.label)
-            }
             var batch: [Event] = []
-            var moved = try reader.read()
-            while moved {
-                if reader.kind == .element, reader.localName == "response", reader.namespaceURI == Self.dav {
-                    try response(try reader.expand(), label: file.label, context: context, into: &batch)
-                    if batch.count >= Self.batchSize {
-                        try emit(Batch(events: batch))
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                    moved = try reader.skipSubtree()
-                } else {
-                    moved = try reader.read()
+            try Self.readMultistatus(reader, label: file.label, context: context, failed: { _, status in
+                context.report.count("CalDAV resources not read (status \(status))")
+            }, events: { events in
+                batch += events
+                if batch.count >= Self.batchSize {
+                    try emit(Batch(events: batch))
+                    batch.removeAll(keepingCapacity: true)
                 }
-            }
+            })
             if !batch.isEmpty { try emit(Batch(events: batch)) }
         }
     }
 
-    /// One `<response>`: its href, and the calendar data and ETag of its successful propstats.
-    private func response(_ r: XMLElementTree, label: String, context: RunContext, into batch: inout [Event]) throws {
+    /// Reads a `multistatus` document one `response` at a time: the events of each resource's calendar-data
+    /// (with `metadata["href"]` and `["etag"]`) go to `events`, one call per resource; a response whose status
+    /// is not 2xx goes to `failed` with its href and status code ("404"). Shared with the `caldav` source, which
+    /// reads the server's calendar-multiget answers this way.
+    package static func readMultistatus(_ reader: XMLStreamReader, label: String, context: RunContext,
+                                        failed: (_ href: String, _ status: String) throws -> Void,
+                                        events: ([Event]) throws -> Void) throws {
+        guard try reader.nextElement() else {
+            throw XMLError(message: "not a CalDAV response: the document has no elements", line: 0, column: 0, file: label)
+        }
+        guard reader.localName == "multistatus", reader.namespaceURI == Self.dav else {
+            throw XMLError(message: "not a CalDAV response: the root element is <\(reader.qualifiedName)>"
+                           + (reader.namespaceURI.map { " in namespace \($0)" } ?? " with no namespace")
+                           + " (expected <multistatus> in DAV:)", line: reader.line, column: 0, file: label)
+        }
+        var found: [Event] = []
+        var moved = try reader.read()
+        while moved {
+            if reader.kind == .element, reader.localName == "response", reader.namespaceURI == Self.dav {
+                found.removeAll(keepingCapacity: true)
+                if let status = try response(try reader.expand(), label: label, context: context, into: &found) {
+                    try failed(status.href, status.code)
+                } else if !found.isEmpty {
+                    try events(found)
+                }
+                moved = try reader.skipSubtree()
+            } else {
+                moved = try reader.read()
+            }
+        }
+    }
+
+    /// One `<response>`: its href, and the calendar data and ETag of its successful propstats; its href and
+    /// status code when the response as a whole failed.
+    private static func response(_ r: XMLElementTree, label: String, context: RunContext, into batch: inout [Event]) throws -> (href: String, code: String)? {
         let href = r.child("href", namespace: Self.dav)?.text.trimmingWhitespace() ?? ""
         if let status = r.child("status", namespace: Self.dav), !Self.isSuccess(status.text) {
-            context.report.count("CalDAV resources not read (status \(Self.code(status.text)))")
-            return
+            return (href, Self.code(status.text))
         }
         for propstat in r.children("propstat", namespace: Self.dav) {
             if let status = propstat.child("status", namespace: Self.dav), !Self.isSuccess(status.text) { continue }
@@ -97,6 +117,7 @@ package final class CalDAVSource: EventSource {
                 batch.append(event)
             }
         }
+        return nil
     }
 
     /// The iCalendar text of an xCal <icalendar> element.
@@ -113,11 +134,11 @@ package final class CalDAVSource: EventSource {
     }
 
     /// "HTTP/1.1 200 OK" -> true for 2xx.
-    static func isSuccess(_ status: String) -> Bool {
+    package static func isSuccess(_ status: String) -> Bool {
         code(status).hasPrefix("2")
     }
 
-    static func code(_ status: String) -> String {
+    package static func code(_ status: String) -> String {
         let parts = status.split(separator: " ")
         return parts.count >= 2 ? String(parts[1]) : status.trimmingWhitespace()
     }
