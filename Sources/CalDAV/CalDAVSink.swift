@@ -9,7 +9,9 @@ import Pipeline
 /// `keep_removed`. A server copy changed since calpipe wrote it is never overwritten: the 412 is reported as the
 /// record's outcome `conflict`. A remote sink (`commitKind` `.remote`): events wait on disk (`EventSpool`) until
 /// commit, after the local outputs are in place, then go out `concurrency` at a time.
-package final class CalDAVSink: Sink {
+// @unchecked Sendable: the spool and the UIDs it holds are filled by `write` and read by `commit`, called as the
+// `Sink` contract says (one call at a time, one run at a time).
+package final class CalDAVSink: Sink, @unchecked Sendable {
     package static let descriptor = SinkDescriptor(
         type: "caldav",
         kind: .sink,
