@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 of inputs and events for incremental runs (issue 18).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The postgres sink (trait Postgres only; docs/scaling.md says why PostgresNIO and not libpq).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.
@@ -47,7 +49,16 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["Pipeline", "CalSQLite", "CalHash"]),
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
-        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch"]),
+        .target(name: "CalpipeKit", dependencies: [
+            "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
+            .target(name: "CalPostgres", condition: .when(traits: ["Postgres"])),
+        ]),
+        // The postgres sink (docs/postgres.md). Its files are `#if Postgres` and PostgresNIO is linked only with the
+        // trait, so a plain `swift build` compiles an empty module and never builds swift-nio.
+        .target(name: "CalPostgres", dependencies: [
+            "Pipeline", "Exporters", "CalSQLite",
+            .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+        ]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
@@ -98,6 +109,12 @@ let package = Package(
         // import CalpipeKit alone; Pipeline is listed too so that an incremental build recompiles the tests when
         // Pipeline's interface changes (CalpipeKit re-exports it, and its own module file may not change, which left
         // a stale build reading moved fields: garbage counts in CustomPluginTests).
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalSQLite", "calpipe",
+                           .target(name: "CalPostgres", condition: .when(traits: ["Postgres"]))],
+            path: "Tests/PostgresTests"
+        ),
         .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit", "Pipeline"], path: "Tests/LibraryTests"),
     ]
 )

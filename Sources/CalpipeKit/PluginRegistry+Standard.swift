@@ -2,6 +2,9 @@ import Enrichers
 import Exporters
 import Importers
 import Pipeline
+#if Postgres
+import CalPostgres
+#endif
 
 extension PluginRegistry {
     /// Every plugin calpipe ships: the core stages, the sources, the enrichers and the sinks. A program that
@@ -12,6 +15,9 @@ extension PluginRegistry {
         for descriptor in SourcePlugins.all { registry.register(descriptor) }
         for descriptor in EnricherPlugins.all { registry.register(descriptor) }
         for descriptor in SinkPlugins.all { registry.register(descriptor) }
+        #if Postgres
+        registry.register(PostgresSink.descriptor)
+        #endif
         return registry
     }
 }

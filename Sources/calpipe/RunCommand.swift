@@ -11,6 +11,7 @@ struct Run: ParsableCommand {
             Example:
               calpipe run pipelines/demo.json
               calpipe run pipelines/team.json --quiet --strict
+              calpipe run pipelines/team.json --shard 2/8
             """
     )
 
@@ -38,6 +39,9 @@ struct Run: ParsableCommand {
     @Flag(help: "Use only the HTTP cache: no request is made; a URL with nothing cached fails.")
     var offline = false
 
+    @Option(help: ArgumentHelp("Run only the sources in shard K of N (by a stable hash of each source's name; every source is in exactly one shard). The sinks keep the rows of the other sources.", valueName: "K/N"))
+    var shard: String?
+
     @OptionGroup(title: "Logging")
     var log: LogOptions
 
@@ -46,7 +50,15 @@ struct Run: ParsableCommand {
         let signals = SignalWatch()
         defer { signals.stop() }
         let loader = try PipelineSession.loader(overrides: overrides, offline: offline)
-        let definition = try loader.load(file: pipeline)
+        var definition = try loader.load(file: pipeline)
+        let shard = try self.shard.map { text throws(CalpipeError) in try PipelineShard(parsing: text) }
+        var shardNote: String?
+        if let shard {
+            let all = definition.sourceLabels.count
+            definition = definition.restricted(to: shard)
+            let names = definition.sourceLabels.indices.map { definition.shownSourceName($0) }
+            shardNote = "shard \(shard): \(names.count) of \(all) source\(all == 1 ? "" : "s")" + (names.isEmpty ? "" : ": " + names.joined(separator: ", "))
+        }
         // The files the pipeline names, checked as `validate` checks them: a missing input is a pipeline problem
         // (exit 2, its JSON path), reported the same way whichever command finds it.
         let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment, overrides: loader.overrides)
@@ -58,7 +70,8 @@ struct Run: ParsableCommand {
         } else if !quiet {
             for note in definition.notes { Terminal.error("calpipe: note: " + note) }
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log, wait: wait, full: full, lockedFile: pipeline)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log, wait: wait, full: full, lockedFile: pipeline,
+                            shard: shard, shardNote: shardNote)
             .run(definition, signals: signals)
     }
 }
