@@ -270,7 +270,7 @@ final class PostgresSyncWriter {
             INSERT INTO changed_events SELECT id, inserted FROM up
             """, [.integer(runID)])
         let row = try link.rows("""
-            SELECT count(*) FILTER (WHERE inserted)::text, count(*) FILTER (WHERE NOT inserted)::text,
+            SELECT (count(*) FILTER (WHERE inserted))::text, (count(*) FILTER (WHERE NOT inserted))::text,
                 (SELECT count(*) FROM \(staged))::text FROM changed_events
             """)[0]
         let (inserted, updated, all) = (Int(row[0] ?? "0") ?? 0, Int(row[1] ?? "0") ?? 0, Int(row[2] ?? "0") ?? 0)

@@ -45,6 +45,12 @@ struct Run: ParsableCommand {
     @OptionGroup(title: "Logging")
     var log: LogOptions
 
+    func validate() throws {
+        if let shard {
+            do { _ = try PipelineShard(parsing: shard) } catch { throw ValidationError("\(error)") }
+        }
+    }
+
     func run() throws {
         // From the start: a signal while the pipeline loads stops the run before it writes anything.
         let signals = SignalWatch()

@@ -17,9 +17,9 @@ public struct PipelineShard: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(CalpipeError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000 else {
-            throw CalpipeError("--shard \(text): expected K/N, shard K of N, such as 2/8")
+            throw CalpipeError("--shard \(text): expected K/N, shard K of N, such as 2/8", kind: .usage)
         }
-        guard (1...n).contains(k) else { throw CalpipeError("--shard \(text): K must be from 1 to \(n)") }
+        guard (1...n).contains(k) else { throw CalpipeError("--shard \(text): K must be from 1 to \(n)", kind: .usage) }
         self.init(index: k, count: n)
     }
 
