@@ -11,22 +11,18 @@ package final class PostgresSink: IncrementalSink {
         type: "postgres",
         kind: .sink,
         summary: "Keep the agenda tables (events, occurrences, day entries, days) in sync in a PostgreSQL schema, loaded with COPY",
-        options: [
-            OptionDoc("connection", "string", "a postgres:// URL or libpq settings (host=... port=... dbname=... user=...); unset parts come from PGHOST, PGPORT, PGUSER, PGDATABASE"),
-            OptionDoc("password", "string", "the password (else the URL's, else PGPASSWORD); write \"${DB_PASSWORD}\", never the password itself; never logged"),
-            OptionDoc("schema", "string", "the schema holding the tables; created when missing, upgraded in place", default: "calpipe"),
-            OptionDoc("sslmode", "string", "TLS as libpq's sslmode: disable, allow, prefer, require, verify-ca, verify-full", values: PostgresSettings.sslModes, default: "prefer"),
-            OptionDoc("sslrootcert", "path", "the CA certificates (PEM) that verify-ca and verify-full check the server against (default: the system's)"),
-            OptionDoc("keep_removed", "boolean", "keep rows that left a feed and mark them (removed_run) instead of deleting them", default: "false"),
-            OptionDoc("source_text", "boolean", "also store each event's original text in events.source_text", default: "false"),
-        ],
-        make: { options in
-            let settings = try PostgresSettings(
-                connection: options.string("connection"), password: options.string("password"), schema: options.string("schema"),
-                sslMode: options.string("sslmode"), sslRootCert: options.path("sslrootcert"),
-                environment: options.environment.environment)
-            return PostgresSink(settings: settings, keepRemoved: options.bool("keep_removed", default: false),
-                                keepSourceText: options.bool("source_text", default: false))
+        options: Options.self,
+        make: { options, context in
+            let settings: PostgresSettings
+            do {
+                settings = try PostgresSettings(
+                    connection: options.connection, password: options.password?.reveal(),
+                    schema: context.isGiven(\.schema) ? options.schema : nil, sslMode: context.isGiven(\.sslMode) ? options.sslMode : nil,
+                    sslRootCert: options.sslRootCert?.resolved, environment: context.environment.environment)
+            } catch {
+                throw context.error(\.connection, error.message)
+            }
+            return PostgresSink(settings: settings, keepRemoved: options.keepRemoved, keepSourceText: options.sourceText)
         }
     )
 
