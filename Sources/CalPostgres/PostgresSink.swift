@@ -20,7 +20,7 @@ package final class PostgresSink: IncrementalSink {
                     schema: context.isGiven(\.schema) ? options.schema : nil, sslMode: context.isGiven(\.sslMode) ? options.sslMode : nil,
                     sslRootCert: options.sslRootCert?.resolved, environment: context.environment.environment)
             } catch {
-                throw context.error(\.connection, error.message)
+                throw context.error(\.connection, (error as? CalpipeError)?.message ?? "\(error)")
             }
             return PostgresSink(settings: settings, keepRemoved: options.keepRemoved, keepSourceText: options.sourceText)
         }
