@@ -98,23 +98,29 @@ final class PostgresCluster: @unchecked Sendable {
         return try shell(getuid() == 0 ? ["runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments)
     }
 
+    /// Runs a command to its end (posix_spawn and waitpid: `pg_ctl start` leaves the server running with the
+    /// command's output open, which a pipe would wait for), its output in a file; throws when it fails.
     @discardableResult
-    static func shell(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw NSError(domain: "PostgresCluster", code: Int(process.terminationStatus),
+    static func shell(_ arguments: [String]) throws -> String {
+        let outPath = NSTemporaryDirectory() + "calpipe-pg-out-\(UUID().uuidString)"
+        defer { unlink(outPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ)
+        guard spawned == 0 else { throw NSError(domain: "PostgresCluster", code: Int(spawned), userInfo: [NSLocalizedDescriptionKey: "cannot start \(arguments[0])"]) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        guard code == 0 else {
+            throw NSError(domain: "PostgresCluster", code: Int(code),
                           userInfo: [NSLocalizedDescriptionKey: "\(arguments.prefix(6).joined(separator: " ")): \(text.suffix(800))"])
         }
         return text
