@@ -1,4 +1,5 @@
 #if Postgres
+import Exporters
 import Foundation
 import Pipeline
 
@@ -81,13 +82,8 @@ package final class PostgresSink: IncrementalSink {
         link?.close()
         link = nil
         let c = writer.counts
-        let report = context.report
-        report.record(.created, sink: label, count: c.eventsInserted)
-        report.record(.updated, sink: label, count: c.eventsUpdated)
-        report.record(.deleted, sink: label, count: c.eventsRemoved)
-        report.record(.unchanged, sink: label, count: c.eventsUnchanged)
-        if c.cancelledSkipped > 0 { report.count("\(label): cancelled events left out", by: c.cancelledSkipped) }
-        report.count("\(label): rows changed", by: c.rowsChanged)
+        context.report.recordSync(sink: label, created: c.eventsInserted, updated: c.eventsUpdated, deleted: c.eventsRemoved,
+                                  unchanged: c.eventsUnchanged, cancelled: c.cancelledSkipped, rowsChanged: c.rowsChanged)
         return c.dayEntriesSeen
     }
 

@@ -118,12 +118,7 @@ final class PostgresSyncWriter {
             for position in people.indices {
                 try attendees.bind(seq, at: 0)
                 try attendees.bind(position, at: 1)
-                try attendees.bind(people[position].name, at: 2)
-                try attendees.bind(people[position].email, at: 3)
-                try attendees.bind(people[position].role, at: 4)
-                try attendees.bind(people[position].status, at: 5)
-                let parameters = people[position].otherParameters
-                try json.bind(to: attendees, at: 6, nullIf: parameters.isEmpty) { $0.parameters(parameters) }
+                try SQLiteRowEncoding.bindAttendeeValues(people[position], to: attendees, from: 2, json: &json)
                 attendees.endRow()
                 staged.attendees += 1
             }

@@ -219,6 +219,16 @@ package enum SQLiteRowEncoding {
         a.otherParameters.isEmpty ? .null : json(parametersJSON(a.otherParameters))
     }
 
+    /// Binds an attendee's name, email, role, status and other_parameters (JSON through `json`) from parameter `first`.
+    package static func bindAttendeeValues(_ a: Attendee, to s: some RowBinder, from first: Int, json: inout SQLiteJSONText) throws {
+        try s.bind(a.name, at: first)
+        try s.bind(a.email, at: first + 1)
+        try s.bind(a.role, at: first + 2)
+        try s.bind(a.status, at: first + 3)
+        let parameters = a.otherParameters
+        try json.bind(to: s, at: first + 4, nullIf: parameters.isEmpty) { $0.parameters(parameters) }
+    }
+
     /// Values of an attendee row after event_id and position: name, email, role, status, other_parameters.
     package static func attendeeValues(_ a: Attendee) -> [SQLiteValue] {
         [text(a.name), text(a.email), text(a.role), text(a.status), attendeeParameters(a)]
