@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 of inputs and events for incremental runs (issue 18).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The postgres sink (trait Postgres only; docs/scaling.md says why PostgresNIO and not libpq).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.
@@ -53,7 +55,16 @@ let package = Package(
         // The CalDAV client, source and sink (issue 26): over Fetch's client and CalXML, no other dependency.
         .target(name: "CalDAV", dependencies: ["Pipeline", "CalXML", "Fetch", "Importers", "Exporters", "CalHash"]),
         // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
-        .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "CloudCalendars", "CalDAV", "Exec"]),
+        .target(name: "CalpipeKit", dependencies: [
+            "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch", "CloudCalendars", "CalDAV", "Exec",
+            .target(name: "CalPostgres", condition: .when(traits: ["Postgres"])),
+        ]),
+        // The postgres sink (docs/postgres.md). Its files are `#if Postgres` and PostgresNIO is linked only with the
+        // trait, so a plain `swift build` compiles an empty module and never builds swift-nio.
+        .target(name: "CalPostgres", dependencies: [
+            "Pipeline", "Exporters", "CalSQLite",
+            .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+        ]),
         .executableTarget(
             name: "calpipe",
             dependencies: [
@@ -106,6 +117,12 @@ let package = Package(
         // a stale build reading moved fields: garbage counts in CustomPluginTests).
         .testTarget(name: "CloudCalendarTests", dependencies: ["CalpipeKit", "Pipeline", "CalSQLite"], path: "Tests/CloudCalendarTests"),
         .testTarget(name: "CalDAVTests", dependencies: ["CalpipeKit", "Pipeline", "CalDAV", "CalSQLite", "CalHash", "calpipe"], path: "Tests/CalDAVTests"),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: ["CalpipeKit", "Pipeline", "Importers", "Exporters", "CalSQLite", "calpipe",
+                           .target(name: "CalPostgres", condition: .when(traits: ["Postgres"]))],
+            path: "Tests/PostgresTests"
+        ),
         .testTarget(name: "LibraryTests", dependencies: ["CalpipeKit", "Pipeline", "Fetch"], path: "Tests/LibraryTests"),
     ]
 )

@@ -5,6 +5,9 @@ import Exec
 import Exporters
 import Importers
 import Pipeline
+#if Postgres
+import CalPostgres
+#endif
 
 extension PluginRegistry {
     /// Every plugin calpipe ships: the core stages, the sources, the enrichers and the sinks. A program that
@@ -21,6 +24,9 @@ extension PluginRegistry {
         registry.register(ExecSink.descriptor)
         for descriptor in CalDAVPlugins.sources { registry.register(descriptor) }
         for descriptor in CalDAVPlugins.sinks { registry.register(descriptor) }
+        #if Postgres
+        registry.register(PostgresSink.descriptor)
+        #endif
         return registry
     }
 }

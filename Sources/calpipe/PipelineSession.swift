@@ -15,6 +15,17 @@ struct PipelineSession {
     var full = false
     /// The pipeline file, locked for the run (`RunLock.path(for:environment:)`); nil: no pipeline lock (`convert`).
     var lockedFile: String?
+    /// `run --shard K/N`: the pipeline holds only that shard's sources. Its lock, run stamp and state file are the
+    /// shard's own (`NAME.HASH.shard-K-of-N.lock`), so the shards of one pipeline run at once on several workers.
+    var shard: PipelineShard?
+    /// The summary's line saying which sources this shard ran.
+    var shardNote: String?
+
+    /// `path` with the shard before its extension (`x.lock` -> `x.shard-2-of-8.lock`); unchanged without a shard.
+    func forShard(_ path: String?) -> String? {
+        guard let path, let shard, let dot = path.lastIndex(of: ".") else { return path }
+        return String(path[..<dot]) + ".shard-\(shard.index)-of-\(shard.count)" + String(path[dot...])
+    }
 
     /// The loader with every plugin, and URL inputs fetched through the shared HTTP client and cache
     /// (`$CALPIPE_CACHE`, else `$XDG_CACHE_HOME/calpipe`, else `~/.cache/calpipe`; opened only when used).
@@ -37,10 +48,11 @@ struct PipelineSession {
         let context = RunContext(environment: pipeline.environment, report: report, strict: strict, quiet: quiet, cancellation: cancellation,
                                  logger: logger.log)
         context.runState.lockWaitSeconds = wait
+        if let shardNote { report.note(shardNote) }
         var pipelineLock: RunLock?
         defer { pipelineLock?.release() }
         if let lockedFile, !dryRun {
-            let lockPath = RunLock.path(for: lockedFile, environment: pipeline.environment.environment)
+            let lockPath = forShard(RunLock.path(for: lockedFile, environment: pipeline.environment.environment))!
             do {
                 pipelineLock = try RunLock.acquire(path: lockPath, pipeline: pipeline.environment.name, wait: wait, label: lockedFile,
                                                    held: "another run of this pipeline is in progress", cancelled: { cancellation.cancelledReason != nil })
@@ -64,9 +76,9 @@ struct PipelineSession {
             }
         }
         // A pipeline file's run keeps its outputs whole when nothing changed (RunStamp, in calpipe's state folder).
-        if let lockedFile { runner.stampFile = RunStamp.path(for: lockedFile, environment: pipeline.environment.environment) }
+        if let lockedFile { runner.stampFile = forShard(RunStamp.path(for: lockedFile, environment: pipeline.environment.environment)) }
         // The plugins' states, when no sink keeps them in its database (PluginStateFile, in the same folder).
-        if let lockedFile { runner.stateFile = PluginStateFile.path(for: lockedFile, environment: pipeline.environment.environment) }
+        if let lockedFile { runner.stateFile = forShard(PluginStateFile.path(for: lockedFile, environment: pipeline.environment.environment)) }
         // On this thread, synchronously. Run as a task (the library's async API, which the signal would cancel), a
         // SIGTERM during the expansion of runaway series took over 3 s to stop the run (RunawaySeriesSignalTests),
         // against under 2 s on this thread; not yet understood (issue 24 item 7).

@@ -11,6 +11,7 @@ struct Run: ParsableCommand {
             Example:
               calpipe run pipelines/demo.json
               calpipe run pipelines/team.json --quiet --strict
+              calpipe run pipelines/team.json --shard 2/8
             """
     )
 
@@ -41,8 +42,17 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Append every rejected record to this file, one JSON line each with its reason, source, file, line and raw text (instead of the pipeline's \"rejected\").", valueName: "file"))
     var rejected: String?
 
+    @Option(help: ArgumentHelp("Run only the sources in shard K of N (by a stable hash of each source's name; every source is in exactly one shard). The sinks keep the rows of the other sources.", valueName: "K/N"))
+    var shard: String?
+
     @OptionGroup(title: "Logging")
     var log: LogOptions
+
+    func validate() throws {
+        if let shard {
+            do { _ = try PipelineShard(parsing: shard) } catch { throw ValidationError("\(error)") }
+        }
+    }
 
     func run() throws {
         // From the start: a signal while the pipeline loads stops the run before it writes anything.
@@ -51,6 +61,14 @@ struct Run: ParsableCommand {
         let loader = try PipelineSession.loader(overrides: overrides, offline: offline)
         var definition = try loader.load(file: pipeline)
         if let rejected { definition.rejectedFile = (rejected, rejected) }
+        let shard = try self.shard.map { text throws(CalpipeError) in try PipelineShard(parsing: text) }
+        var shardNote: String?
+        if let shard {
+            let all = definition.sourceLabels.count
+            definition = definition.restricted(to: shard)
+            let names = definition.sourceLabels.indices.map { definition.shownSourceName($0) }
+            shardNote = "shard \(shard): \(names.count) of \(all) source\(all == 1 ? "" : "s")" + (names.isEmpty ? "" : ": " + names.joined(separator: ", "))
+        }
         // The files the pipeline names, checked as `validate` checks them: a missing input is a pipeline problem
         // (exit 2, its JSON path), reported the same way whichever command finds it.
         let files = PipelineFileCheck.check(file: pipeline, registry: loader.registry, environment: loader.environment, overrides: loader.overrides)
@@ -62,7 +80,8 @@ struct Run: ParsableCommand {
         } else if !quiet {
             for note in definition.notes { Terminal.error("calpipe: note: " + note) }
         }
-        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log, wait: wait, full: full, lockedFile: pipeline)
+        try PipelineSession(quiet: quiet, strict: strict, dryRun: dryRun, log: log, wait: wait, full: full, lockedFile: pipeline,
+                            shard: shard, shardNote: shardNote)
             .run(definition, signals: signals)
     }
 }

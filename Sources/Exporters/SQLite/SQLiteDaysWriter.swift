@@ -7,11 +7,13 @@ import Pipeline
 ///
 /// Rows are upserts that change nothing when nothing changed (so a re-run on the same input leaves `days` as
 /// it was); days outside this run's window are left alone, like the other tables' rows.
-final class SQLiteDaysWriter {
+package final class SQLiteDaysWriter {
+    package init() {}
+
     private var weather: [CivilDate: DayWeather] = [:]
     private var entryDays = Set<CivilDate>()
 
-    func note(_ batch: Batch, window: Window?) {
+    package func note(_ batch: Batch, window: Window?) {
         for header in batch.agendaDays {
             if let w = header.weather { weather[header.date] = w }
             if window == nil { entryDays.insert(header.date) }
@@ -29,7 +31,6 @@ final class SQLiteDaysWriter {
 
     func write(into db: Database, runID: Int64, context: RunContext) throws {
         let env = context.environment
-        let names = WeekdayNames(locale: env.locale)
         let upsert = try db.prepare("""
             INSERT INTO days (date, weekday, weekday_short, weather_status, weather_reason, provider, place, latitude, longitude,
                               weather_code, icon, summary, temperature_max, temperature_min, precipitation_probability,
@@ -45,19 +46,7 @@ final class SQLiteDaysWriter {
                    wind_speed_max, units, fetched_at)
                 IS NOT (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
             """)
-        for day in days(window: env.window) {
-            let w = weather[day]
-            let f = w?.forecast
-            let values: [SQLiteValue] = [
-                .text(day.iso8601), .text(names.name(of: day)), .text(names.shortName(of: day)),
-                text(w.map { $0.isAvailable ? "forecast" : "missing" }), text(w?.reason), text(f?.provider), text(w?.placeName),
-                real(w?.place?.latitude), real(w?.place?.longitude), f?.weatherCode.map { .integer(Int64($0)) } ?? .null,
-                text(f?.icon), text(f?.summary), real(f?.temperatureMax), real(f?.temperatureMin), real(f?.precipitationProbability),
-                real(f?.precipitationAmount), real(f?.windSpeedMax), text(f?.units),
-                text(f?.fetchedAt.map { CivilDateTime(secondsSinceEpoch: $0).iso8601 + "Z" }), .integer(runID),
-            ]
-            try upsert.run(values)
-        }
+        for values in dayRows(runID: runID, context: context) { try upsert.run(values) }
         try db.execute("""
             INSERT INTO meta (id, pipeline, timezone, window_from, window_to, locale, generated_at, schema_version)
             VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)
@@ -69,6 +58,24 @@ final class SQLiteDaysWriter {
                 .text(env.locale), .text(CivilDateTime(secondsSinceEpoch: env.now).iso8601 + "Z"),
                 .integer(Int64(SQLiteSchema.currentVersion)),
             ])
+    }
+
+    /// The `days` rows of this run, in date order: the columns of the upsert above (`date` ... `updated_run`).
+    package func dayRows(runID: Int64, context: RunContext) -> [[SQLiteValue]] {
+        let env = context.environment
+        let names = WeekdayNames(locale: env.locale)
+        return days(window: env.window).map { day in
+            let w = weather[day]
+            let f = w?.forecast
+            return [
+                .text(day.iso8601), .text(names.name(of: day)), .text(names.shortName(of: day)),
+                text(w.map { $0.isAvailable ? "forecast" : "missing" }), text(w?.reason), text(f?.provider), text(w?.placeName),
+                real(w?.place?.latitude), real(w?.place?.longitude), f?.weatherCode.map { .integer(Int64($0)) } ?? .null,
+                text(f?.icon), text(f?.summary), real(f?.temperatureMax), real(f?.temperatureMin), real(f?.precipitationProbability),
+                real(f?.precipitationAmount), real(f?.windSpeedMax), text(f?.units),
+                text(f?.fetchedAt.map { CivilDateTime(secondsSinceEpoch: $0).iso8601 + "Z" }), .integer(runID),
+            ]
+        }
     }
 
     private func text(_ s: String?) -> SQLiteValue { s.map(SQLiteValue.text) ?? .null }

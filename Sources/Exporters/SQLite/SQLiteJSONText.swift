@@ -5,7 +5,9 @@ import Pipeline
 /// (`JSONBytes`) into a buffer the writer reuses for every row, and bound from there: the same text
 /// `JSONWriter(pretty: false)` writes for the values `SQLiteRowEncoding` describes, without building a
 /// `JSONValue` tree and a String per column.
-struct SQLiteJSONText {
+package struct SQLiteJSONText {
+    package init() {}
+
     let out = JSONBytes(pretty: false, capacity: 4096)
 
     func reset() { out.removeAll() }
@@ -14,7 +16,7 @@ struct SQLiteJSONText {
     var string: String { out.string }
 
     /// Binds NULL when `empty`, else the text `write` makes (from a reset buffer) to parameter `index` of `s`.
-    mutating func bind(to s: Statement, at index: Int, nullIf empty: Bool, _ write: (inout SQLiteJSONText) -> Void) throws {
+    package mutating func bind(to s: some RowBinder, at index: Int, nullIf empty: Bool, _ write: (inout SQLiteJSONText) -> Void) throws {
         if empty { return try s.bindNull(at: index) }
         reset()
         write(&self)
@@ -22,7 +24,7 @@ struct SQLiteJSONText {
     }
 
     /// Binds the text to parameter `index` of `s` (copied into the statement's own buffer for it).
-    func bind(to s: Statement, at index: Int) throws {
+    func bind(to s: some RowBinder, at index: Int) throws {
         let source = UnsafeRawBufferPointer(out.buffer)
         try s.bindText(at: index, capacity: source.count) { target in
             if source.count > 0 { target.copyMemory(from: source) }
@@ -48,7 +50,7 @@ struct SQLiteJSONText {
     }
 
     /// `[{"name":...,"values":[...]}]` (`SQLiteRowEncoding.parametersJSON`)
-    func parameters(_ parameters: [Parameter]) {
+    package func parameters(_ parameters: [Parameter]) {
         array(parameters) { parameter in
             out.raw("{\"name\":")
             out.quoted(parameter.name)

@@ -4,19 +4,19 @@ import Pipeline
 /// How model values become column values of the agenda database (see docs/sqlite-schema.md).
 /// Everything here is deterministic: the same event always gives the same values, which is what lets a
 /// re-run on unchanged input compare equal and change no row.
-enum SQLiteRowEncoding {
+package enum SQLiteRowEncoding {
     /// The content columns of `events`, in bind order (after source, uid, recurrence_id). The sync compares
     /// all of them to decide whether a row changed; `origin` is stored but not compared (see `eventValues`).
-    static let eventContentColumns = [
+    package static let eventContentColumns = [
         "this_and_future", "title", "description", "location", "latitude", "longitude",
         "organizer_name", "organizer_email", "organizer_parameters", "categories", "color", "url", "status",
         "all_day", "dtstart", "dtstart_tzid", "start_utc", "dtend", "dtend_tzid", "duration", "end_utc", "span_end_utc",
         "rrule", "exrule", "rdate", "exdate", "other_properties", "components", "field_parameters", "metadata", "source_text",
     ]
 
-    static let occurrenceContentColumns = ["all_day", "start_utc", "end_utc", "start_local", "end_local"]
+    package static let occurrenceContentColumns = ["all_day", "start_utc", "end_utc", "start_local", "end_local"]
 
-    static let dayContentColumns = ["event_id", "part", "parts", "all_day", "start_local", "end_local", "start_utc", "end_utc", "sort_key"]
+    package static let dayContentColumns = ["event_id", "part", "parts", "all_day", "start_local", "end_local", "start_utc", "end_utc", "sort_key"]
 
     static let forecastContentColumns = [
         "status", "reason", "latitude", "longitude", "provider", "units", "weather_code", "summary",
@@ -24,12 +24,12 @@ enum SQLiteRowEncoding {
     ]
 
     /// The source label of an event: the runner's stamp, else the file it came from.
-    static func source(of event: Event) -> String {
+    package static func source(of event: Event) -> String {
         event.metadata["source"] ?? event.origin?.file ?? ""
     }
 
     /// RECURRENCE-ID as stored in the key: ISO text of the instance it replaces, "" for none.
-    static func recurrenceIDText(_ event: Event) -> String {
+    package static func recurrenceIDText(_ event: Event) -> String {
         guard let time = event.recurrenceID?.time else { return "" }
         return iso(time, startUTC: nil)
     }
@@ -118,7 +118,7 @@ enum SQLiteRowEncoding {
     /// Binds the values of `eventContentColumns`, in order, from parameter `first`; returns how many. JSON
     /// columns are written through `json`, a buffer the caller reuses for every event. `source_text` holds the
     /// event's original text only when `keepSourceText` (the sink option `source_text`), else NULL.
-    static func bindEventValues(_ event: Event, zone: Zone, to s: Statement, from first: Int, json: inout SQLiteJSONText,
+    package static func bindEventValues(_ event: Event, zone: Zone, to s: some RowBinder, from first: Int, json: inout SQLiteJSONText,
                                 keepSourceText: Bool) throws -> Int {
         let startUTC = event.start.utcSeconds(in: zone)
         let endUTC = max(startUTC, event.end.utcSeconds(in: zone))
@@ -174,7 +174,7 @@ enum SQLiteRowEncoding {
     }
 
     /// `EventTime.iso8601`, built without intermediate strings. `startUTC` saves recomputing a zoned instant.
-    static func iso(_ time: EventTime, startUTC: Int64?) -> String {
+    package static func iso(_ time: EventTime, startUTC: Int64?) -> String {
         switch time {
         case .date(let d): return isoDate(d)
         case .utc(let s): return isoLocal(CivilDateTime(secondsSinceEpoch: s)) + "Z"
@@ -219,25 +219,35 @@ enum SQLiteRowEncoding {
         a.otherParameters.isEmpty ? .null : json(parametersJSON(a.otherParameters))
     }
 
+    /// Binds an attendee's name, email, role, status and other_parameters (JSON through `json`) from parameter `first`.
+    package static func bindAttendeeValues(_ a: Attendee, to s: some RowBinder, from first: Int, json: inout SQLiteJSONText) throws {
+        try s.bind(a.name, at: first)
+        try s.bind(a.email, at: first + 1)
+        try s.bind(a.role, at: first + 2)
+        try s.bind(a.status, at: first + 3)
+        let parameters = a.otherParameters
+        try json.bind(to: s, at: first + 4, nullIf: parameters.isEmpty) { $0.parameters(parameters) }
+    }
+
     /// Values of an attendee row after event_id and position: name, email, role, status, other_parameters.
-    static func attendeeValues(_ a: Attendee) -> [SQLiteValue] {
+    package static func attendeeValues(_ a: Attendee) -> [SQLiteValue] {
         [text(a.name), text(a.email), text(a.role), text(a.status), attendeeParameters(a)]
     }
 
     /// What an occurrence row stores, taken from an `Occurrence` or straight from an event (its single
     /// occurrence, as `Occurrence(single:)` makes it) without copying the event.
-    struct OccurrenceTimes {
+    package struct OccurrenceTimes {
         var start: EventTime
         var end: EventTime
         var recurrenceID: EventTime?
 
-        init(_ o: Occurrence) {
+        package init(_ o: Occurrence) {
             start = o.start
             end = o.end
             recurrenceID = o.recurrenceID
         }
 
-        init(singleOf event: Event) {
+        package init(singleOf event: Event) {
             start = event.start
             end = event.end
             recurrenceID = event.recurrenceID?.time
@@ -245,14 +255,14 @@ enum SQLiteRowEncoding {
 
         /// The instance key in its event: the RECURRENCE-ID it has or would have, "" for a single event.
         /// (`EventTime.iso8601`'s text, built by `iso`: computed for every occurrence and day row.)
-        var instance: String {
+        package var instance: String {
             guard let recurrenceID else { return "" }
             return SQLiteRowEncoding.iso(recurrenceID, startUTC: nil)
         }
     }
 
     /// Binds `occurrenceContentColumns` from parameter `first` (instants as `Occurrence.interval(in:)`).
-    static func bindOccurrenceValues(_ o: OccurrenceTimes, zone: Zone, to st: Statement, from first: Int) throws {
+    package static func bindOccurrenceValues(_ o: OccurrenceTimes, zone: Zone, to st: some RowBinder, from first: Int) throws {
         let s = o.start.utcSeconds(in: zone)
         let e = max(s, o.end.utcSeconds(in: zone))
         try st.bind(o.start.isDate, at: first)
@@ -263,7 +273,7 @@ enum SQLiteRowEncoding {
     }
 
     /// "YYYY-MM-DD", as `CivilDate.iso8601`, without building intermediate strings (years 0-9999).
-    static func isoDate(_ date: CivilDate) -> String {
+    package static func isoDate(_ date: CivilDate) -> String {
         let (y, m, d) = date.components
         guard (0...9999).contains(y) else { return date.iso8601 }
         return String(unsafeUninitializedCapacity: 10) { buffer in
@@ -287,7 +297,7 @@ enum SQLiteRowEncoding {
     }
 
     /// Binds `isoLocal(time)`, written straight into the statement's parameter buffer (no String per row).
-    static func bindLocal(_ time: CivilDateTime, to s: Statement, at index: Int) throws {
+    static func bindLocal(_ time: CivilDateTime, to s: some RowBinder, at index: Int) throws {
         let (y, m, d) = time.date.components
         guard (0...9999).contains(y) else { return try s.bind(time.iso8601, at: index) }
         try s.bindText(at: index, capacity: 19) { raw in
@@ -323,7 +333,7 @@ enum SQLiteRowEncoding {
     }
 
     /// Orders a day's entries: all-day first, then by start instant (the view adds title and uid).
-    static func sortKey(_ d: DayEntry) -> String {
+    package static func sortKey(_ d: DayEntry) -> String {
         // Offset so every instant from year 0 to 9999 is a positive 12-digit number; text order = time order.
         let shifted = max(0, min(999_999_999_999, d.startUTC + 62_167_219_200))
         return String(unsafeUninitializedCapacity: 13) { buffer in
@@ -338,7 +348,7 @@ enum SQLiteRowEncoding {
     }
 
     /// Binds `dayContentColumns` from parameter `first`.
-    static func bindDayValues(_ d: DayEntry, eventID: Int64, to s: Statement, from first: Int) throws {
+    package static func bindDayValues(_ d: DayEntry, eventID: Int64, to s: some RowBinder, from first: Int) throws {
         try s.bind(eventID, at: first)
         try s.bind(d.part, at: first + 1)
         try s.bind(d.parts, at: first + 2)

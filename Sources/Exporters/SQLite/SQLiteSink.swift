@@ -128,16 +128,8 @@ package final class SQLiteSink: IncrementalSink, @unchecked Sendable {
         lock = nil
         lastRunBulkLoaded = bulk
         let c = writer.counts
-        let report = context.report
-        // Per event, as record outcomes (the summary's `sqlite out/agenda.db: 3 created, 1 updated, 2 deleted, 40
-        // unchanged`; with keep_removed, deleted events are marked removed). Named after the sink, so two sqlite
-        // sinks keep separate counts.
-        report.record(.created, sink: label, count: c.eventsInserted)
-        report.record(.updated, sink: label, count: c.eventsUpdated)
-        report.record(.deleted, sink: label, count: c.eventsRemoved)
-        report.record(.unchanged, sink: label, count: c.eventsUnchanged)
-        if c.cancelledSkipped > 0 { report.count("\(label): cancelled events left out", by: c.cancelledSkipped) }
-        report.count("\(label): rows changed", by: c.rowsChanged)
+        context.report.recordSync(sink: label, created: c.eventsInserted, updated: c.eventsUpdated, deleted: c.eventsRemoved,
+                                  unchanged: c.eventsUnchanged, cancelled: c.cancelledSkipped, rowsChanged: c.rowsChanged)
         return c.dayEntriesSeen
     }
 

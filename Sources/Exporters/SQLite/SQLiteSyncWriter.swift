@@ -461,12 +461,7 @@ final class SQLiteSyncWriter {
         for position in attendees.indices {
             try insert.bind(eventID, at: 1)
             try insert.bind(position, at: 2)
-            try insert.bind(attendees[position].name, at: 3)
-            try insert.bind(attendees[position].email, at: 4)
-            try insert.bind(attendees[position].role, at: 5)
-            try insert.bind(attendees[position].status, at: 6)
-            let parameters = attendees[position].otherParameters
-            try json.bind(to: insert, at: 7, nullIf: parameters.isEmpty) { $0.parameters(parameters) }
+            try SQLiteRowEncoding.bindAttendeeValues(attendees[position], to: insert, from: 3, json: &json)
             try insert.run()
         }
         counts.otherRowsChanged += attendees.count

@@ -220,6 +220,10 @@ public struct PipelineLoader {
                 continue
             }
             guard let descriptor = lookup(type) else {
+                if let trait = PluginRegistry.traitPlugins[type] {
+                    diagnostics.add(path + ".type", "the \(type) \(kind.rawValue) is not in this build of calpipe: build it with swift build --traits \(trait)")
+                    continue
+                }
                 diagnostics.add(path + ".type", "unknown \(kind.rawValue) type \"\(type)\" (known: \(known.joined(separator: ", ")))" + Suggestion.hint(for: type, in: known))
                 continue
             }

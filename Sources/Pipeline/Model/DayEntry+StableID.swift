@@ -42,7 +42,17 @@ extension DayEntry {
 
 /// FNV-1a, 64 bits, over a sequence of fields (each followed by a separator byte, so "ab"+"c" and "a"+"bc" differ).
 package struct StableHash {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    package init() {}
+
+    /// The hash of one text: FNV-1a 64 of its UTF-8 bytes and the separator byte 0xFF (`calpipe run --shard`, the
+    /// postgres sink's advisory locks). Stable across processes, machines and calpipe versions.
+    package static func of(_ text: String) -> UInt64 {
+        var hash = StableHash()
+        hash.add(text)
+        return hash.value
+    }
 
     @inline(__always)
     private mutating func byte(_ b: UInt8) {

@@ -48,3 +48,9 @@ public struct PluginRegistry: Sendable {
         sinks.first { $0.fileExtensions.contains(ext.lowercased()) }
     }
 }
+
+extension PluginRegistry {
+    /// Plugins compiled only with a package trait (Package.swift), by type: a pipeline naming one in a build
+    /// without it is told how to build calpipe with it.
+    package static let traitPlugins: [String: String] = ["postgres": "Postgres"]
+}
