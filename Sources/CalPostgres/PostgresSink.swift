@@ -7,7 +7,9 @@ import Pipeline
 /// run is one transaction: `open` begins it (after a schema upgrade in a transaction of its own) and takes an
 /// advisory lock per source, `write` streams rows into staging tables with COPY, `commit` merges and mirrors them
 /// and commits; `abort`, a signal or a killed process leave the database as it was.
-package final class PostgresSink: IncrementalSink {
+// @unchecked Sendable: the connection and the run's bookkeeping are set by `open`, `write` and `commit`, called as
+// the `Sink` contract says (one call at a time, one run at a time).
+package final class PostgresSink: IncrementalSink, @unchecked Sendable {
     package static let descriptor = SinkDescriptor(
         type: "postgres",
         kind: .sink,
