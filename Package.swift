@@ -21,6 +21,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 of inputs and events for incremental runs (issue 18).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `calpipe serve` (trait Server; docs/publishing.md says why Hummingbird): HTTP, SIGTERM, /metrics, gzip.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.
@@ -48,10 +53,22 @@ let package = Package(
         .target(name: "Enrichers", dependencies: ["Pipeline", "Fetch"]),
         // The library: every standard plugin in one registry, re-exporting Pipeline's public API.
         .target(name: "CalpipeKit", dependencies: ["Pipeline", "Importers", "Exporters", "Enrichers", "Fetch"]),
+        // `calpipe serve`: runs pipelines on their refresh intervals and serves their outputs (trait Server only).
+        .target(
+            name: "Serve",
+            dependencies: [
+                "CalpipeKit", "Pipeline", "Exporters", "CalHash",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ]
+        ),
         .executableTarget(
             name: "calpipe",
             dependencies: [
                 "CalpipeKit", "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
+                .target(name: "Serve", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,6 +94,8 @@ let package = Package(
             dependencies: ["CalSQLite", "Pipeline", "Exporters"],
             path: "Tests/SQLiteTests"
         ),
+        // `calpipe serve` started for real (the binary built with the Server trait) against upstream feeds on loopback.
+        .testTarget(name: "ServeTests", dependencies: ["calpipe"], path: "Tests/ServeTests"),
         .testTarget(name: "RecurrenceTests", dependencies: ["CalpipeKit", "Pipeline", "Importers"], path: "Tests/RecurrenceTests"),
         .testTarget(
             name: "ICSTests",

@@ -37,6 +37,8 @@ public struct PipelineDefinition {
     /// Per source: its `color` option as "#rrggbb" (nil when not set): the colour of its events on an agenda
     /// page, after an event's own COLOR and before the feed's calendar colour.
     public var sourceColors: [String?] = []
+    /// The `serve` key: how `calpipe serve` refreshes and publishes the pipeline.
+    public var serve = ServeSettings()
     /// Per source: whether its label is its `name` option (else its path or URL as written).
     public var sourceNamed: [Bool] = []
 

@@ -24,6 +24,7 @@ public struct PipelineLoader {
         OptionDoc("sources", "array", required: true, "where events come from, in order"),
         OptionDoc("stages", "array", "what happens to them, in order"),
         OptionDoc("sinks", "array", required: true, "where results go"),
+        OptionDoc("serve", "object", "for calpipe serve: refresh (\"15m\"), token (\"${FEED_TOKEN}\") or public (true)"),
     ]
     public static var topLevelKeys: [String] { topLevelOptions.map(\.name) }
 
@@ -111,6 +112,7 @@ public struct PipelineLoader {
                 if to <= from { w.report("to", "the window ends (\(to.iso8601)) before or when it starts (\(from.iso8601)); \"to\" is exclusive") } else { window = Window(from: from, to: to) }
             }
         }
+        let serve = top.nested("serve").map(ServeSettings.read) ?? ServeSettings()
         if let location = root["location"] {
             if location.objectValue == nil { diagnostics.add("location", "expected an object such as {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}, got \(location.kindDescription)") }
         }
@@ -149,6 +151,7 @@ public struct PipelineLoader {
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
         var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
                                             stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
+        definition.serve = serve
         definition.sourceLabelIsPath = builtSources.map { $0.object["name"]?.stringValue == nil && $0.object["path"]?.stringValue != nil }
         definition.documentFingerprint = SHA256.hex(of: Array(JSONWriter(pretty: false).string(.object(root)).utf8))
         definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
