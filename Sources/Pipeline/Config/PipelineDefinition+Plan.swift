@@ -37,7 +37,8 @@ extension PipelineDefinition {
         let splitIndex = stageTypes.firstIndex(of: "split")
         let sinkNeeds = sinks.contains { !$0.needs.isDisjoint(with: [.occurrences, .days]) }
         guard splitIndex != nil || sinkNeeds, let expand = make() else { return nil }
-        let index = splitIndex ?? 0
+        // Without a split: after the last stage that works on events as read (`EventStage`), else first.
+        let index = splitIndex ?? (stages.lastIndex { $0 is any EventStage }.map { $0 + 1 } ?? 0)
         stages.insert(expand, at: index)
         stageTypes.insert("expand", at: index)
         stageLabels.insert("expand", at: min(index, stageLabels.count))
@@ -46,7 +47,7 @@ extension PipelineDefinition {
         // without a note (the plan shows the stage).
         let needsInstances = splitIndex != nil || sinks.contains { !$0.needs.isDisjoint(with: [.occurrences, .days]) && !$0.needs.contains(.events) }
         guard needsInstances else { return nil }
-        let before = splitIndex != nil ? "in front of \"split\"" : "first"
+        let before = splitIndex != nil ? "in front of \"split\"" : index > 0 ? "after \"\(stageTypes[index - 1])\"" : "first"
         return "added {\"type\": \"expand\"} \(before): without it recurring events keep only their first occurrence (add it to \"stages\" to silence this note)"
     }
 }

@@ -134,6 +134,8 @@ public struct PipelineLoader {
                 ?? built.object["url"]?.stringValue.map(URLRedaction.redact) ?? built.path
         }
 
+        checkEventStageOrder(builtStages, diagnostics: diagnostics)
+
         // Sinks must get what they read.
         var produced: BatchContent = [.events, .occurrences]
         for stage in stages { produced.formUnion(stage.produces) }

@@ -3,3 +3,4 @@
 extension ExpandStage: DeterministicStage {}
 extension SplitStage: DeterministicStage {}
 extension FilterStage: DeterministicStage {}
+extension TransformStage: DeterministicStage {}
