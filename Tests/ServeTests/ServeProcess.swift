@@ -3,7 +3,7 @@ import XCTest
 
 /// `calpipe serve` started from the built binary on a free loopback port (`--listen 127.0.0.1:0`; the port is
 /// read from its "listening on" line), in a folder of its own with calpipe's cache and state folders in it.
-final class ServeProcess {
+final class ServeProcess: @unchecked Sendable {  // errorText behind the lock
     let process = Process()
     private(set) var port = 0
     private let lock = NSLock()

@@ -29,7 +29,8 @@ final class ServeTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// The pipeline: both feeds, expanded and split over December 2026, to an ics file, a days document and a database.
+    /// The pipeline: both feeds merged (the offsite both hold kept once), "Canceled:" events dropped, titles prefixed by
+    /// their feed, expanded and split over December 2026, to an ics file, a days document and a database.
     func writePipeline(serve: String = "{\"refresh\": \"1s\", \"token\": \"\(token)\"}", name: String = "merged.json") throws -> String {
         let text = """
             {
@@ -38,9 +39,18 @@ final class ServeTests: XCTestCase {
               "window": { "from": "2026-12-01", "to": "2027-01-01" },
               "sources": [
                 { "type": "ics", "name": "Team", "url": "\(team.base)/team.ics" },
-                { "type": "ics", "name": "On call", "url": "\(oncall.base)/oncall.ics" }
+                { "type": "ics", "name": "Rota", "url": "\(oncall.base)/oncall.ics" }
               ],
-              "stages": [ { "type": "expand" }, { "type": "split" } ],
+              "stages": [
+                { "type": "dedupe" },
+                { "type": "transform", "rules": [
+                  { "match": { "title": { "prefix": "canceled:", "ignore_case": true } }, "remove": true },
+                  { "match": { "source": "Team" }, "title": { "prefix": "Team: " } },
+                  { "match": { "source": "Rota" }, "title": { "prefix": "Rota: " } }
+                ] },
+                { "type": "expand" },
+                { "type": "split" }
+              ],
               "sinks": [
                 { "type": "ics", "path": "out/team.ics" },
                 { "type": "json", "path": "out/team-days.json", "shape": "days" },
@@ -105,12 +115,16 @@ final class ServeTests: XCTestCase {
         let server = try ServeProcess([try writePipeline()], in: folder)
         let feed = try firstFeed(server)
         XCTAssertEqual(feed.headers["content-type"], "text/calendar; charset=utf-8")
-        // Both upstreams' events, as a peer reads the published calendar.
-        let events = try eventsByICalendar(feed.body)
-        let uids = Set(events.map { $0[0] })
-        XCTAssertTrue(uids.isSuperset(of: ["team-standup@example.com", "team-review@example.com", "oncall-2026-w49@example.com",
-                                           "oncall-2026-w50@example.com", "offsite-2026@example.com"]), "\(events)")
-        XCTAssertTrue(events.contains(["oncall-2026-w50@example.com", "On call: Ben"]), "\(events)")
+        // Both upstreams' events, as a peer reads the published calendar: the offsite both feeds hold once (the team's, the
+        // first source), the cancelled retro gone, every title prefixed by its feed.
+        XCTAssertEqual(try eventsByICalendar(feed.body), [
+            ["offsite-2026@example.com", "Team: Offsite"],
+            ["oncall-2026-w49@example.com", "Rota: On call: Ana"],
+            ["oncall-2026-w50@example.com", "Rota: On call: Ben"],
+            ["team-review@example.com", "Team: Sprint review"],
+            ["team-standup@example.com", "Team: Standup"],
+        ])
+        XCTAssertTrue(server.stderr.contains("team: 7 events read"), server.stderr)
         // The bytes served are the file the sink published.
         XCTAssertEqual(feed.body, try Data(contentsOf: folder.appendingPathComponent("out/team.ics")))
 
@@ -172,7 +186,7 @@ final class ServeTests: XCTestCase {
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
         let dayList = try XCTUnwrap(document["days"] as? [[String: Any]])
         XCTAssertEqual(dayList.count, 7)
-        XCTAssertTrue(answer.text.contains("Sprint review") && answer.text.contains("On call: Ana"), answer.text)
+        XCTAssertTrue(answer.text.contains("Team: Sprint review") && answer.text.contains("Rota: On call: Ana"), answer.text)
 
         // day=today&days=7: today is SOURCE_DATE_EPOCH's day, 2026-12-01: the same week.
         let week = try server.http.get("/team/days?day=today&days=7", headers: ["Authorization": "Bearer \(Self.token)"])
