@@ -1,5 +1,3 @@
-import CalHash
-import CompressNIO
 import Exporters
 import Foundation
 import HTTPTypes
@@ -47,20 +45,10 @@ struct DaysEndpoint: Sendable {
             // The database is missing before the first run, or busy past its timeout: try again soon.
             return FeedResponder.text(.serviceUnavailable, "the days cannot be read now (\(CalpipeError(error).message))", extra: [.retryAfter: "5"])
         }
-        let etag = "\"" + String(SHA256.hex(of: body).prefix(32)) + "\""
-        let gzipETag = String(etag.dropLast()) + "-gz\""
         var headers = stale
         headers[.cacheControl] = "private, no-cache"
-        headers[.vary] = "Accept-Encoding"
-        var buffer = ByteBuffer(bytes: body)
-        let packed = Conditional.acceptsGzip(request.headers[.acceptEncoding]) ? (try? buffer.compress(with: .gzip())) : nil
-        headers[.eTag] = packed == nil ? etag : gzipETag
-        if Conditional.notModified(request.headers, etags: [etag, gzipETag], lastModified: nil) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = "application/json"
-        if packed != nil { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: packed ?? ByteBuffer(bytes: body)))
+        // No Last-Modified: the document also changes when "today" does, which no file time says.
+        return ServedFile(bytes: body, contentType: "application/json", lastModified: Date()).answer(request, headers: headers, dated: false)
     }
 
     /// 400 with `{"error": "...", "parameter": "from"}` on one line.

@@ -60,23 +60,8 @@ struct FeedResponder: HTTPResponder {
             return Self.text(.serviceUnavailable, "/\(output.route) is not published yet: the first run of \(pipeline.name) is under way", extra: [.retryAfter: "5"])
         }
         var headers = staleHeaders(pipeline)
-        let gzip = file.gzipped != nil && Conditional.acceptsGzip(request.headers[.acceptEncoding])
-        headers[.contentType] = file.contentType
-        headers[.eTag] = gzip ? file.gzipETag : file.etag
-        headers[.lastModified] = HTTPDate.string(file.lastModified)
         headers[.cacheControl] = pipeline.settings.isPublic ? "public, no-cache" : "private, no-cache"
-        headers[.vary] = "Accept-Encoding"
-        if Conditional.notModified(request.headers, etags: [file.etag, file.gzipETag], lastModified: file.lastModified) {
-            headers[.contentType] = nil
-            return Response(status: .notModified, headers: headers)
-        }
-        if gzip { headers[.contentEncoding] = "gzip" }
-        let body = gzip ? file.gzipped! : file.body
-        if request.method == .head {
-            headers[.contentLength] = String(body.readableBytes)
-            return Response(status: .ok, headers: headers)
-        }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        return file.answer(request, headers: headers)
     }
 
     /// `X-Calpipe-Age` (seconds the data lags behind its upstreams) and a `Warning: 110`, when it does.
