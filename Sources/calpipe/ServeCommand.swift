@@ -29,7 +29,7 @@ struct ServeCommand: ParsableCommand {
     @Argument(help: "The pipeline files.")
     var pipelines: [String]
 
-    @Option(help: ArgumentHelp("Where to listen: PORT, HOST:PORT or [IPv6]:PORT (default: 127.0.0.1:8080; 0: any free port).", valueName: "address"))
+    @Option(help: ArgumentHelp("Where to listen: PORT (on 127.0.0.1), HOST:PORT or [IPv6]:PORT; port 0: any free port.", valueName: "address"))
     var listen = "127.0.0.1:8080"
 
     @Option(help: ArgumentHelp("Run a pipeline without serve.refresh this often: 30s, 15m, 1h.", valueName: "interval"))

@@ -160,7 +160,7 @@ complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_option
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe agenda" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe state" version' -l 'version' -d 'Show the version.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe state" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe serve" listen' -l 'listen' -d 'Where to listen: PORT, HOST:PORT or [IPv6]:PORT (default: 127.0.0.1:8080; 0: any free port).' -rfka ''
+complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe serve" listen' -l 'listen' -d 'Where to listen: PORT (on 127.0.0.1), HOST:PORT or [IPv6]:PORT; port 0: any free port.' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe serve" refresh' -l 'refresh' -d 'Run a pipeline without serve.refresh this often: 30s, 15m, 1h.' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe serve" version' -l 'version' -d 'Show the version.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe serve" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -215,7 +215,7 @@ _calpipe_serve() {
     local -i ret=1
     local -ar arg_specs=(
         '*:pipelines:'
-        '--listen[Where to listen\: PORT, HOST\:PORT or \[IPv6\]\:PORT (default\: 127.0.0.1\:8080; 0\: any free port).]:address:'
+        '--listen[Where to listen\: PORT (on 127.0.0.1), HOST\:PORT or \[IPv6\]\:PORT; port 0\: any free port.]:address:'
         '--refresh[Run a pipeline without serve.refresh this often\: 30s, 15m, 1h.]:interval:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
