@@ -23,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The postgres sink (trait Postgres only; docs/scaling.md says why PostgresNIO and not libpq).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // `calpipe serve` (trait Server; docs/publishing.md says why Hummingbird): HTTP, SIGTERM, /metrics, gzip.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.
@@ -65,10 +70,22 @@ let package = Package(
             "Pipeline", "Exporters", "CalSQLite",
             .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
         ]),
+        // `calpipe serve`: runs pipelines on their refresh intervals and serves their outputs (trait Server only).
+        .target(
+            name: "Serve",
+            dependencies: [
+                "CalpipeKit", "Pipeline", "Exporters", "CalHash",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ]
+        ),
         .executableTarget(
             name: "calpipe",
             dependencies: [
                 "CalpipeKit", "Pipeline", "Importers", "Exporters", "Enrichers", "Fetch",
+                .target(name: "Serve", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,6 +111,8 @@ let package = Package(
             dependencies: ["CalSQLite", "Pipeline", "Exporters"],
             path: "Tests/SQLiteTests"
         ),
+        // `calpipe serve` started for real (the binary built with the Server trait) against upstream feeds on loopback.
+        .testTarget(name: "ServeTests", dependencies: ["calpipe"], path: "Tests/ServeTests"),
         .testTarget(name: "RecurrenceTests", dependencies: ["CalpipeKit", "Pipeline", "Importers"], path: "Tests/RecurrenceTests"),
         .testTarget(
             name: "ICSTests",

@@ -16,7 +16,7 @@ struct Calpipe: ParsableCommand {
               calpipe run pipelines/demo.json
             """,
         version: CalpipeVersion.current,
-        subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Schema.self, Query.self, Agenda.self, StateCommand.self]
+        subcommands: [Run.self, Validate.self, Convert.self, Plugins.self, Schema.self, Query.self, Agenda.self, StateCommand.self, ServeCommand.self]
     )
 
     /// Usage errors exit with 2 (not ArgumentParser's 64), so scripts see one code for "nothing was run". Every
@@ -32,6 +32,13 @@ struct Calpipe: ParsableCommand {
             Terminal.error(message)
             Foundation.exit(ExitStatus.usage)
         }
+        #if !Server
+        // Whatever its arguments: the one thing to say is how to get a calpipe that serves.
+        if arguments.first == "serve", !arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            Terminal.error(ServeCommand.unavailable)
+            Foundation.exit(ExitStatus.usage)
+        }
+        #endif
         var parsed: ParsableCommand.Type?
         do {
             var command = try parseAsRoot(arguments)

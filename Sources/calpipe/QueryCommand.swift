@@ -41,81 +41,32 @@ struct Query: ParsableCommand {
     @Flag(help: "Print the days document (the json sink's shape) instead of a table.")
     var json = false
 
+    var query: AgendaQuery { AgendaQuery(day: day, days: days, from: from, to: to) }
+
     func validate() throws {
-        if (day != nil || days != nil) && (from != nil || to != nil) {
-            throw ValidationError("--day and --days cannot be combined with --from or --to")
-        }
-        if let days, days < 1 || days > 3660 { throw ValidationError("--days: expected a number of days from 1 to 3660, got \(days)") }
+        do { try query.check() } catch { throw ValidationError(error.message { "--" + $0 }) }
         if let width, width < 20 { throw ValidationError("--width: expected at least 20 characters, got \(width)") }
     }
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let zones = ZoneDatabase()
-        let reader = try SQLiteAgendaReader(path: database)
-        let meta = try reader.meta()
-        let zone = meta.flatMap { zones.zone(named: $0.timezone) } ?? zones.defaultZone(environment: environment)
-        // Today as pipelines read it: SOURCE_DATE_EPOCH when set, else the clock.
-        let today = PipelineEnvironment.today(in: zone, now: Date(timeIntervalSince1970: TimeInterval(PipelineEnvironment.runTime(environment: environment))))
-        var lower: CivilDate
-        var upper: CivilDate
-        var everyDay = true
-        if day != nil || days != nil {
-            lower = try day.map { try QueryDay.parse($0, option: "day", today: today) } ?? today
-            upper = lower.adding(days: days ?? 1)
-        } else if from != nil || to != nil {
-            lower = try from.map { try QueryDay.parse($0, option: "from", today: today) } ?? CivilDate(year: 1, month: 1, day: 1)
-            upper = try to.map { try QueryDay.parse($0, option: "to", today: today) } ?? CivilDate(year: 9999, month: 12, day: 31)
-            everyDay = from != nil && to != nil
-        } else if let window = meta?.window {
-            (lower, upper) = (window.from, window.to)
-        } else {
-            (lower, upper) = (CivilDate(year: 1, month: 1, day: 1), CivilDate(year: 9999, month: 12, day: 31))
-            everyDay = false
-        }
-        if upper <= lower {
-            throw ValidationError("--to \(upper.iso8601) must be after --from \(lower.iso8601) (--to is exclusive)")
-        }
-        let agenda = try reader.agendaDays(from: lower, to: upper, zone: zone, everyDay: everyDay)
+        let database = try AgendaDatabase(path: self.database, environment: ProcessInfo.processInfo.environment)
+        let meta = database.meta
+        let range: AgendaQuery.Range
+        do { range = try query.range(today: database.today, stored: meta?.window) } catch { throw ValidationError(error.message { "--" + $0 }) }
         // Days outside the window the database was last run with hold only what earlier runs kept: say so, so an
         // empty day there is not read as a free one.
         let stored = meta?.window
-        if let stored, lower < stored.from || upper > stored.to {
-            Terminal.error("calpipe: note: \(database) holds the days \(stored.from.iso8601) to \(stored.to.adding(days: -1).iso8601) (the window of its "
+        if let stored, range.lower < stored.from || range.upper > stored.to {
+            Terminal.error("calpipe: note: \(self.database) holds the days \(stored.from.iso8601) to \(stored.to.adding(days: -1).iso8601) (the window of its "
                            + "last run); days outside them show only what earlier runs kept")
         }
         if json {
-            print(DaysDocument.render(agenda, pipeline: meta?.pipeline ?? "", zone: zone, window: meta?.window, locale: meta?.locale ?? "en",
-                                      generatedAt: meta?.generatedAt ?? 0, today: today), terminator: "")
+            print(try database.daysDocument(range), terminator: "")
         } else {
             let names = WeekdayNames(locale: meta?.locale ?? "en")
-            print(AgendaFormatter.table(agenda, names: names, today: today, width: width ?? Terminal.outputWidth, stored: stored), terminator: "")
+            print(AgendaFormatter.table(try database.days(range), names: names, today: database.today, width: width ?? Terminal.outputWidth, stored: stored),
+                  terminator: "")
         }
-    }
-}
-
-/// The day words of `calpipe query`.
-enum QueryDay {
-    static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-
-    static func parse(_ text: String, option: String, today: CivilDate) throws -> CivilDate {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        switch t {
-        case "today": return today
-        case "tomorrow": return today.adding(days: 1)
-        case "yesterday": return today.adding(days: -1)
-        default: break
-        }
-        if let first = t.first, first == "+" || first == "-", let n = Int(t.dropFirst()), n <= 100_000 {
-            return today.adding(days: first == "-" ? -n : n)
-        }
-        if t.count >= 3, let index = weekdays.firstIndex(where: { $0.hasPrefix(t) }) {
-            // The next such day, today included.
-            let ahead = (index + 1 - today.isoWeekday + 7) % 7
-            return today.adding(days: ahead)
-        }
-        if let date = Window.parseBound(t, today: today) { return date }
-        throw ValidationError("--\(option): invalid day \"\(text)\" (expected YYYY-MM-DD, today, tomorrow, yesterday, +N, -N, a weekday such as monday, today+Nd or today-Nw)")
     }
 }
 

@@ -23,7 +23,7 @@ extension CLITests {
     func testUnknownSubcommandAndOptionSuggestTheClosest() throws {
         let command = try calpipe(["rnu", "p.json"])
         XCTAssertEqual(command.code, 2)
-        XCTAssertEqual(command.stderr, #"calpipe: unknown command "rnu" (expected one of: run, validate, convert, plugins, schema, query, agenda, state); did you mean "run"?"# + "\n")
+        XCTAssertEqual(command.stderr, #"calpipe: unknown command "rnu" (expected one of: run, validate, convert, plugins, schema, query, agenda, state, serve); did you mean "run"?"# + "\n")
         let option = try calpipe(["run", "p.json", "--dryrun"])
         XCTAssertEqual(option.code, 2)
         XCTAssertTrue(option.stderr.hasPrefix("Error: Unknown option '--dryrun'. Did you mean '--dry-run'?"), option.stderr)

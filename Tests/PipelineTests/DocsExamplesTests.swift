@@ -36,7 +36,7 @@ final class DocsExamplesTests: XCTestCase {
         guard words.count >= 1, !command.contains(" ["), !command.contains("\\|") else { return false }
         if words.contains(where: { $0.count >= 1 && $0.allSatisfy({ $0.isUppercase || $0 == "_" }) }) { return false }
         // A subcommand alone or with flags only is named, not shown: those that need an input are left out.
-        let needsInput = ["run", "validate", "query", "agenda", "convert", "state"]
+        let needsInput = ["run", "validate", "query", "agenda", "convert", "state", "serve"]
         if let sub = words.first, needsInput.contains(String(sub)), words.dropFirst().allSatisfy({ $0.hasPrefix("-") }) { return false }
         return true
     }

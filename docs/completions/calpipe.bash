@@ -173,13 +173,13 @@ _calpipe() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    run|validate|convert|plugins|schema|query|agenda|state|help)
+    run|validate|convert|plugins|schema|query|agenda|state|serve|help)
         # Offer subcommand argument completions
         "_calpipe_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'run validate convert plugins schema query agenda state help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'run validate convert plugins schema query agenda state serve help' -- "${cur}"))
         ;;
     esac
 }
@@ -358,6 +358,24 @@ _calpipe_state() {
     repeating_options=()
     non_repeating_options=()
     __calpipe_offer_flags_options 1
+}
+
+_calpipe_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--listen --refresh)
+    __calpipe_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--listen')
+        return
+        ;;
+    '--refresh')
+        return
+        ;;
+    esac
 }
 
 _calpipe_help() {

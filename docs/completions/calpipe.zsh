@@ -58,13 +58,14 @@ _calpipe() {
             'query:Print the agenda stored in a database written by the sqlite sink.'
             'agenda:Print the agenda of a pipeline or of a database in the terminal.'
             'state:Print the state the plugins of a pipeline kept from its last successful run, as JSON.'
+            'serve:Run pipelines on their refresh intervals and serve their outputs over HTTP.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        run|validate|convert|plugins|schema|query|agenda|state|help)
+        run|validate|convert|plugins|schema|query|agenda|state|serve|help)
             "_calpipe_${words[1]}" && ret=0
             ;;
         esac
@@ -203,6 +204,20 @@ _calpipe_state() {
     local -i ret=1
     local -ar arg_specs=(
         ':pipeline:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_calpipe_serve() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:pipelines:'
+        '--listen[Where to listen\: PORT (on 127.0.0.1), HOST\:PORT or \[IPv6\]\:PORT; port 0\: any free port.]:address:'
+        '--refresh[Run a pipeline without serve.refresh this often\: 30s, 15m, 1h.]:interval:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

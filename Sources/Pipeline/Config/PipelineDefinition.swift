@@ -42,6 +42,8 @@ public struct PipelineDefinition: Sendable {
     /// Where rejected records are appended (`DeadLetterFile`): the path and the path as messages name it. From the
     /// pipeline's `"rejected"` key or `--rejected`; nil: rejections are only reported.
     public var rejectedFile: (path: String, label: String)?
+    /// The `serve` key: how `calpipe serve` refreshes and publishes the pipeline.
+    public var serve = ServeSettings()
     /// Per source: whether its label is its `name` option (else its path or URL as written).
     public var sourceNamed: [Bool] = []
 

@@ -33,6 +33,7 @@ public struct PipelineLoader {
         OptionDoc("stages", "array", "what happens to them, in order"),
         OptionDoc("sinks", "array", required: true, "where results go"),
         OptionDoc("rejected", "path", "a file that every rejected record is appended to, one JSON line each, with its reason, source, file, line and raw text (`--rejected` overrides it)"),
+        OptionDoc("serve", "object", "for calpipe serve: refresh (\"15m\"), token (\"${FEED_TOKEN}\") or public (true)"),
     ]
     public static var topLevelKeys: [String] { topLevelOptions.map(\.name) }
 
@@ -114,6 +115,7 @@ public struct PipelineLoader {
                 at.wrongType(OptionKind.object.expectation, value)
             }
         }
+        let serve = top.nested("serve").map(ServeSettings.read) ?? ServeSettings()
         if let location = root["location"] {
             if let object = location.objectValue {
                 _ = LocationOptions.options.decode(object, at: OptionInput(path: "location", environment: top.environment, diagnostics: diagnostics))
@@ -158,6 +160,7 @@ public struct PipelineLoader {
         if !diagnostics.issues.isEmpty { throw ConfigErrors(diagnostics.issues) }
         var definition = PipelineDefinition(environment: env, sources: sources, sourceLabels: labels, stages: stages,
                                             stageLabels: builtStages.map { $0.object["type"]?.stringValue ?? $0.path }, sinks: sinks)
+        definition.serve = serve
         definition.sourceLabelIsPath = builtSources.map { $0.object["name"]?.stringValue == nil && $0.object["path"]?.stringValue != nil }
         definition.documentFingerprint = SHA256.hex(of: Array(JSONWriter(pretty: false).string(.object(root)).utf8))
         definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }

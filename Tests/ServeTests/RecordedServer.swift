@@ -1,0 +1,1 @@
+../ForecastTests/RecordedServer.swift
