@@ -115,7 +115,7 @@ public struct PipelineLoader {
                 at.wrongType(OptionKind.object.expectation, value)
             }
         }
-        let serve = top.nested("serve").map(ServeSettings.read) ?? ServeSettings()
+        let serve = root["serve"].map { ServeSettings.read($0, at: OptionInput(path: "serve", environment: top.environment, diagnostics: diagnostics)) } ?? ServeSettings()
         if let location = root["location"] {
             if let object = location.objectValue {
                 _ = LocationOptions.options.decode(object, at: OptionInput(path: "location", environment: top.environment, diagnostics: diagnostics))

@@ -14,24 +14,35 @@ public struct ServeSettings: Sendable, Hashable {
         self.isPublic = isPublic
     }
 
-    static let keys = ["refresh", "token", "public"]
+    /// The `serve` object as written.
+    struct Options: OptionConfig {
+        var refresh: String?
+        var token: String?
+        var isPublic = false
 
-    /// Reads `serve`, reporting unknown keys, a refresh under a second and an empty token at their JSON paths.
-    static func read(_ options: PluginOptions) -> ServeSettings {
-        options.rejectUnknownKeys(keys)
-        var settings = ServeSettings()
-        if let text = options.string("refresh") {
-            if let seconds = DurationOption.seconds(text), seconds >= 1 {
-                settings.refresh = seconds
-            } else {
-                options.report("refresh", "invalid interval \"\(text)\" (expected at least one second: a number with s, m, h or d, such as \"15m\")")
+        static let options = OptionSpec<Options> {
+            Key("refresh", \.refresh, .string, "time between runs: a number with s, m, h or d, such as \"15m\" (at least one second)", default: "calpipe serve --refresh")
+            Key("token", \.token, .string, "the token a request must carry (?token= or Authorization: Bearer); use ${ENV}")
+            Key("public", \.isPublic, .boolean, "served without a token")
+        }
+
+        mutating func validate(_ context: OptionContext<Options>) {
+            if let text = refresh, (DurationOption.seconds(text) ?? 0) < 1 {
+                context.report(\.refresh, "invalid interval \"\(text)\" (expected at least one second: a number with s, m, h or d, such as \"15m\")")
+            }
+            if token?.isEmpty == true {
+                context.report(\.token, "expected a token, got an empty string (for a feed without one: \"public\": true)")
             }
         }
-        if let token = options.string("token") {
-            if token.isEmpty { options.report("token", "expected a token, got an empty string (for a feed without one: \"public\": true)") }
-            settings.token = token
+    }
+
+    /// Reads `serve`, reporting unknown keys, a refresh under a second and an empty token at their JSON paths.
+    static func read(_ value: JSONValue, at input: OptionInput) -> ServeSettings {
+        guard case .object(let object) = value else {
+            input.wrongType(OptionKind.object.expectation, value)
+            return ServeSettings()
         }
-        settings.isPublic = options.bool("public", default: false)
-        return settings
+        let options = Options.options.decode(object, at: input)
+        return ServeSettings(refresh: options.refresh.flatMap(DurationOption.seconds), token: options.token, isPublic: options.isPublic)
     }
 }
