@@ -58,7 +58,7 @@ public struct HTTPSettings: Sendable {
 }
 
 extension HTTPSettings {
-    /// Settings from a plugin's `client` options (`HTTPOptions.clientOptions`): what they give replaces `base`'s
+    /// Settings from a plugin's `client` options (`HTTPClientOptions`): what they give replaces `base`'s
     /// value, what they leave out keeps it.
     public init(_ options: HTTPClientOptions, base: HTTPSettings = HTTPSettings()) {
         self = base

@@ -13,21 +13,29 @@ final class HTTPForPluginsTests: XCTestCase {
         static func descriptor(_ seen: Seen) -> SourceDescriptor {
             SourceDescriptor(
                 type: "api-events", kind: .source, summary: "events from a JSON API",
-                options: [
-                    OptionDoc("base_url", "url", required: true, "the API's address"),
-                    OptionDoc("query_file", "path", required: true, "the search, sent as the POST body"),
-                ] + HTTPOptions.auth() + HTTPOptions.client(),
-                make: { options in
-                    let base = options.string("base_url") ?? ""
-                    let queryFile = options.path("query_file") ?? ""
-                    let access = HTTPOptions.access(options)
-                    let settings = HTTPSettings(HTTPOptions.clientOptions(options), base: HTTPSettings(userAgent: "api-plugin/1.0 (ops@example.com)"))
-                    try options.finish()
+                options: Options.self,
+                make: { options, context in
+                    let settings = HTTPSettings(options.client, base: HTTPSettings(userAgent: "api-plugin/1.0 (ops@example.com)"))
                     // One client for this plugin, sharing the pipeline's cache file and host turns.
-                    let client = options.environment.httpClient(settings: settings)
+                    let client = context.environment.httpClient(settings: settings)
                     seen.client = client
-                    return APISource(client: client, base: base, access: access ?? RemoteAccess(), queryFile: queryFile)
+                    return APISource(client: client, base: options.baseURL, access: options.auth.access, queryFile: options.queryFile.resolved)
                 })
+        }
+
+        /// The options: its own, then the shared log-in and client groups.
+        struct Options: OptionConfig {
+            var baseURL = ""
+            var queryFile = OptionPath()
+            var auth = HTTPAuthOptions()
+            var client = HTTPClientOptions()
+
+            static let options = OptionSpec<Options> {
+                Key("base_url", \.baseURL, .url, required: true, "the API's address")
+                Key("query_file", \.queryFile, .path, required: true, "the search, sent as the POST body")
+                Include(\.auth)
+                Include(\.client)
+            }
         }
 
         let client: HTTPFetcher
@@ -141,9 +149,9 @@ final class HTTPForPluginsTests: XCTestCase {
         let registry = PluginRegistry.standard
         for type in ["ics", "json", "xcal", "jcal", "caldav-xml", "xml"] {
             let names = registry.source(type)?.options.map(\.name) ?? []
-            XCTAssertEqual(names.filter { HTTPOptions.authNames.contains($0) }, HTTPOptions.authNames, type)
+            XCTAssertEqual(names.filter { HTTPAuthOptions.options.keys.contains($0) }, HTTPAuthOptions.options.keys, type)
         }
         let forecast = registry.stage("forecast")?.options.map(\.name) ?? []
-        XCTAssertEqual(forecast.filter { HTTPOptions.clientNames.contains($0) }, HTTPOptions.clientNames)
+        XCTAssertEqual(forecast.filter { HTTPClientOptions.options.keys.contains($0) }, HTTPClientOptions.options.keys)
     }
 }

@@ -108,10 +108,10 @@ enum Harness {
                     location: [String: Any]? = nil, window: (from: String, to: String)? = nil, now: Date = Harness.now) throws -> RunOutcome {
         let collected = Collected()
         var registry = PluginRegistry()
-        registry.register(SourceDescriptor(type: "test-events", kind: .source, summary: "events made by the test", options: [], make: { _ in ListSource(events: events) }))
+        registry.register(SourceDescriptor(type: "test-events", kind: .source, summary: "events made by the test", make: { _ in ListSource(events: events) }))
         for stage in CoreStages.all { registry.register(stage) }
         for stage in EnricherPlugins.all { registry.register(stage) }
-        registry.register(SinkDescriptor(type: "collect", kind: .sink, summary: "keeps day entries", options: [], make: { _ in CollectSink(collected) }))
+        registry.register(SinkDescriptor(type: "collect", kind: .sink, summary: "keeps day entries", make: { _ in CollectSink(collected) }))
         var forecastStage = forecast
         forecastStage["type"] = "forecast"
         forecastStage["cache"] = cache

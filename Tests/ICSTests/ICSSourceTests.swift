@@ -90,7 +90,7 @@ final class ICSSourceTests: XCTestCase {
 
     func testDescriptorsAreRegistered() {
         XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.fileExtensions, ["ics", "ical", "ifb"])
-        XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.options.map(\.name), InputSpec.optionNames + ["workers", "strict"])
+        XCTAssertEqual(SourcePlugins.all.first { $0.type == "ics" }?.options.map(\.name), InputOptions.options.keys + ["workers", "strict"])
         XCTAssertTrue(SinkPlugins.all.contains { $0.type == "ics" })
     }
 }

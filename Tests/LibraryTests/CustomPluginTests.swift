@@ -9,16 +9,25 @@ final class CustomPluginTests: XCTestCase {
     final class CountingSource: EventSource {
         static let descriptor = SourceDescriptor(
             type: "counting", kind: .source, summary: "one event a day, titled from a list",
-            options: [
-                OptionDoc("titles", "array", required: true, "the events' titles, one a day"),
-                OptionDoc("first_day", "string", "the first event's day (YYYY-MM-DD)", default: "2026-12-01"),
-            ],
-            make: { options in
-                let titles = options.stringArray("titles") ?? []
-                let first = options.string("first_day").flatMap(ISODate.parseDate) ?? CivilDate(year: 2026, month: 12, day: 1)
-                try options.finish()
-                return CountingSource(titles: titles, first: first)
-            })
+            options: Options.self,
+            make: { options, _ in CountingSource(titles: options.titles, first: options.firstDay) })
+
+        /// The options, declared once: decoded (and every problem reported) before `make` runs.
+        struct Options: OptionConfig {
+            var titles: [String] = []
+            var firstDay = CivilDate(year: 2026, month: 12, day: 1)
+
+            static let options = OptionSpec<Options> {
+                Key("titles", \.titles, .strings, required: true, "the events' titles, one a day")
+                Key("first_day", \.firstDay, day, "the first event's day (YYYY-MM-DD)")
+            }
+
+            /// A day as YYYY-MM-DD: a kind of the plugin's own.
+            static let day = OptionType<String>.string.map({ text, input -> CivilDate? in
+                guard let day = ISODate.parseDate(text) else { input.report("invalid date \"\(text)\" (expected YYYY-MM-DD)"); return nil }
+                return day
+            }, encode: { $0.iso8601 })
+        }
 
         let titles: [String]
         let first: CivilDate
@@ -39,8 +48,7 @@ final class CustomPluginTests: XCTestCase {
     // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
     final class CollectingSink: Sink, @unchecked Sendable {
         static func descriptor(_ box: Box) -> SinkDescriptor {
-            SinkDescriptor(type: "collect", kind: .sink, summary: "keeps day entries in memory", options: [],
-                           make: { _ in CollectingSink(box) })
+            SinkDescriptor(type: "collect", kind: .sink, summary: "keeps day entries in memory", make: { _ in CollectingSink(box) })
         }
         final class Box: @unchecked Sendable { var committed: [DayEntry] = [] }
 
@@ -96,8 +104,7 @@ final class CustomPluginTests: XCTestCase {
 
     /// A source that sends only what changed (`SourceFeed.delta`).
     final class DeltaSource: EventSource {
-        static let descriptor = SourceDescriptor(type: "delta", kind: .source, summary: "changes only", options: [],
-                                                 make: { _ in DeltaSource() })
+        static let descriptor = SourceDescriptor(type: "delta", kind: .source, summary: "changes only", make: { _ in DeltaSource() })
         var feed: SourceFeed { .delta }
         func read(context: RunContext, emit: (Batch) throws -> Void) throws {}
     }

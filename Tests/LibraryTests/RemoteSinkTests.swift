@@ -51,7 +51,7 @@ final class RemoteSinkTests: XCTestCase {
         }
         let server = PostingSink.Server()
         var registry = PluginRegistry.standard
-        registry.register(SinkDescriptor(type: "post", kind: .sink, summary: "posts events", options: [], make: { _ in PostingSink(server) }))
+        registry.register(SinkDescriptor(type: "post", kind: .sink, summary: "posts events", make: { _ in PostingSink(server) }))
         let loader = PipelineLoader(registry: registry, environment: ["TZ": "UTC"], now: Date(timeIntervalSince1970: 1_795_348_800))
         func run() throws -> RunReport {
             let text = #"{"name": "remote", "sources": [{"type": "json", "path": "feed.json"}], "sinks": [{"type": "post"}, {"type": "json", "path": "out.json", "shape": "events"}]}"#

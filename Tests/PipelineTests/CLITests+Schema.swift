@@ -58,4 +58,73 @@ extension CLITests {
         let schema = try JSONParser.parse(try calpipe(["schema"]).stdout)
         XCTAssertEqual(schema.value(atDottedPath: "properties")?.objectValue?.keys.sorted(), PipelineLoader.topLevelKeys.sorted())
     }
+
+    /// Every default in the schema is a JSON value of its option's type (not words), and every object the
+    /// schema allows has its members typed (`properties` with `additionalProperties: false`, or typed members).
+    func testSchemaGivesRealDefaultsAndTypesEveryNestedObject() throws {
+        let schema = try JSONParser.parse(try calpipe(["schema"]).stdout)
+        var defaults = 0, objects = 0
+        func types(_ node: JSONObject) -> [String] {
+            switch node["type"] {
+            case .string(let t)?: return [t]
+            case .array(let list)?: return list.compactMap(\.stringValue)
+            default: return []
+            }
+        }
+        func walk(_ value: JSONValue, _ path: String) {
+            switch value {
+            case .array(let items):
+                for (i, item) in items.enumerated() { walk(item, "\(path)[\(i)]") }
+            case .object(let node):
+                let kinds = types(node)
+                if let value = node["default"] {
+                    defaults += 1
+                    let fits: Bool
+                    switch value {
+                    case .number(let n): fits = kinds.contains("number") || (kinds.contains("integer") && n == n.rounded())
+                    case .bool: fits = kinds.contains("boolean")
+                    case .string: fits = kinds.contains("string")
+                    case .array: fits = kinds.contains("array")
+                    case .object: fits = kinds.contains("object")
+                    case .null: fits = false
+                    }
+                    XCTAssertTrue(fits, "\(path): default \(value.preview) is not a \(kinds)")
+                    if let allowed = node["enum"]?.arrayValue { XCTAssertTrue(allowed.contains(value), "\(path): default not allowed") }
+                }
+                XCTAssertNil(node["$comment"].flatMap { $0.stringValue?.hasPrefix("default") == true ? $0 : nil }, "\(path): a default in words")
+                if kinds == ["object"] {
+                    objects += 1
+                    let typed = node["properties"] != nil ? node["additionalProperties"] == .bool(false) || node["allOf"] != nil || node["then"] != nil
+                                                          : node["additionalProperties"]?.objectValue != nil
+                    XCTAssertTrue(typed || node["allOf"] != nil, "\(path): an object without typed members")
+                }
+                for member in node.members { walk(member.value, path.isEmpty ? member.key : path + "." + member.key) }
+            default: break
+            }
+        }
+        walk(schema, "")
+        XCTAssertGreaterThan(defaults, 40)
+        XCTAssertGreaterThan(objects, 5)
+        // The sqlite sink's busy timeout, the html sink's nested theme, the window's bounds.
+        let sqlite = schema.value(atDottedPath: "properties.sinks.items.allOf")?.arrayValue?
+            .first { $0.value(atDottedPath: "if.properties.type.const") == .string("sqlite") }
+        XCTAssertEqual(sqlite?.value(atDottedPath: "then.properties.busy_timeout_ms.default"), .number(30_000))
+        XCTAssertEqual(sqlite?.value(atDottedPath: "then.properties.busy_timeout_ms.maximum"), .number(86_400_000))
+        let html = schema.value(atDottedPath: "properties.sinks.items.allOf")?.arrayValue?
+            .first { $0.value(atDottedPath: "if.properties.type.const") == .string("html") }
+        XCTAssertEqual(html?.value(atDottedPath: "then.properties.theme.properties.dark.additionalProperties"), .bool(false))
+        XCTAssertEqual(html?.value(atDottedPath: "then.properties.theme.properties.dark.properties.accent.type"), .string("string"))
+        XCTAssertEqual(schema.value(atDottedPath: "properties.window.required"), .array([.string("from"), .string("to")]))
+        XCTAssertEqual(schema.value(atDottedPath: "properties.window.additionalProperties"), .bool(false))
+    }
+
+    /// A theme colour that is not "#rrggbb" and an unknown palette key are caught by the schema at their paths.
+    func testSchemaChecksNestedObjects() throws {
+        let bad = try TestSupport.temporaryDirectory().appendingPathComponent("theme.json")
+        try ##"{"sources": [{"type": "ics", "path": "a.ics"}], "sinks": [{"type": "html", "path": "o.html", "theme": {"dark": {"acent": "#fff"}}}]}"##
+            .write(to: bad, atomically: true, encoding: .utf8)
+        let result = try checkWithJSONSchema([bad.path])
+        XCTAssertEqual(result.code, 1, result.output)
+        XCTAssertTrue(result.output.contains("sinks[0].theme.dark: Additional properties are not allowed ('acent' was unexpected)"), result.output)
+    }
 }

@@ -17,25 +17,8 @@ package final class ForecastStage: Stage, @unchecked Sendable {
         type: "forecast",
         kind: .stage,
         summary: "Attach the daily weather forecast for each day entry's place (Open-Meteo, MET Norway, or a saved file)",
-        options: [
-            OptionDoc("provider", "string", "where forecasts come from", values: providers, default: "open-meteo"),
-            OptionDoc("path", "path", "file provider: a saved Open-Meteo answer (JSON), relative to the pipeline file"),
-            OptionDoc("units", "string", "metric (°C, mm, km/h) or imperial (°F, inch, mph)", values: ForecastUnits.allCases.map(\.rawValue), default: "metric"),
-            OptionDoc("historical", "boolean", "open-meteo: ask for past days (the archive for days older than 92 days) instead of marking them \"past\"", default: "true"),
-            OptionDoc("geocode", "boolean", "look up event LOCATION texts and a location {\"name\"} with Open-Meteo's geocoding API", default: "true (false for the file provider)"),
-            OptionDoc("cache", "path", "the HTTP cache file (SQLite); else $CALPIPE_CACHE, else $XDG_CACHE_HOME/calpipe/http-cache.sqlite, else ~/.cache/calpipe/http-cache.sqlite"),
-            OptionDoc("ttl", "number", "seconds a forecast stays fresh when the service sends no Cache-Control or Expires", default: "3600"),
-            OptionDoc("base_url", "url", "the forecast service's address", default: "https://api.open-meteo.com (metno: https://api.met.no)"),
-            OptionDoc("archive_url", "url", "open-meteo: the archive's address, for historical days", default: "https://archive-api.open-meteo.com"),
-            OptionDoc("geocoding_url", "url", "the geocoding service's address", default: "https://geocoding-api.open-meteo.com"),
-            OptionDoc("apikey", "string", "open-meteo: key for the commercial service (then the customer- hosts are the default)"),
-        ] + HTTPOptions.client(userAgent: "User-Agent sent with every request; metno requires one with contact information (e-mail or URL)") + [
-            OptionDoc("batch_size", "integer", "places per request (open-meteo)", default: "10"),
-            OptionDoc("max_distance_km", "number", "file provider: how far a place may be from the nearest place in the file", default: "50"),
-            OptionDoc("buffer_limit", "integer", "day entries held before forecasts are fetched for them", default: "50000"),
-            OptionDoc("entry_distance_km", "number", "an entry gets a forecast of its own only when its place is farther than this from its day's place", default: "25"),
-        ],
-        make: { options in try ForecastStage(options: options) }
+        options: Options.self,
+        make: { options, context in try ForecastStage(options: options, context: context) }
     )
 
     package let providerName: String
@@ -60,31 +43,19 @@ package final class ForecastStage: Stage, @unchecked Sendable {
 
     package var produces: BatchContent { .days }
 
-    init(options: PluginOptions) throws {
-        let provider = options.choice("provider", Self.providers, default: "open-meteo")
+    init(options: Options, context: OptionContext<Options>) throws {
+        let provider = options.provider
         providerName = provider
-        units = ForecastUnits(rawValue: options.choice("units", ForecastUnits.allCases.map(\.rawValue), default: "metric")) ?? .metric
-        let historical = options.bool("historical", default: true)
-        let geocode = options.bool("geocode", default: provider != "file")
-        let ttl = options.number("ttl", default: 3600, range: 0...31_536_000) ?? 3600
-        bufferLimit = options.integer("buffer_limit", default: 50_000, range: 1...10_000_000)
-        let batchSize = options.integer("batch_size", default: 10, range: 1...100)
-        let maxDistance = options.number("max_distance_km", default: 50, range: 0...20_000) ?? 50
-        entryDistanceKm = options.number("entry_distance_km", default: 25, range: 0...20_000) ?? 25
-        let apikey = options.string("apikey")
+        units = options.units
+        let geocode = options.geocode ?? (provider != "file")
+        bufferLimit = options.bufferLimit
+        entryDistanceKm = options.entryDistanceKm
+        let apikey = options.apikey?.reveal()
+        // Timeouts, retries, politeness and User-Agent: the client option group.
+        let settings = HTTPSettings(options.client)
 
-        // Timeouts, retries, politeness and User-Agent: the client option group, declared and read once.
-        let settings = HTTPSettings(HTTPOptions.clientOptions(options))
-
-        // Options that only one provider reads are an error elsewhere, so a typo'd pipeline does not run half-configured.
-        let onlyFor: [(key: String, provider: String)] = [("path", "file"), ("max_distance_km", "file"), ("historical", "open-meteo"),
-                                                           ("archive_url", "open-meteo"), ("apikey", "open-meteo")]
-        for (key, owner) in onlyFor where options.contains(key) && provider != owner {
-            options.report(key, "only the \(owner) provider reads this option (provider is \"\(provider)\")")
-        }
-
-        let environment = options.environment
-        let cachePath = options.path("cache") ?? HTTPCache.defaultPath(environment: environment.environment)
+        let environment = context.environment
+        let cachePath = options.cache?.resolved ?? HTTPCache.defaultPath(environment: environment.environment)
         let needsNetwork = provider != "file" || geocode
         // The pipeline's client's sibling: the feeds and the forecast take turns at a host they both ask.
         let fetcher = needsNetwork ? environment.httpClient(cachePath: cachePath, settings: settings) : nil
@@ -92,31 +63,23 @@ package final class ForecastStage: Stage, @unchecked Sendable {
 
         switch provider {
         case "file":
-            guard let path = options.path("path", required: true) else { throw CalpipeError.optionsRejected }
-            if !geocode { forecastFile = path }
+            let path = options.path ?? OptionPath()
+            if !geocode { forecastFile = path.resolved }
             do {
-                self.provider = try FileProvider(path: path, label: options.string("path") ?? path, units: units, maximumDistanceKm: maxDistance)
+                self.provider = try FileProvider(path: path.resolved, label: path.written, units: units, maximumDistanceKm: options.maxDistanceKm)
             } catch {
-                throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("path"), "\(CalpipeError(error))")
+                throw context.error(\.path, "\(CalpipeError(error))")
             }
         case "metno":
-            guard MetNoProvider.hasContact(settings.userAgent), options.contains("user_agent") else {
-                throw CalpipeError.config(file: environment.pipelineFile, path: options.keyPath("user_agent"), "MET Norway requires an identifying User-Agent with contact information (an e-mail address or a URL), e.g. \"myagenda/1.0 you@example.com\"")
-            }
-            self.provider = MetNoProvider(baseURL: options.string("base_url") ?? "https://api.met.no", ttl: ttl, fetcher: fetcher!)
+            self.provider = MetNoProvider(baseURL: options.baseURL ?? "https://api.met.no", ttl: options.ttl, fetcher: fetcher!)
         default:
             let commercial = apikey != nil
             self.provider = OpenMeteoProvider(
-                baseURL: options.string("base_url") ?? (commercial ? "https://customer-api.open-meteo.com" : "https://api.open-meteo.com"),
-                archiveURL: options.string("archive_url") ?? (commercial ? "https://customer-archive-api.open-meteo.com" : "https://archive-api.open-meteo.com"),
-                apikey: apikey, historical: historical, ttl: ttl, placesPerRequest: batchSize, fetcher: fetcher!)
+                baseURL: options.baseURL ?? (commercial ? "https://customer-api.open-meteo.com" : "https://api.open-meteo.com"),
+                archiveURL: options.archiveURL ?? (commercial ? "https://customer-archive-api.open-meteo.com" : "https://archive-api.open-meteo.com"),
+                apikey: apikey, historical: options.historical, ttl: options.ttl, placesPerRequest: options.batchSize, fetcher: fetcher!)
         }
-        for key in ["base_url", "archive_url", "geocoding_url"] {
-            if let url = options.string(key), NormalizedURL(url) == nil {
-                options.report(key, "expected an http:// or https:// address, got \"\(url)\"")
-            }
-        }
-        let geocoder = geocode ? fetcher.map { Geocoder(baseURL: options.string("geocoding_url") ?? "https://geocoding-api.open-meteo.com", fetcher: $0) } : nil
+        let geocoder = geocode ? fetcher.map { Geocoder(baseURL: options.geocodingURL, fetcher: $0) } : nil
         resolver = PlaceResolver(geocoder: geocoder, defaultPlace: try PlaceResolver.defaultPlace(environment.location, file: environment.pipelineFile))
     }
 

@@ -16,35 +16,49 @@ package final class HTMLSink: Sink, @unchecked Sendable {
         type: "html",
         kind: .sink,
         summary: "Write the agenda as one self-contained web page (calendar strip, days with weather, light and dark)",
-        options: [
-            OptionDoc("path", "path", required: true, "output file; relative to the pipeline file"),
-            OptionDoc("title", "string", "the page's heading",
-                      default: "the pipeline's name; without one, the calendar's name (X-WR-CALNAME, NAME) when the page's events all have the same, else the file's name"),
-            OptionDoc("days_before", "integer", "days the calendar strip shows before today (0-366); without days_before and days_after the strip shows the page's days",
-                      default: "7 (without a window)"),
-            OptionDoc("days_after", "integer", "days the calendar strip shows after today (0-366)", default: "34 (without a window)"),
-            OptionDoc("locale", "string", "language for weekday and month names (\"en\", \"de\", \"fr-CH\")", default: "en"),
-            OptionDoc("max_entries_per_day", "integer", "entries shown per day; the rest are counted as \"+N more\" (1-10000)", default: "100"),
-            OptionDoc("theme", "object", "colours: {\"light\": {...}, \"dark\": {...}} with any of " + HTMLTheme.Palette.keys.joined(separator: ", ") + " as \"#rrggbb\""),
-        ],
+        options: Options.self,
         fileExtensions: ["html", "htm"],
-        make: { options in
-            let path = options.path("path", required: true)
-            let title = options.string("title")
+        make: { options, context in
+            let environment = context.environment
             let settings = Settings(
-                title: title ?? options.environment.name,
-                titleFromCalendar: title == nil && !options.environment.nameWritten,
-                daysBefore: options.integer("days_before", default: 7, range: 0...366),
-                daysAfter: options.integer("days_after", default: 34, range: 0...366),
-                stripAroundToday: options.contains("days_before") || options.contains("days_after"),
-                locale: options.string("locale", default: "en"),
-                maxEntriesPerDay: options.integer("max_entries_per_day", default: 100, range: 1...10_000),
-                theme: HTMLTheme.read(options))
-            try options.finish()
-            guard let path else { throw CalpipeError.optionsRejected }
-            return HTMLSink(path: path, settings: settings, label: options.pathLabel("path"))
+                title: options.title ?? environment.name, titleFromCalendar: options.title == nil && !environment.nameWritten,
+                daysBefore: options.daysBefore, daysAfter: options.daysAfter, stripAroundToday: options.stripAroundToday,
+                locale: options.locale, maxEntriesPerDay: options.maxEntriesPerDay, theme: options.theme.theme)
+            return HTMLSink(path: options.path.resolved, settings: settings, label: options.path.label)
         }
     )
+
+    /// The `html` sink's options.
+    package struct Options: OptionConfig {
+        var path = OptionPath()
+        var title: String?
+        var daysBefore = 7
+        var daysAfter = 34
+        var locale = "en"
+        var maxEntriesPerDay = 100
+        var theme = HTMLThemeOptions()
+        /// `days_before` or `days_after` was given.
+        var stripAroundToday = false
+
+        package init() {}
+
+        package static let options = OptionSpec<Options> {
+            Key("path", \.path, .path, required: true, "output file; relative to the pipeline file")
+            Key("title", \.title, .string, "the page's heading",
+                default: "the pipeline's name; without one, the calendar's name (X-WR-CALNAME, NAME) when the page's events all have the same, else the file's name")
+            Key("days_before", \.daysBefore, .integer(in: 0...366),
+                "days the calendar strip shows before today; without days_before and days_after the strip shows the page's days",
+                default: "7 (without a window)")
+            Key("days_after", \.daysAfter, .integer(in: 0...366), "days the calendar strip shows after today", default: "34 (without a window)")
+            Key("locale", \.locale, .string, "language for weekday and month names (\"en\", \"de\", \"fr-CH\")")
+            Key("max_entries_per_day", \.maxEntriesPerDay, .integer(in: 1...10_000), "entries shown per day; the rest are counted as \"+N more\"")
+            Group("theme", \.theme, "colours: {\"light\": {...}, \"dark\": {...}}, each colour as \"#rrggbb\"")
+        }
+
+        package mutating func validate(_ context: OptionContext<Options>) {
+            stripAroundToday = context.isGiven(\.daysBefore) || context.isGiven(\.daysAfter)
+        }
+    }
 
     package struct Settings: Sendable {
         package var title: String

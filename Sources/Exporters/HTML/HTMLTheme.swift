@@ -20,33 +20,6 @@ package struct HTMLTheme: Hashable, Sendable {
         /// Text on the accent colour (today's date in the strip).
         package var onAccent: String
 
-        package static let keys = ["background", "surface", "shade", "text", "muted", "accent", "on_accent"]
-
-        subscript(key: String) -> String {
-            get {
-                switch key {
-                case "background": return background
-                case "surface": return surface
-                case "shade": return shade
-                case "text": return text
-                case "muted": return muted
-                case "accent": return accent
-                default: return onAccent
-                }
-            }
-            set {
-                switch key {
-                case "background": background = newValue
-                case "surface": surface = newValue
-                case "shade": shade = newValue
-                case "text": text = newValue
-                case "muted": muted = newValue
-                case "accent": accent = newValue
-                default: onAccent = newValue
-                }
-            }
-        }
-
         /// The foreground/background pairs the page draws text with, named for messages.
         package var textPairs: [(name: String, foreground: String, background: String)] {
             [
@@ -100,27 +73,6 @@ package struct HTMLTheme: Hashable, Sendable {
             }
         }
         return (values[0] * 16 + values[1], values[2] * 16 + values[3], values[4] * 16 + values[5])
-    }
-
-    /// Reads the sink's `theme` option: `{"light": {"accent": "#..."}, "dark": {...}}`; unknown keys and colours
-    /// that are not "#rrggbb" are reported at their JSON path.
-    static func read(_ options: PluginOptions) -> HTMLTheme {
-        var theme = HTMLTheme.standard
-        guard let object = options.nested("theme") else { return theme }
-        object.rejectUnknownKeys(["light", "dark"])
-        for mode in ["light", "dark"] {
-            guard let palette = object.nested(mode) else { continue }
-            palette.rejectUnknownKeys(Palette.keys)
-            for key in Palette.keys {
-                guard let value = palette.string(key) else { continue }
-                guard rgb(value) != nil else {
-                    palette.report(key, "expected a colour as \"#rrggbb\", got \"\(value)\"")
-                    continue
-                }
-                if mode == "light" { theme.light[key] = value.lowercased() } else { theme.dark[key] = value.lowercased() }
-            }
-        }
-        return theme
     }
 
     /// Pairs below WCAG AA (4.5:1), as "dark: muted on surface 3.1:1".

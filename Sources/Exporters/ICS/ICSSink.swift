@@ -10,18 +10,11 @@ package final class ICSSink: ICalOutputSink {
         type: "ics",
         kind: .sink,
         summary: "Write an RFC 5545 iCalendar file (source events or one VEVENT per occurrence), atomically",
-        options: [
-            OptionDoc("path", "path", required: true, "output file, or \"-\" for standard output; relative to the pipeline file"),
-            OptionDoc("expand", "boolean", "one VEVENT per occurrence (with RECURRENCE-ID) instead of the source events with their rules", default: "false"),
-        ] + ICalCalendarHead.options,
+        options: ICalOutputOptions.self,
         fileExtensions: ["ics", "ical"],
-        make: { options in
-            let path = options.path("path", required: true)
-            let expand = options.bool("expand", default: false)
-            let head = ICalCalendarHead.read(options)
-            try options.finish()
-            guard let path else { throw CalpipeError.optionsRejected }
-            return ICSSink(path: path, expand: expand, label: options.pathLabel("path"), head: head, windowed: options.environment.window != nil)
+        make: { options, context in
+            ICSSink(path: options.path.resolved, expand: options.expand, label: options.path.label, head: options.head(in: context.environment),
+                     windowed: context.environment.window != nil)
         }
     )
 

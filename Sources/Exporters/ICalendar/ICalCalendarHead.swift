@@ -22,37 +22,6 @@ struct ICalCalendarHead {
         self.color = color
     }
 
-    static let options = [
-        OptionDoc("calendar_name", "string", "the calendar's name (NAME and X-WR-CALNAME); \"\" for none", default: "the pipeline's name"),
-        OptionDoc("refresh_interval", "string", "how often subscribers should reload (REFRESH-INTERVAL and X-PUBLISHED-TTL): \"PT1H\", \"30m\", \"1h\", \"1d\", \"1w\""),
-        OptionDoc("color", "string", "the calendar's colour (COLOR): a CSS3 colour name, or \"#rrggbb\" written as the nearest name and exactly in X-APPLE-CALENDAR-COLOR"),
-    ]
-    static let optionNames = options.map(\.name)
-
-    /// The head a sink's options ask for.
-    static func read(_ options: PluginOptions) -> ICalCalendarHead {
-        var head = ICalCalendarHead()
-        let name = options.string("calendar_name") ?? options.environment.name
-        head.name = name.isEmpty ? nil : name
-        if let text = options.string("refresh_interval") {
-            if let d = duration(text), !d.isNegative, d != .zero {
-                head.refreshInterval = d
-            } else {
-                options.report("refresh_interval", "invalid duration \"\(text)\" (expected an ISO 8601 duration such as \"PT1H\", or a number with s, m, h, d or w, such as \"30m\")")
-            }
-        }
-        if let text = options.string("color") {
-            if let found = CSSColorNames.name(for: text) {
-                head.color = found.name
-                let given = text.trimmingCharacters(in: .whitespaces)
-                if CSSColorNames.hexRGB(given.lowercased()) != nil { head.exactColor = given }
-            } else {
-                options.report("color", "unknown colour \"\(text)\" (expected a CSS3 colour name such as \"steelblue\", or \"#rrggbb\")")
-            }
-        }
-        return head
-    }
-
     /// "PT1H", "P1D", or a count with a unit: "90s", "30m", "1h", "2d", "1w".
     static func duration(_ text: String) -> CalDuration? {
         let t = text.trimmingCharacters(in: .whitespaces)

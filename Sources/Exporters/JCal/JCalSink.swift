@@ -8,18 +8,11 @@ package final class JCalSink: ICalOutputSink {
         type: "jcal",
         kind: .sink,
         summary: "Write a jCal (RFC 7265, iCalendar in JSON) file, atomically",
-        options: [
-            OptionDoc("path", "path", required: true, "output file, or \"-\" for standard output; relative to the pipeline file"),
-            OptionDoc("expand", "boolean", "one VEVENT per occurrence (with RECURRENCE-ID) instead of the source events with their rules", default: "false"),
-        ] + ICalCalendarHead.options,
+        options: ICalOutputOptions.self,
         fileExtensions: ["jcal"],
-        make: { options in
-            let path = options.path("path", required: true)
-            let expand = options.bool("expand", default: false)
-            let head = ICalCalendarHead.read(options)
-            try options.finish()
-            guard let path else { throw CalpipeError.optionsRejected }
-            return JCalSink(path: path, expand: expand, label: options.pathLabel("path"), head: head, windowed: options.environment.window != nil)
+        make: { options, context in
+            JCalSink(path: options.path.resolved, expand: options.expand, label: options.path.label, head: options.head(in: context.environment),
+                     windowed: context.environment.window != nil)
         }
     )
 

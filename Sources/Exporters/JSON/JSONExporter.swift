@@ -15,25 +15,36 @@ package final class JSONExporter: Sink, @unchecked Sendable {
         type: "json",
         kind: .sink,
         summary: "Write agenda days, events or occurrences as JSON or NDJSON, atomically",
-        options: [
-            OptionDoc("path", "path", required: true, "output file, or \"-\" for standard output; relative to the pipeline file"),
-            OptionDoc("shape", "string", "what to write", values: Shape.allCases.map(\.rawValue), default: "days"),
-            OptionDoc("ndjson", "boolean", "one JSON object per line (a day, an event or an occurrence)", default: "false"),
-            OptionDoc("pretty", "boolean", "indent the document (ignored with ndjson)", default: "true"),
-            OptionDoc("empty_days", "boolean", "with shape days and a window: also list days without entries", default: "true"),
-        ],
+        options: Options.self,
         fileExtensions: ["json", "ndjson", "jsonl"],
-        make: { options in
-            let path = options.path("path", required: true)
-            let shape = Shape(rawValue: options.choice("shape", Shape.allCases.map(\.rawValue), default: "days")) ?? .days
-            var ndjson = path.map { $0.hasSuffix(".ndjson") || $0.hasSuffix(".jsonl") } ?? false
-            ndjson = options.bool("ndjson", default: ndjson)
-            let pretty = options.bool("pretty", default: true)
-            let emptyDays = options.bool("empty_days", default: true)
-            guard let path else { throw CalpipeError.optionsRejected }
-            return JSONExporter(path: path, shape: shape, ndjson: ndjson, pretty: pretty, emptyDays: emptyDays, label: options.pathLabel("path"))
+        make: { options, _ in
+            JSONExporter(path: options.path.resolved, shape: options.shape, ndjson: options.writesNDJSON, pretty: options.pretty,
+                         emptyDays: options.emptyDays, label: options.path.label)
         }
     )
+
+    /// The `json` sink's options.
+    package struct Options: OptionConfig {
+        var path = OptionPath()
+        var shape = Shape.days
+        var ndjson: Bool?
+        var pretty = true
+        var emptyDays = true
+        /// `ndjson`, else whether the path ends in .ndjson or .jsonl.
+        var writesNDJSON: Bool {
+            ndjson ?? (path.resolved.hasSuffix(".ndjson") || path.resolved.hasSuffix(".jsonl"))
+        }
+
+        package init() {}
+
+        package static let options = OptionSpec<Options> {
+            Key("path", \.path, .path, required: true, "output file, or \"-\" for standard output; relative to the pipeline file")
+            Key("shape", \.shape, .choice, "what to write")
+            Key("ndjson", \.ndjson, .boolean, "one JSON object per line (a day, an event or an occurrence)", default: "true for .ndjson/.jsonl files, else false")
+            Key("pretty", \.pretty, .boolean, "indent the document (ignored with ndjson)")
+            Key("empty_days", \.emptyDays, .boolean, "with shape days and a window: also list days without entries")
+        }
+    }
 
     package let path: String
     let writtenPath: String

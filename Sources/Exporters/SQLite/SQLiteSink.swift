@@ -13,23 +13,11 @@ package final class SQLiteSink: IncrementalSink, @unchecked Sendable {
         type: "sqlite",
         kind: .sink,
         summary: "Keep a queryable SQLite agenda database in sync: events, occurrences, day entries, forecasts",
-        options: [
-            OptionDoc("path", "path", required: true, "the database file; created when missing, upgraded in place"),
-            OptionDoc("keep_removed", "boolean", "keep rows that left a feed and mark them (removed_run) instead of deleting them", default: "false"),
-            OptionDoc("source_text", "boolean", "also store each event's original text (ICS: BEGIN:VEVENT to END:VEVENT) in events.source_text; every property is stored in its columns either way", default: "false"),
-            OptionDoc("busy_timeout_ms", "integer", "how long to wait for another program writing the same database before failing", default: "30000"),
-        ],
+        options: Options.self,
         fileExtensions: ["db", "sqlite", "sqlite3"],
-        make: { options in
-            let displayPath = options.pathLabel("path") ?? ""
-            let resolved = options.path("path", required: true) ?? ""
-            return SQLiteSink(
-                path: resolved,
-                displayPath: displayPath,
-                keepRemoved: options.bool("keep_removed", default: false),
-                keepSourceText: options.bool("source_text", default: false),
-                busyTimeoutMilliseconds: options.integer("busy_timeout_ms", default: 30_000, range: 0...86_400_000)
-            )
+        make: { options, _ in
+            SQLiteSink(path: options.path.resolved, displayPath: options.path.label, keepRemoved: options.keepRemoved,
+                       keepSourceText: options.sourceText, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         }
     )
 

@@ -8,18 +8,11 @@ package final class XCalSink: ICalOutputSink {
         type: "xcal",
         kind: .sink,
         summary: "Write an xCal (RFC 6321, iCalendar in XML) file, atomically",
-        options: [
-            OptionDoc("path", "path", required: true, "output file, or \"-\" for standard output; relative to the pipeline file"),
-            OptionDoc("expand", "boolean", "one VEVENT per occurrence (with RECURRENCE-ID) instead of the source events with their rules", default: "false"),
-        ] + ICalCalendarHead.options,
+        options: ICalOutputOptions.self,
         fileExtensions: ["xcs", "xcal", "xml"],
-        make: { options in
-            let path = options.path("path", required: true)
-            let expand = options.bool("expand", default: false)
-            let head = ICalCalendarHead.read(options)
-            try options.finish()
-            guard let path else { throw CalpipeError.optionsRejected }
-            return XCalSink(path: path, expand: expand, label: options.pathLabel("path"), head: head, windowed: options.environment.window != nil)
+        make: { options, context in
+            XCalSink(path: options.path.resolved, expand: options.expand, label: options.path.label, head: options.head(in: context.environment),
+                     windowed: context.environment.window != nil)
         }
     )
 

@@ -11,13 +11,8 @@ package final class CalDAVSource: EventSource {
         type: "caldav-xml",
         kind: .source,
         summary: "A saved CalDAV multistatus response: the iCalendar data of each resource, with href and ETag",
-        options: InputSpec.optionDocs,
-        make: { options in
-            let spec = InputSpec.decode(options)
-            try options.finish()
-            guard let spec else { throw CalpipeError.optionsRejected }
-            return CalDAVSource(input: spec)
-        }
+        options: InputOptions.self,
+        make: { options, _ in CalDAVSource(input: options.spec) }
     )
 
     static let dav = "DAV:"

@@ -9,27 +9,29 @@ package final class ICSSource: EventSource {
         type: "ics",
         kind: .source,
         summary: "iCalendar (RFC 5545) files: Outlook, Google, Apple and other feeds, streamed",
-        options: ICSSource.optionDocs,
+        options: Options.self,
         fileExtensions: ["ics", "ical", "ifb"],
-        make: { options in
-            let spec = InputSpec.decode(options)
-            let workers = options.contains("workers") ? options.integer("workers", default: 0, range: 0...64) : nil
-            let strict = options.bool("strict", default: false)
-            try options.finish()
-            guard let spec else { throw CalpipeError.optionsRejected }
-            return ICSSource(input: spec, workers: workers, strict: strict)
-        }
+        make: { options, _ in ICSSource(input: options.input.spec, workers: options.workers, strict: options.strict) }
     )
 
-    package static let optionDocs = InputSpec.optionDocs + [
-        OptionDoc("workers", "integer",
-                  "threads that parse the events' lines and make the events while the file is read (0: all on one thread); the events, rejections and warnings are the same",
-                  default: "the cores the run leaves idle: one per core (at most 4) when no sink writes (a dry run), else 0"),
-        OptionDoc("strict", "boolean",
-                  "reject an event instead of repairing it (dropping an unreadable RRULE, RDATE or line, closing a component that never ends, ...), as --strict does for every source",
-                  default: "false: repair, keep the event and report what was done"),
-    ]
+    /// The `ics` source's options.
+    package struct Options: OptionConfig {
+        var input = InputOptions()
+        var workers: Int?
+        var strict = false
 
+        package init() {}
+
+        package static let options = OptionSpec<Options> {
+            Include(\.input)
+            Key("workers", \.workers, .integer(in: 0...64),
+                "threads that parse the events' lines and make the events while the file is read (0: all on one thread); the events, rejections and warnings are the same",
+                default: "the cores the run leaves idle: one per core (at most 4) when no sink writes (a dry run), else 0")
+            Key("strict", \.strict, .boolean,
+                "reject an event instead of repairing it (dropping an unreadable RRULE, RDATE or line, closing a component that never ends, ...), as --strict does for every source",
+                default: "false: repair, keep the event and report what was done")
+        }
+    }
 
     package let input: InputSpec
     /// Threads that make the events (`ICSReader`'s `workers`; nil: `RunContext.idleCores`). The results are the same.

@@ -8,14 +8,9 @@ package final class JCalSource: EventSource {
         type: "jcal",
         kind: .source,
         summary: "jCal (RFC 7265, iCalendar in JSON) files, streamed one component at a time",
-        options: InputSpec.optionDocs,
+        options: InputOptions.self,
         fileExtensions: ["jcal"],
-        make: { options in
-            let spec = InputSpec.decode(options)
-            try options.finish()
-            guard let spec else { throw CalpipeError.optionsRejected }
-            return JCalSource(input: spec)
-        }
+        make: { options, _ in JCalSource(input: options.spec) }
     )
 
     package static let batchSize = 1000

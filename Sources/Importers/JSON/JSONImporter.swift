@@ -10,21 +10,37 @@ package final class JSONImporter: EventSource {
         type: "json",
         kind: .source,
         summary: "Events from JSON: calpipe's format or mapped fields; arrays, nested arrays or NDJSON",
-        options: InputSpec.optionDocs + [
-            OptionDoc("items", "string", "dotted path to the array of events inside the document, e.g. \"data.events\""),
-            OptionDoc("ndjson", "boolean", "one JSON event per line (default: true for .ndjson/.jsonl files)"),
-        ] + EventMapping.optionDocs,
+        options: Options.self,
         fileExtensions: ["json", "ndjson", "jsonl"],
-        make: { options in
-            guard let input = InputSpec.decode(options) else { throw CalpipeError.optionsRejected }
-            let items = options.string("items")
-            var ndjson = false
-            if case .path(let p, _) = input.location { ndjson = p.hasSuffix(".ndjson") || p.hasSuffix(".jsonl") }
-            ndjson = options.bool("ndjson", default: ndjson)
-            if ndjson, items != nil { options.report("items", "cannot be used with \"ndjson\": true") }
-            return JSONImporter(input: input, items: items, ndjson: ndjson, mapping: EventMapping.decode(options))
+        make: { options, _ in
+            JSONImporter(input: options.input.spec, items: options.items, ndjson: options.readsNDJSON, mapping: options.mapping.mapping)
         }
     )
+
+    /// The `json` source's options.
+    package struct Options: OptionConfig {
+        var input = InputOptions()
+        var items: String?
+        var ndjson: Bool?
+        var mapping = EventMappingOptions()
+        /// `ndjson`, else whether the path ends in .ndjson or .jsonl.
+        var readsNDJSON = false
+
+        package init() {}
+
+        package static let options = OptionSpec<Options> {
+            Include(\.input)
+            Key("items", \.items, .string, "dotted path to the array of events inside the document, e.g. \"data.events\"")
+            Key("ndjson", \.ndjson, .boolean, "one JSON event per line", default: "true for .ndjson/.jsonl files, else false")
+            Include(\.mapping)
+        }
+
+        package mutating func validate(_ context: OptionContext<Options>) {
+            let written = input.path?.written ?? ""
+            readsNDJSON = ndjson ?? (written.hasSuffix(".ndjson") || written.hasSuffix(".jsonl"))
+            if readsNDJSON, items != nil { context.report(\.items, "cannot be used with \"ndjson\": true") }
+        }
+    }
 
     package static let batchSize = 1000
 

@@ -16,34 +16,47 @@ package final class MappedXMLSource: EventSource, @unchecked Sendable {
         type: "xml",
         kind: .source,
         summary: "Events from any XML feed: items chosen by a path, fields by XPath (same fields as json)",
-        options: InputSpec.optionDocs + [
-            OptionDoc("item", "string", required: true, "the elements that are events: \"//event\", \"/feed/item\", \"events/event\" (prefixes from \"namespaces\")"),
-            OptionDoc("namespaces", "object", "prefixes for item and field paths, e.g. {\"v\": \"http://example.com/venue\"}"),
-        ] + EventMapping.optionDocs,
-        make: { options in
-            let input = InputSpec.decode(options)
-            let item = options.string("item")
-            let namespaces = (options.stringMap("namespaces") ?? []).map { (prefix: $0.key, uri: $0.value) }
-            let mapping = EventMapping.decode(options)
-            var pattern: XMLStreamPattern?
-            if let item {
-                do { pattern = try XMLStreamPattern(item, namespaces: namespaces) } catch let e as XMLError { options.report("item", e.message) }
-            }
-            var expressions: [String: XPathExpression] = [:]
-            for field in EventMapping.fieldNames {
-                let path = mapping.path(for: field)
-                do {
-                    expressions[path] = try XPathExpression(path)
-                } catch let e as XMLError {
-                    // Only a mapped field can be wrong; an unmapped one is looked up under its own name.
-                    options.report(mapping.paths[field] != nil ? "fields.\(field)" : "fields", e.message)
-                }
-            }
-            try options.finish()
-            guard let input, let pattern else { throw CalpipeError.optionsRejected }
-            return MappedXMLSource(input: input, item: pattern, namespaces: namespaces, mapping: mapping, expressions: expressions)
+        options: Options.self,
+        make: { options, _ in
+            try MappedXMLSource(input: options.input.spec, item: options.item, namespaces: options.prefixes, mapping: options.mapping.mapping)
         }
     )
+
+    /// The `xml` source's options.
+    package struct Options: OptionConfig {
+        var input = InputOptions()
+        var item = ""
+        var namespaces: [(key: String, value: String)] = []
+        var mapping = EventMappingOptions()
+
+        package init() {}
+
+        package static let options = OptionSpec<Options> {
+            Include(\.input)
+            Key("item", \.item, .string, required: true,
+                "the elements that are events: \"//event\", \"/feed/item\", \"events/event\" (prefixes from \"namespaces\")")
+            Key("namespaces", \.namespaces, .stringMap, "prefixes for item and field paths, e.g. {\"v\": \"http://example.com/venue\"}")
+            Include(\.mapping)
+        }
+
+        var prefixes: [(prefix: String, uri: String)] { namespaces.map { (prefix: $0.key, uri: $0.value) } }
+
+        /// The item path and every field's XPath must compile.
+        package mutating func validate(_ context: OptionContext<Options>) {
+            if context.isGiven(\.item) {
+                do { _ = try XMLStreamPattern(item, namespaces: prefixes) } catch let e as XMLError { context.report(\.item, e.message) } catch {}
+            }
+            let mapping = mapping.mapping
+            for field in EventMapping.fieldNames {
+                do {
+                    _ = try XPathExpression(mapping.path(for: field))
+                } catch let e as XMLError {
+                    // Only a mapped field can be wrong; an unmapped one is looked up under its own name.
+                    if mapping.paths[field] != nil { context.report(\.mapping.fields, member: field, e.message) } else { context.report(\.mapping.fields, e.message) }
+                } catch {}
+            }
+        }
+    }
 
     package static let batchSize = 1000
 

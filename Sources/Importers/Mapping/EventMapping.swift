@@ -34,35 +34,6 @@ package struct EventMapping: Sendable {
         self.zone = zone
     }
 
-    /// The options the mapping reads, for plugin docs.
-    package static let optionDocs: [OptionDoc] = [
-        OptionDoc("fields", "object", "map calpipe field names to paths in each record, e.g. {\"title\": \"name\", \"start\": \"when.begin\"}"),
-        OptionDoc("date_format", "string", "how dates are written", values: DateFormat.allCases.map(\.rawValue), default: "auto"),
-        OptionDoc("timezone", "string", "IANA zone for local times without an offset (default: floating)"),
-    ]
-
-    /// Decodes `fields`, `date_format` and `timezone` from a plugin's options.
-    package static func decode(_ options: PluginOptions) -> EventMapping {
-        var mapping = EventMapping()
-        if let fields = options.stringMap("fields") {
-            for (name, path) in fields {
-                guard fieldNames.contains(name) else {
-                    options.report("fields.\(name)", "unknown field (expected one of: \(fieldNames.joined(separator: ", ")))" + Suggestion.hint(for: name, in: fieldNames))
-                    continue
-                }
-                mapping.paths[name] = path
-            }
-        }
-        let format = options.choice("date_format", DateFormat.allCases.map(\.rawValue), default: "auto")
-        mapping.dateFormat = DateFormat(rawValue: format) ?? .auto
-        if let zoneName = options.string("timezone") {
-            if let zone = options.environment.zones.zone(named: zoneName) { mapping.zone = zone } else {
-                options.report("timezone", "unknown time zone \"\(zoneName)\" (expected an IANA name such as \"Europe/Berlin\")" + ZoneDatabase.hint(for: zoneName))
-            }
-        }
-        return mapping
-    }
-
     package func path(for field: String) -> String { paths[field] ?? field }
 
     /// Builds the event. `lookup` answers a path with the value there (nil when absent). Parts that can be

@@ -10,14 +10,9 @@ package final class XCalSource: EventSource {
         type: "xcal",
         kind: .source,
         summary: "xCal (RFC 6321, iCalendar in XML) files, streamed one component at a time",
-        options: InputSpec.optionDocs,
+        options: InputOptions.self,
         fileExtensions: ["xcs", "xcal", "xml"],
-        make: { options in
-            let spec = InputSpec.decode(options)
-            try options.finish()
-            guard let spec else { throw CalpipeError.optionsRejected }
-            return XCalSource(input: spec)
-        }
+        make: { options, _ in XCalSource(input: options.spec) }
     )
 
     /// Events handed on per batch.

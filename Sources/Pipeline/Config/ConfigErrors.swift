@@ -29,6 +29,14 @@ public final class ConfigDiagnostics {
         if !path.isEmpty, issues.contains(where: { $0.path == path }) { return }
         issues.append(CalpipeError.config(file: file, path: path, message))
     }
+
+    /// Puts the issues added since `start` in the order of `rank` (of each issue's path), keeping the order of
+    /// issues of equal rank.
+    func order(since start: Int, by rank: (String) -> Int) {
+        guard start < issues.count - 1 else { return }
+        let ranked = issues[start...].enumerated().map { (rank: rank($0.element.path ?? ""), index: $0.offset, issue: $0.element) }
+        issues.replaceSubrange(start..., with: ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map(\.issue))
+    }
 }
 
 extension CalpipeError {

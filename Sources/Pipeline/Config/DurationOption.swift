@@ -16,6 +16,17 @@ package enum DurationOption {
         return value
     }
 
+    /// A duration as pipeline files write it: the largest unit that divides it ("30s", "15m", "6h", "2d", "1w";
+    /// "1.5s" for fractions of a second).
+    package static func text(_ seconds: Double) -> String {
+        guard seconds == seconds.rounded(), seconds.magnitude < 1e15 else { return JSONWriter.numberText(seconds) + "s" }
+        let whole = Int64(seconds)
+        for (unit, size) in [("w", Int64(604_800)), ("d", 86_400), ("h", 3600), ("m", 60)] where whole != 0 && whole % size == 0 {
+            return "\(whole / size)\(unit)"
+        }
+        return "\(whole)s"
+    }
+
     /// A duration for people: the largest unit that fits, rounded down ("59 s", "1 min", "2 h 5 min", "3 d 4 h").
     package static func describe(_ seconds: Double) -> String {
         let total = Int(max(0, seconds).rounded(.down))

@@ -15,18 +15,27 @@ extension PipelineDefinition {
         for (i, label) in sourceLabels.enumerated() {
             let type = i < sourceTypes.count ? sourceTypes[i] : "?"
             let color = i < sourceColors.count ? sourceColors[i].map { ", colour \($0)" } ?? "" : ""
-            lines.append("    \(i + 1). \(type) \(label)\(color)")
+            lines.append("    \(i + 1). \(type) \(label)\(color)" + Self.optionText(optionSummaries.sources, i))
         }
         lines.append("  stages:" + (stages.isEmpty ? " none" : ""))
         for i in stages.indices {
             let type = i < stageTypes.count ? stageTypes[i] : "?"
             let added = addedStageIndexes.contains(i) ? " (added)" : ""
-            lines.append("    \(i + 1). \(type)\(added)")
+            let written = i - addedStageIndexes.filter { $0 <= i }.count
+            lines.append("    \(i + 1). \(type)\(added)" + (added.isEmpty ? Self.optionText(optionSummaries.stages, written) : ""))
         }
         lines.append("  sinks:")
-        for (i, sink) in sinks.enumerated() { lines.append("    \(i + 1). \(sink.label)") }
+        for (i, sink) in sinks.enumerated() { lines.append("    \(i + 1). \(sink.label)" + Self.optionText(optionSummaries.sinks, i)) }
         for note in notes { lines.append("  note: \(note)") }
         return lines
+    }
+
+    /// " {"shape": "events"}": a plugin's options that differ from their defaults, without those its label shows
+    /// (`path`, `url`, `name`, `color`); secrets are "<redacted>". Empty when there are none.
+    static func optionText(_ summaries: [JSONValue], _ index: Int) -> String {
+        guard index >= 0, index < summaries.count, case .object(let object) = summaries[index] else { return "" }
+        let shown = object.members.filter { !["path", "url", "name", "color"].contains($0.key) }
+        return shown.isEmpty ? "" : " " + JSONWriter(pretty: false).string(.object(JSONObject(shown)))
     }
 
     /// Puts an `expand` stage in front of `split` (or first, when only a sink needs occurrences) when the

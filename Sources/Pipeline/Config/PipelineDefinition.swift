@@ -12,6 +12,8 @@ public struct PipelineDefinition: Sendable {
     public var sourceTypes: [String] = []
     public var stageTypes: [String] = []
     public var sinkTypes: [String] = []
+    /// Each source's, stage's and sink's options that differ from their defaults, secrets redacted, for the plan.
+    package var optionSummaries: (sources: [JSONValue], stages: [JSONValue], sinks: [JSONValue]) = ([], [], [])
     /// What the loader changed in the pipeline as written (an `expand` stage it added), one line each.
     public var notes: [String] = []
     /// Stages the loader added (indexes into `stages`).

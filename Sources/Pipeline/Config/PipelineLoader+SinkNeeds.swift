@@ -8,8 +8,7 @@ extension PipelineLoader {
         guard let descriptor = registry.sink(type) else { return nil }
         let environment = PipelineEnvironment(pipelineFile: "", baseDirectory: baseDirectory, name: "", zone: .utc, window: nil,
                                               environment: self.environment, zones: zones, today: CivilDate(daysSinceEpoch: 0))
-        let options = PluginOptions(path: "", object: options, environment: environment, diagnostics: ConfigDiagnostics(file: ""),
-                                    declared: descriptor.options)
+        let options = PluginOptions(path: "", object: options, environment: environment, diagnostics: ConfigDiagnostics(file: ""))
         return (try? descriptor.make(options))?.needs
     }
 }

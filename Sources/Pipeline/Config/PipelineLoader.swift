@@ -18,8 +18,16 @@ public struct PipelineLoader {
         OptionDoc("name", "string", "the pipeline's name; shown in summaries and outputs", default: "the file's name"),
         OptionDoc("description", "string", "free text"),
         OptionDoc("timezone", "string", "the output zone (IANA name such as Europe/Berlin): days are split and windows read in it", default: "$TZ, then the system zone"),
-        OptionDoc("window", "object", "from (inclusive) and to (exclusive): YYYY-MM-DD, today, today+Nd or today-Nw"),
-        OptionDoc("location", "object", "the default place for the forecast: {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}"),
+        {
+            var window = OptionDoc("window", "object", "from (inclusive) and to (exclusive): YYYY-MM-DD, today, today+Nd or today-Nw")
+            window.members = WindowOptions.options.docs
+            return window
+        }(),
+        {
+            var location = OptionDoc("location", "object", "the default place for the forecast: {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}")
+            location.members = LocationOptions.options.docs
+            return location
+        }(),
         OptionDoc("locale", "string", "the language of weekday names in exported days (en, de, fr_CA, ...)", default: "en"),
         OptionDoc("sources", "array", required: true, "where events come from, in order"),
         OptionDoc("stages", "array", "what happens to them, in order"),
@@ -93,26 +101,21 @@ public struct PipelineLoader {
             }
         }
         var window: Window?
-        if let w = top.nested("window") {
-            w.rejectUnknownKeys(["from", "to"])
-            let from = w.string("from", required: true).flatMap { text -> CivilDate? in
-                guard let d = Window.parseBound(text, today: today) else {
-                    w.report("from", "invalid date \"\(text)\" (expected YYYY-MM-DD, today, today+Nd or today-Nw)"); return nil
-                }
-                return d
-            }
-            let to = w.string("to", required: true).flatMap { text -> CivilDate? in
-                guard let d = Window.parseBound(text, today: today) else {
-                    w.report("to", "invalid date \"\(text)\" (expected YYYY-MM-DD, today, today+Nd or today-Nw)"); return nil
-                }
-                return d
-            }
-            if let from, let to {
-                if to <= from { w.report("to", "the window ends (\(to.iso8601)) before or when it starts (\(from.iso8601)); \"to\" is exclusive") } else { window = Window(from: from, to: to) }
+        if let value = root["window"] {
+            let at = OptionInput(path: "window", environment: top.environment, diagnostics: diagnostics)
+            if case .object(let object) = value {
+                let options = WindowOptions.options.decode(object, at: at)
+                window = options.window(today: today, context: OptionContext(input: at, object: object, names: WindowOptions.options.names))
+            } else {
+                at.wrongType(OptionKind.object.expectation, value)
             }
         }
         if let location = root["location"] {
-            if location.objectValue == nil { diagnostics.add("location", "expected an object such as {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}, got \(location.kindDescription)") }
+            if let object = location.objectValue {
+                _ = LocationOptions.options.decode(object, at: OptionInput(path: "location", environment: top.environment, diagnostics: diagnostics))
+            } else {
+                diagnostics.add("location", "expected an object such as {\"latitude\": 52.52, \"longitude\": 13.41} or {\"name\": \"Berlin\"}, got \(location.kindDescription)")
+            }
         }
 
         var env = PipelineEnvironment(pipelineFile: file, baseDirectory: baseDirectory, name: name, zone: zone, window: window,
@@ -152,7 +155,7 @@ public struct PipelineLoader {
         definition.sourceLabelIsPath = builtSources.map { $0.object["name"]?.stringValue == nil && $0.object["path"]?.stringValue != nil }
         definition.documentFingerprint = SHA256.hex(of: Array(JSONWriter(pretty: false).string(.object(root)).utf8))
         definition.allowEmpty = builtSources.map { $0.object["allow_empty"] == .bool(true) }
-        // `color` is a common source option (checked by `checkDeclared`), read here rather than by each source.
+        // `color` is a common source option (`SourceCommonOptions`, checked with the source's own), read here rather than by each source.
         definition.sourceColors = builtSources.map { $0.object["color"]?.stringValue.flatMap { CSSColor.hex($0) } }
         definition.sourceNamed = builtSources.map { $0.object["name"]?.stringValue != nil }
         definition.configFingerprints = builtSources.map { built in
@@ -161,6 +164,7 @@ public struct PipelineLoader {
         definition.sourceTypes = builtSources.map { $0.object["type"]?.stringValue ?? "" }
         definition.stageTypes = builtStages.map { $0.object["type"]?.stringValue ?? "" }
         definition.sinkTypes = builtSinks.map { $0.object["type"]?.stringValue ?? "" }
+        definition.optionSummaries = (builtSources.map(\.options), builtStages.map(\.options), builtSinks.map(\.options))
         // Recurring events must not silently lose their later instances (issue 17): expand before split.
         if let note = definition.addExpandWhereNeeded(make: { makeDefaultStage("expand", env: env, file: file) }) {
             definition.notes.append(note)
@@ -181,7 +185,7 @@ public struct PipelineLoader {
     }
 
     private func build<Product>(section kind: PluginKind, root: JSONObject, required: Bool, env: PipelineEnvironment,
-                                diagnostics: ConfigDiagnostics, lookup: (String) -> PluginDescriptor<Product>?) -> [(product: Product, object: JSONObject, path: String)] {
+                                diagnostics: ConfigDiagnostics, lookup: (String) -> PluginDescriptor<Product>?) -> [(product: Product, object: JSONObject, path: String, options: JSONValue)] {
         let key = kind.section
         guard let value = root[key] else {
             if required { diagnostics.add(key, "missing (expected an array of \(kind.rawValue) objects, each with a \"type\")") }
@@ -192,7 +196,7 @@ public struct PipelineLoader {
             return []
         }
         if required && items.isEmpty { diagnostics.add(key, "expected at least one \(kind.rawValue)") }
-        var built: [(product: Product, object: JSONObject, path: String)] = []
+        var built: [(product: Product, object: JSONObject, path: String, options: JSONValue)] = []
         let known = registry.typeNames(kind)
         for (i, item) in items.enumerated() {
             let path = "\(key)[\(i)]"
@@ -212,13 +216,11 @@ public struct PipelineLoader {
                 diagnostics.add(path + ".type", "unknown \(kind.rawValue) type \"\(type)\" (known: \(known.joined(separator: ", ")))" + Suggestion.hint(for: type, in: known))
                 continue
             }
-            // The options are declared once, in the descriptor: checked here before the plugin reads them.
-            let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics, declared: descriptor.options)
-            options.checkDeclared()
+            // The options are declared once, in the descriptor: decoded (and every problem reported) before `make`.
+            let options = PluginOptions(path: path, object: object, environment: env, diagnostics: diagnostics)
             do {
-                let product = try descriptor.make(options)
-                try options.finish()
-                built.append((product, object, path))
+                let (product, described) = try descriptor.makeDescribed(options)
+                built.append((product, object, path, described))
             } catch let error as CalpipeError where error == .optionsRejected {
                 continue
             } catch let issue as CalpipeError where issue.kind == .usage {

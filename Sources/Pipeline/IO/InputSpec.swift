@@ -1,8 +1,8 @@
 import Foundation
 
 /// Where a file-reading source reads from: `"path"` (a file, a glob such as "data/*.ics", or "-" for stdin)
-/// or `"url"` (`http://`, `https://`, `webcal://` read as https). Every file-reading source uses this,
-/// so all of them accept the same two options.
+/// or `"url"` (`http://`, `https://`, `webcal://` read as https). Every file-reading source uses this, decoded
+/// from the same options (`InputOptions`).
 public struct InputSpec: Sendable, Hashable {
     public enum Location: Sendable, Hashable {
         /// A path or glob pattern, already resolved against the pipeline's folder; "-" is stdin.
@@ -21,58 +21,6 @@ public struct InputSpec: Sendable, Hashable {
     package init(location: Location, access: RemoteAccess) {
         self.location = location
         self.access = access
-    }
-
-    /// The option docs every file-reading source lists.
-    /// The `url` input's log-in options and `max_stale` are the `HTTPOptions.auth` group.
-    public static let optionDocs: [OptionDoc] = [
-        OptionDoc("path", "path", "file, glob pattern (\"data/*.ics\") or \"-\" for standard input; relative to the pipeline file"),
-        OptionDoc("url", "url", "http(s):// or webcal:// address, fetched through the HTTP cache; user:password@ in it logs in with HTTP Basic"),
-    ] + HTTPOptions.auth(prefix: "url: ") + [
-        OptionDoc("allow_empty", "boolean", "the feed may truly empty out: an empty input then removes its rows from databases (else they are kept and the run exits 1)", default: "false"),
-    ]
-
-    /// The options that only a `url` input reads.
-    static let urlOptionNames = HTTPOptions.authNames
-
-    /// The names of `optionDocs`, for a plugin's own unknown-key check.
-    public static var optionNames: [String] { optionDocs.map(\.name) }
-
-    /// Reads `path` or `url` (exactly one) from a plugin's options.
-    public static func decode(_ options: PluginOptions) -> InputSpec? {
-        let path = options.string("path")
-        let url = options.string("url")
-        switch (path, url) {
-        case (let p?, nil):
-            if p.isEmpty { options.report("path", "expected a path, got an empty string"); return nil }
-            let urlOnly = urlOptionNames.filter { options.contains($0) }
-            for key in urlOnly { options.report(key, "only read with \"url\" (this source reads \"path\")") }
-            if !urlOnly.isEmpty { return nil }
-            return InputSpec(location: .path(options.environment.resolve(path: p), written: p))
-        case (nil, let u?):
-            let lower = u.lowercased()
-            if lower.hasPrefix("webcal://") {
-                guard let access = decodeAccess(options) else { return nil }
-                return InputSpec(location: .url("https://" + u.dropFirst("webcal://".count)), access: access)
-            }
-            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-                options.report("url", "expected an http://, https:// or webcal:// address, got \"\(URLRedaction.redact(u))\"")
-                return nil
-            }
-            guard let access = decodeAccess(options) else { return nil }
-            return InputSpec(location: .url(u), access: access)
-        case (nil, nil):
-            options.report("path", "missing (give \"path\" or \"url\")")
-            return nil
-        case (_?, _?):
-            options.report("url", "give either \"path\" or \"url\", not both")
-            return nil
-        }
-    }
-
-    /// The `url` options: credentials and `max_stale`. Nil (with the problem reported) when one is wrong.
-    static func decodeAccess(_ options: PluginOptions) -> RemoteAccess? {
-        HTTPOptions.access(options)
     }
 
     /// One concrete input to read.

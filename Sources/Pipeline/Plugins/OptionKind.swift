@@ -1,7 +1,7 @@
 /// The type of a plugin option's value, as written in the pipeline file. It decides how the loader checks the
 /// value before the plugin reads it, how `calpipe plugins` shows it and what `calpipe schema` allows.
 ///
-/// Written as a string literal in option lists: `OptionDoc("path", "path", "...")`.
+/// Each `OptionType` has one (`OptionType.path` is `.path`); the pipeline file's own keys write it as a string literal.
 public struct OptionKind: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String
 
@@ -39,10 +39,16 @@ public struct OptionKind: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// A colour: "#RRGGBB", "#RGB" or a CSS colour name (`CSSColor`); checked by the loader, read as "#rrggbb".
     public static let color = OptionKind(known: "color")
 
+    /// A size in bytes: a number, or "512KB", "10MB", "1GB" (1000s), "64KiB", "1MiB" (1024s).
+    public static let byteSize = OptionKind(known: "size")
+    /// A password, token or key (text, never shown).
+    public static let secret = OptionKind(known: "secret")
+
     public static let all: [OptionKind] = [
         OptionKind(known: "string"), OptionKind(known: "path"), OptionKind(known: "url"), OptionKind(known: "duration"),
         OptionKind(known: "boolean"), OptionKind(known: "integer"), OptionKind(known: "number"),
-        OptionKind(known: "object"), OptionKind(known: "array"), OptionKind(known: "color"),
+        OptionKind(known: "object"), OptionKind(known: "array"), OptionKind(known: "color"), OptionKind(known: "size"),
+        OptionKind(known: "secret"),
     ]
 
     public var description: String { rawValue }
@@ -59,20 +65,9 @@ public struct OptionKind: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         case "number": return "a number"
         case "object": return "an object"
         case "color": return "a colour (\"#RRGGBB\", \"#RGB\" or a CSS colour name)"
+        case "size": return "a size such as \"512KB\", \"10MB\" or \"1GB\""
+        case "secret": return "a string"
         default: return "an array"
-        }
-    }
-
-    /// Whether a JSON value has this kind's shape (the plugin still checks what the value means).
-    public func accepts(_ value: JSONValue) -> Bool {
-        switch (rawValue, value) {
-        case ("string", .string), ("path", .string), ("url", .string), ("duration", .string), ("color", .string): return true
-        case ("boolean", .bool): return true
-        case ("integer", .number(let n)): return n == n.rounded() && abs(n) < 1e15
-        case ("number", .number): return true
-        case ("object", .object): return true
-        case ("array", .array), ("array", .string): return true
-        default: return false
         }
     }
 }

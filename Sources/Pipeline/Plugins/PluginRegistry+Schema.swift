@@ -12,16 +12,31 @@ extension PluginRegistry {
             case .boolean: members.append(("type", .string("boolean")))
             case .integer: members.append(("type", .string("integer")))
             case .number: members.append(("type", .string("number")))
-            case .object: members.append(("type", .string("object")))
-            case .array: members.append(("type", strings(["array", "string"])))
-            case .color:
-                // The shape only: `calpipe validate` checks the name against CSSColor's table.
-                members.append(("type", .string("string")))
-                members.append(("pattern", .string("^\\s*(#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6}|[A-Za-z]+)\\s*$")))
+            case .array:
+                members.append(("type", strings(["array", "string"])))
+                if let item = doc.itemKind { members.append(("items", object([("type", .string(item.rawValue))]))) }
+            case .byteSize, .duration: members.append(("type", strings(["string", "number"])))
+            case .object:
+                members.append(("type", .string("object")))
+                if let nested = doc.members {
+                    members.append(("properties", object(nested.map { ($0.name, optionSchema($0)) })))
+                    let required = nested.filter(\.required).map(\.name)
+                    if !required.isEmpty { members.append(("required", strings(required))) }
+                    members.append(("additionalProperties", .bool(false)))
+                } else if let item = doc.itemKind {
+                    // A map of names to texts (`.stringMap`).
+                    members.append(("additionalProperties", object([("type", .string(item.rawValue))])))
+                }
             default: members.append(("type", .string("string")))
             }
+            if let pattern = doc.pattern { members.append(("pattern", .string(pattern))) }
             if !doc.values.isEmpty { members.append(("enum", strings(doc.values))) }
-            if let d = doc.defaultValue { members.append(("$comment", .string("default: " + d))) }
+            if doc.kind == .integer || doc.kind == .number {
+                if let minimum = doc.minimum { members.append(("minimum", .number(minimum))) }
+                if let maximum = doc.maximum { members.append(("maximum", .number(maximum))) }
+            }
+            if let value = doc.defaultJSON { members.append(("default", value)) }
+            if doc.isSecret { members.append(("writeOnly", .bool(true))) }
             return object(members)
         }
 
@@ -51,19 +66,9 @@ extension PluginRegistry {
             ])
         }
 
-        let bound: JSONValue = object([
-            ("type", .string("string")),
-            ("pattern", .string("^(today([+-][0-9]+[dw])?|[0-9]{4}-[0-9]{2}-[0-9]{2})$")),
-        ])
         var top: [(String, JSONValue)] = []
         for doc in PipelineLoader.topLevelOptions {
             switch doc.name {
-            case "window":
-                top.append((doc.name, object([
-                    ("description", .string(doc.summary)),
-                    ("type", .string("object")), ("required", strings(["from", "to"])), ("additionalProperties", .bool(false)),
-                    ("properties", object([("from", bound), ("to", bound)])),
-                ])))
             case "sources": top.append((doc.name, section(.source, sources.map { ($0.type, $0.summary, $0.options) })))
             case "stages": top.append((doc.name, section(.stage, stages.map { ($0.type, $0.summary, $0.options) })))
             case "sinks": top.append((doc.name, section(.sink, sinks.map { ($0.type, $0.summary, $0.options) })))

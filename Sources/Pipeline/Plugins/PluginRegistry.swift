@@ -8,20 +8,13 @@ public struct PluginRegistry: Sendable {
 
     public init() {}
 
-    /// The options every source takes besides its own, declared here once.
-    public static let commonSourceOptions: [OptionDoc] = [
-        OptionDoc("name", "string", "names the source: labels its events and keys its rows in databases, so its address may change",
-                  default: "the path or URL as written"),
-        OptionDoc("color", "color", "the colour of the source's events on an agenda page (\"#RRGGBB\", \"#RGB\" or a CSS colour name): "
-                  + "wins over the feed's calendar colour; an event's own COLOR wins over it",
-                  default: "the feed's calendar colour (COLOR, X-APPLE-CALENDAR-COLOR, X-WR-CALCOLOR), else the page's accent"),
-    ]
+    /// The options every source takes besides its own (`SourceCommonOptions`), read by the loader.
+    public static var commonSourceOptions: [OptionDoc] { SourceCommonOptions.options.docs }
 
     /// Registers a source; the common source options (`name`, `color`) are added to its declared list.
     public mutating func register(_ descriptor: SourceDescriptor) {
         precondition(!sources.contains { $0.type == descriptor.type }, "source type \(descriptor.type) registered twice")
-        let own = Set(descriptor.options.map(\.name))
-        sources.append(descriptor.declaring(Self.commonSourceOptions.filter { !own.contains($0.name) }))
+        sources.append(descriptor.declaring(SourceCommonOptions.self))
     }
 
     public mutating func register(_ descriptor: StageDescriptor) {

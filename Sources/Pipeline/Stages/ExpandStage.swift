@@ -20,17 +20,22 @@ public final class ExpandStage: Stage, @unchecked Sendable {
         type: "expand",
         kind: .stage,
         summary: "Expand recurring events (RRULE/RDATE/EXDATE/overrides) into occurrences inside the window; without a window, from DTSTART to today+365 days",
-        options: [
-            OptionDoc("max_occurrences", "integer", "most occurrences one event may produce; more are dropped with a warning", default: "1000000"),
-            OptionDoc("include_cancelled", "boolean", "keep cancelled instances (STATUS:CANCELLED on the series or an override)", default: "false"),
-        ],
-        make: { options in
-            ExpandStage(
-                maxOccurrences: options.integer("max_occurrences", default: ExpandStage.defaultMaxOccurrences, range: 1...1_000_000_000),
-                includeCancelled: options.bool("include_cancelled", default: false)
-            )
-        }
+        options: Options.self,
+        make: { options, _ in ExpandStage(maxOccurrences: options.maxOccurrences, includeCancelled: options.includeCancelled) }
     )
+
+    /// The `expand` stage's options.
+    public struct Options: OptionConfig {
+        public var maxOccurrences = ExpandStage.defaultMaxOccurrences
+        public var includeCancelled = false
+
+        public init() {}
+
+        public static let options = OptionSpec<Options> {
+            Key("max_occurrences", \.maxOccurrences, .integer(in: 1...1_000_000_000), "most occurrences one event may produce; more are dropped with a warning")
+            Key("include_cancelled", \.includeCancelled, .boolean, "keep cancelled instances (STATUS:CANCELLED on the series or an override)")
+        }
+    }
 
     public let maxOccurrences: Int
     public let includeCancelled: Bool

@@ -4,23 +4,31 @@ public final class FilterStage: Stage {
         type: "filter",
         kind: .stage,
         summary: "Keep only events matching a title/location/category/status condition",
-        options: [
-            OptionDoc("title_contains", "string", "keep events whose title contains this text (case-insensitive)"),
-            OptionDoc("location_contains", "string", "keep events whose location contains this text (case-insensitive)"),
-            OptionDoc("categories", "array", "keep events with at least one of these categories"),
-            OptionDoc("exclude_cancelled", "boolean", "drop events and occurrences whose STATUS is CANCELLED", default: "true"),
-            OptionDoc("all_day", "boolean", "keep only all-day (true) or only timed (false) events"),
-        ],
-        make: { options in
-            FilterStage(
-                titleContains: options.string("title_contains"),
-                locationContains: options.string("location_contains"),
-                categories: options.stringArray("categories"),
-                excludeCancelled: options.bool("exclude_cancelled", default: true),
-                allDay: options.contains("all_day") ? options.bool("all_day", default: false) : nil
-            )
+        options: Options.self,
+        make: { options, _ in
+            FilterStage(titleContains: options.titleContains, locationContains: options.locationContains, categories: options.categories,
+                        excludeCancelled: options.excludeCancelled, allDay: options.allDay)
         }
     )
+
+    /// The `filter` stage's options.
+    public struct Options: OptionConfig {
+        public var titleContains: String?
+        public var locationContains: String?
+        public var categories: [String]?
+        public var excludeCancelled = true
+        public var allDay: Bool?
+
+        public init() {}
+
+        public static let options = OptionSpec<Options> {
+            Key("title_contains", \.titleContains, .string, "keep events whose title contains this text (case-insensitive)")
+            Key("location_contains", \.locationContains, .string, "keep events whose location contains this text (case-insensitive)")
+            Key("categories", \.categories, .strings, "keep events with at least one of these categories")
+            Key("exclude_cancelled", \.excludeCancelled, .boolean, "drop events and occurrences whose STATUS is CANCELLED")
+            Key("all_day", \.allDay, .boolean, "keep only all-day (true) or only timed (false) events")
+        }
+    }
 
     let titleContains: String?
     let locationContains: String?

@@ -13,14 +13,21 @@ public final class SplitStage: Stage, @unchecked Sendable {
         type: "split",
         kind: .stage,
         summary: "Split occurrences into one entry per day they touch, in the pipeline's time zone",
-        options: [
-            OptionDoc("max_day_entries", "integer", "most day entries one series (or event) may produce; more are dropped with a warning",
-                      default: "100000"),
-        ],
-        make: { options in
-            SplitStage(maxDayEntries: options.integer("max_day_entries", default: SplitStage.defaultMaxDayEntries, range: 1...1_000_000_000))
-        }
+        options: Options.self,
+        make: { options, _ in SplitStage(maxDayEntries: options.maxDayEntries) }
     )
+
+    /// The `split` stage's options.
+    public struct Options: OptionConfig {
+        public var maxDayEntries = SplitStage.defaultMaxDayEntries
+
+        public init() {}
+
+        public static let options = OptionSpec<Options> {
+            Key("max_day_entries", \.maxDayEntries, .integer(in: 1...1_000_000_000),
+                "most day entries one series (or event) may produce; more are dropped with a warning")
+        }
+    }
 
     /// The default per-series cap: a daily event for 270 years, or an hourly one every hour of 11 years; an
     /// agenda of a real calendar does not come near it, and a series that does is a feed's mistake.
