@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 of inputs and events for incremental runs (issue 18).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `swift package generate-documentation` (scripts/docs): CalpipeKit's DocC catalog, checked in CI.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.
