@@ -22,6 +22,9 @@ public struct Conversion: Sendable {
     /// With days: the most day entries one series or event may make (the split stage's `max_day_entries`).
     public var maxDayEntries: Int?
 
+    /// The input is events a program holds (`ValuesSource`), not a file.
+    var valuesInput = false
+
     /// A conversion of `input`; the other settings are set on the value.
     public init(input: String, format: String? = nil, from: String? = nil, to: String? = nil, timeZone: String? = nil) {
         self.input = input
@@ -34,6 +37,7 @@ public struct Conversion: Sendable {
     /// The source type of the input: `format`, else the one its first bytes tell, else its extension's.
     public func sourceType(registry: PluginRegistry) throws -> String {
         if let format { return format }
+        if valuesInput { return ValuesSource.type }
         if let sniffed = FormatSniffer.sourceType(ofFileAt: input).flatMap({ registry.source($0)?.type }) { return sniffed }
         return try Conversion.type(ofPath: input, known: registry.sources.flatMap(\.fileExtensions)) { registry.source(forExtension: $0)?.type }
     }
@@ -60,7 +64,9 @@ public struct Conversion: Sendable {
             root["window"] = .object(JSONObject([("from", .string(fromText)), ("to", .string(toText))]))
         }
         let remote = ["http://", "https://", "webcal://"].contains { input.lowercased().hasPrefix($0) }
-        root["sources"] = .array([.object(JSONObject([("type", .string(sourceType)), (remote ? "url" : "path", .string(input))]))])
+        var source = JSONObject([("type", .string(sourceType))])
+        if !valuesInput { source[remote ? "url" : "path"] = .string(input) }
+        root["sources"] = .array([.object(source)])
         var stages: [JSONValue] = []
         if root["window"] != nil, registry.stage("expand") != nil { stages.append(.object(JSONObject([("type", .string("expand"))]))) }
         if days {
@@ -80,7 +86,7 @@ public struct Conversion: Sendable {
 
     /// The name the pipeline takes: the input's file name without its extension ("agenda" for standard input).
     public var pipelineName: String {
-        input == "-" ? "agenda" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        input == "-" || valuesInput ? "agenda" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
     }
 
     private static func type(ofPath path: String, known: [String], lookup: (String) -> String?) throws -> String {

@@ -21,7 +21,8 @@ extension Event: Codable {
         do {
             self = try EventMapping().event(lookup: { value.value(atDottedPath: $0) }, zones: Calpipe.zones)
         } catch {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.message, underlyingError: error))
+            let message = (error as? CalpipeError)?.message ?? "\(error)"
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: message, underlyingError: error))
         }
     }
 }

@@ -6,7 +6,15 @@ import XCTest
 final class CancellationTests: XCTestCase {
     /// A feed that sends a batch of events every few milliseconds for up to a minute (a slow, endless server).
     final class EndlessSource: EventSource {
-        static let descriptor = SourceDescriptor(type: "endless", kind: .source, summary: "a slow feed", make: { _ in EndlessSource() })
+        static let descriptor = SourceDescriptor(type: "endless", kind: .source, summary: "a slow feed", options: Options.self,
+                                                 make: { _, _ in EndlessSource() })
+
+        /// The file the job names (unread: the feed is made up).
+        struct Options: OptionConfig {
+            var path = ""
+            static let options = OptionSpec<Options> { Key("path", \.path, .string, "unread") }
+        }
+
         func read(context: RunContext, emit: (Batch) throws -> Void) throws {
             let end = Date().addingTimeInterval(60)
             var n = 0

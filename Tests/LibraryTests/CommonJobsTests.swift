@@ -102,7 +102,7 @@ final class CommonJobsTests: XCTestCase {
         let events = try await Calpipe.readEvents(fromFile: Self.agenda, settings: settings)
         XCTAssertEqual(report.eventsRead, events.count)
         let file = directory.appendingPathComponent("p.json").path
-        try Data(JSONWriter(pretty: true).string(pipeline).utf8).write(to: URL(fileURLWithPath: file))
+        try JSONEncoder().encode(pipeline).write(to: URL(fileURLWithPath: file))
         try FileManager.default.removeItem(atPath: output)
         let fromFile = try await Calpipe.run(file: file, settings: settings)
         XCTAssertEqual(fromFile.eventsRead, events.count)

@@ -48,8 +48,9 @@ extension Calpipe {
                             settings: Settings = Settings()) async throws -> DaysDocument {
         var settings = settings
         settings.registry.register(ValuesSource.descriptor(events))
-        return try await days(Conversion(input: ValuesSource.type, format: ValuesSource.type, from: from, to: to, timeZone: timeZone),
-                              weather: weather, settings: settings)
+        var conversion = Conversion(input: ValuesSource.type, from: from, to: to, timeZone: timeZone)
+        conversion.valuesInput = true
+        return try await days(conversion, weather: weather, settings: settings)
     }
 
     /// The day entries themselves (expanded, split, with their forecasts), for a program that works on the model.

@@ -14,7 +14,7 @@ extension Calpipe {
     static func collect(values events: [Event], conversion: Conversion, needs: BatchContent, days: Bool = false,
                         stages: [JSONValue] = [], settings: Settings) async throws -> Batch {
         var conversion = conversion
-        conversion.format = ValuesSource.type
+        conversion.valuesInput = true
         var settings = settings
         settings.registry.register(ValuesSource.descriptor(events))
         return try await collect(conversion, needs: needs, days: days, stages: stages, settings: settings)

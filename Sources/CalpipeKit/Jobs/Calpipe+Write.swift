@@ -15,7 +15,8 @@ extension Calpipe {
             .needs(ofSink: type, options: sink, baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))?.contains(.days) == true
         var settings = settings
         settings.registry.register(ValuesSource.descriptor(events))
-        let conversion = Conversion(input: ValuesSource.type, format: ValuesSource.type)
+        var conversion = Conversion(input: ValuesSource.type)
+        conversion.valuesInput = true
         try await run(conversion.pipeline(sink: sink, days: days, registry: settings.registry), name: "agenda", settings: settings)
     }
 
