@@ -8,7 +8,7 @@ import XCTest
 final class IncrementalPluginTests: XCTestCase {
     /// Prefixes every title: its output depends on its input alone, and it says so.
     final class TagStage: DeterministicStage {
-        static let descriptor = StageDescriptor(type: "tag", kind: .stage, summary: "prefixes titles", options: [], make: { _ in TagStage() })
+        static let descriptor = StageDescriptor(type: "tag", kind: .stage, summary: "prefixes titles", make: { _ in TagStage() })
         func process(_ batch: Batch, context: RunContext) throws -> Batch {
             var out = batch
             for i in out.events.indices { out.events[i].title = "[team] " + (out.events[i].title ?? "") }
@@ -18,8 +18,7 @@ final class IncrementalPluginTests: XCTestCase {
 
     /// The same work, without the declaration: calpipe cannot know it gives the same output for the same input.
     final class UndeclaredTagStage: Stage {
-        static let descriptor = StageDescriptor(type: "undeclared_tag", kind: .stage, summary: "prefixes titles", options: [],
-                                                make: { _ in UndeclaredTagStage() })
+        static let descriptor = StageDescriptor(type: "undeclared_tag", kind: .stage, summary: "prefixes titles", make: { _ in UndeclaredTagStage() })
         func process(_ batch: Batch, context: RunContext) throws -> Batch { try TagStage().process(batch, context: context) }
     }
 
