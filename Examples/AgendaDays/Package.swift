@@ -6,7 +6,8 @@ import PackageDescription
 let package = Package(
     name: "AgendaDays",
     platforms: [.macOS(.v13)],
-    dependencies: [.package(path: "../..")],
+    // The name lets `.product(..., package: "calpipe")` find it whatever the checkout's folder is called.
+    dependencies: [.package(name: "calpipe", path: "../..")],
     targets: [
         .executableTarget(name: "ics-to-days", dependencies: [.product(name: "CalpipeKit", package: "calpipe")]),
         .executableTarget(name: "custom-stage", dependencies: [.product(name: "CalpipeKit", package: "calpipe")]),
