@@ -5,7 +5,7 @@ import Pipeline
 /// a zone, attach weather, write any format, run a pipeline, add plugins of your own.
 ///
 /// Every job that reads or writes is `async` and stops when its task is cancelled (it then throws
-/// ``CalpipeError`` with the kind `interrupted`, and writes nothing). Each runs the same pipeline as
+/// `CalpipeError` with the kind `interrupted`, and writes nothing). Each runs the same pipeline as
 /// `calpipe convert` with the same settings, so a program and the command give the same bytes.
 ///
 /// ```swift
