@@ -1,5 +1,6 @@
 import ArgumentParser
 import Exporters
+import Fetch
 import Foundation
 import Pipeline
 
@@ -101,7 +102,8 @@ struct Agenda: ParsableCommand {
     }
 
     private func pipelineDays() throws -> ([TerminalAgenda.Day], CivilDate) {
-        var pipeline = try PipelineSession.loader(overrides: overrides).load(file: input)
+        let loader = try PipelineSession.loader(overrides: overrides)
+        var pipeline = try loader.load(file: input)
         let today = pipeline.environment.today
         let window = pipeline.environment.window
         let lower = try day(from, option: "from", today: today) ?? window?.from
@@ -113,7 +115,7 @@ struct Agenda: ParsableCommand {
         // its window, so a day the feed has (a holiday next spring) shows its events instead of an empty day.
         if let lower, let upper, window.map({ lower < $0.from || upper > $0.to }) ?? true {
             let widened = overrides + ["window.from=" + lower.iso8601, "window.to=" + upper.iso8601]
-            pipeline = try PipelineSession.loader(overrides: widened).load(file: input)
+            pipeline = try PipelineSession.loader(overrides: widened, http: loader.fetcher as? HTTPFetcher).load(file: input)
             if let window {
                 Terminal.error("calpipe: note: \(lower.iso8601) to \(upper.iso8601) reaches outside the pipeline's window (\(window.from.iso8601) to "
                                + "\(window.to.iso8601)); the pipeline is read for the days shown")

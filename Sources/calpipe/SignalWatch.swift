@@ -1,11 +1,9 @@
 import Foundation
 import Pipeline
 
-/// Turns SIGINT and SIGTERM into the cancellation of the run's task (`Runner.run(_:context:) async`), which the
-/// runner sees between batches, so sinks roll back (temporary files removed, transactions rolled back) instead of
-/// dying mid-write; the run then exits with 130 (SIGINT) or 143 (SIGTERM). The signal's name is set on the run's
-/// `Cancellation` first, so the run reports it (and its exit code) rather than a task cancellation. Signals
-/// belong to the process: this is the command-line tool's, and the library keeps no signal state.
+/// Turns SIGINT and SIGTERM into a cancellation the runner sees between batches, so sinks roll back
+/// (temporary files removed, transactions rolled back) instead of dying mid-write; the run then exits with
+/// 130 (SIGINT) or 143 (SIGTERM).
 ///
 /// A second signal, or a run that has not stopped `grace` seconds after the first (blocked reading standard
 /// input or waiting for a server or a database lock), ends the process at once: the run's temporary files are
@@ -20,8 +18,6 @@ final class SignalWatch: Sendable {
     private let grace: Double
     /// Whether the process is being stopped at once (or the run ended), and whether the run ended (`stop()`).
     private let state = Locked((stopping: false, stopped: false))
-    /// The running pipeline's task and the signal that already came, if any (`cancelOnSignal`).
-    private let task = Locked<(cancel: (@Sendable () -> Void)?, signal: String?)>((nil, nil))
     private let readEnd: Int32
     private let writeEnd: Int32
 
@@ -72,21 +68,7 @@ final class SignalWatch: Sendable {
             }
             first = name
             cancellation.cancel(reason: name)
-            let cancel = task.withLock { t in
-                t.signal = name
-                return t.cancel
-            }
-            cancel?()
         }
-    }
-
-    /// The run's task: the first signal cancels it (at once when one came already, while the pipeline loaded).
-    func cancelOnSignal(_ cancel: @escaping @Sendable () -> Void) {
-        let came = task.withLock { t in
-            t.cancel = cancel
-            return t.signal != nil
-        }
-        if came { cancel() }
     }
 
     /// Ends the process now, without leaving temporary files.
