@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        // `swift package generate-documentation` (scripts/docs): CalpipeKit's DocC catalog, checked in CI.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries. Only CalSQLite imports CSQLite and only CalXML imports CLibXML.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Importers
+import CalpipeKit
 import Pipeline
 
 struct Convert: ParsableCommand {
@@ -68,54 +68,25 @@ struct Convert: ParsableCommand {
         defer { signals.stop() }
         let loader = try PipelineSession.loader()
         let registry = loader.registry
-        let sniffed = format == nil ? FormatSniffer.sourceType(ofFileAt: input).flatMap { registry.source($0)?.type } : nil
-        let sourceType = try format ?? sniffed ?? formatFromExtension(input, known: registry.sources.flatMap(\.fileExtensions)) { registry.source(forExtension: $0)?.type }
-        let sinkType = try outputFormat ?? formatFromExtension(output, known: registry.sinks.flatMap(\.fileExtensions)) { registry.sink(forExtension: $0)?.type }
-
-        var sink = JSONObject([("type", .string(sinkType)), ("path", .string(output))])
-        if let shape { sink["shape"] = .string(shape) } else if sinkType == "json" {
-            sink["shape"] = .string(from != nil || to != nil ? "occurrences" : "events")
+        var conversion = Conversion(input: input, format: format, from: from, to: to, timeZone: tz)
+        conversion.maxDayEntries = maxDayEntries
+        let pipeline: JSONValue
+        do {
+            let sinkType = try outputFormat ?? Conversion.sinkType(ofPath: output, registry: registry)
+            var sink = JSONObject([("type", .string(sinkType)), ("path", .string(output))])
+            if let shape { sink["shape"] = .string(shape) } else if sinkType == "json" {
+                sink["shape"] = .string(from != nil || to != nil ? "occurrences" : "events")
+            }
+            // An output made of agenda days (a database, a days document, a page) gets expand and split, and
+            // without --from/--to the window of the year before and the year after today.
+            let needsDays = loader.needs(ofSink: sinkType, options: sink, baseDirectory: cwd)?.contains(.days) == true
+            pipeline = try conversion.pipeline(sink: sink, days: needsDays, registry: registry)
+        } catch let error as CalpipeError where error.kind == .usage {
+            throw ValidationError(error.message)
         }
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        // An output made of agenda days (a database, a days document, a page) gets expand and split, and without
-        // --from/--to the window of the year before and the year after today.
-        let needsDays = loader.needs(ofSink: sinkType, options: sink, baseDirectory: cwd)?.contains(.days) == true
-
-        var root = JSONObject()
-        // No "name": the pipeline is named after the input ("team" for team.ics), and a page takes the calendar's
-        // name (X-WR-CALNAME, NAME) when it has one.
-        if let tz { root["timezone"] = .string(tz) }
-        if needsDays && from == nil && to == nil {
-            root["window"] = .object(JSONObject([("from", .string("today-365d")), ("to", .string("today+365d"))]))
-        } else if from != nil || to != nil {
-            let fromText = from ?? "today"
-            // Without --to the window is one year long.
-            let toText = to ?? ISODate.parseDate(fromText).map { $0.adding(days: 365).iso8601 } ?? "today+365d"
-            root["window"] = .object(JSONObject([("from", .string(fromText)), ("to", .string(toText))]))
-        }
-        root["sources"] = .array([.object(JSONObject([("type", .string(sourceType)), ("path", .string(input))]))])
-        var stages: [JSONValue] = []
-        if root["window"] != nil, registry.stage("expand") != nil { stages.append(.object(JSONObject([("type", .string("expand"))]))) }
-        if needsDays {
-            var split = JSONObject([("type", .string("split"))])
-            if let maxDayEntries { split["max_day_entries"] = .number(Double(maxDayEntries)) }
-            stages.append(.object(split))
-        }
-        root["stages"] = .array(stages)
-        // Calendar formats write occurrences (not the series) when a window asks for expansion.
-        if root["window"] != nil, registry.sink(sinkType)?.options.contains(where: { $0.name == "expand" }) == true {
-            sink["expand"] = .bool(true)
-        }
-        root["sinks"] = .array([.object(sink)])
-
-        let inputName = input == "-" ? "agenda" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        let definition = try loader.load(json: .object(root), file: "calpipe convert", baseDirectory: cwd, defaultName: inputName)
+        let definition = try loader.load(json: pipeline, file: "calpipe convert", baseDirectory: cwd, defaultName: conversion.pipelineName)
         try PipelineSession(quiet: quiet, strict: strict, dryRun: false, log: log).run(definition, signals: signals)
     }
 
-    private func formatFromExtension(_ path: String, known: [String], lookup: (String) -> String?) throws -> String {
-        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-        if let type = lookup(ext) { return type }
-        throw ValidationError("cannot tell the format of \"\(path)\" from its extension (known: \(Set(known).sorted().joined(separator: ", "))); give --format/--output-format")
-    }
+    private var cwd: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }
 }
