@@ -188,7 +188,7 @@ _calpipe_run() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --quiet -q --strict --full --offline --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(--wait --shard --log-level --log-format --summary-json)
+    non_repeating_options=(--wait --rejected --shard --log-level --log-format --summary-json)
     __calpipe_offer_flags_options 1
 
     # Offer option value completions
@@ -197,6 +197,9 @@ _calpipe_run() {
         return
         ;;
     '--wait')
+        return
+        ;;
+    '--rejected')
         return
         ;;
     '--shard')

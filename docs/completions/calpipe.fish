@@ -23,7 +23,7 @@ function __calpipe_parse_tokens -S
         __calpipe_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'run'
-            __calpipe_parse_subcommand 1 'set=+' 'dry-run' 'q/quiet' 'strict' 'wait=' 'full' 'offline' 'shard=' 'log-level=' 'log-format=' 'summary-json=' 'version' 'h/help'
+            __calpipe_parse_subcommand 1 'set=+' 'dry-run' 'q/quiet' 'strict' 'wait=' 'full' 'offline' 'rejected=' 'shard=' 'log-level=' 'log-format=' 'summary-json=' 'version' 'h/help'
         case 'validate'
             __calpipe_parse_subcommand 1 'set=+' 'version' 'h/help'
         case 'convert'
@@ -114,6 +114,7 @@ complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_option
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run" wait' -l 'wait' -d 'Wait up to this many seconds for another run of the same pipeline or into the same database to end (default: exit at once, naming it).' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run" full' -l 'full' -d 'Read and write every source and event, also those that did not change since the last run.'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run" offline' -l 'offline' -d 'Use only the HTTP cache: no request is made; a URL with nothing cached fails.'
+complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run" rejected' -l 'rejected' -d 'Append every rejected record to this file, one JSON line each with its reason, source, file, line and raw text (instead of the pipeline\'s "rejected").' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run" shard' -l 'shard' -d 'Run only the sources in shard K of N (by a stable hash of each source\'s name; every source is in exactly one shard). The sinks keep the rows of the other sources.' -rfka ''
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run" log-level' -l 'log-level' -d 'Least important messages shown: debug, info, warning or error.' -rfka 'debug info warning error'
 complete -c 'calpipe' -n '__calpipe_should_offer_completions_for_flags_or_options "calpipe run" log-format' -l 'log-format' -d 'text (lines for people) or json (one object per line: time, level, message, source, file, line).' -rfka 'text json'

@@ -88,6 +88,7 @@ _calpipe_run() {
         '--wait[Wait up to this many seconds for another run of the same pipeline or into the same database to end (default\: exit at once, naming it).]:seconds:'
         '--full[Read and write every source and event, also those that did not change since the last run.]'
         '--offline[Use only the HTTP cache\: no request is made; a URL with nothing cached fails.]'
+        '--rejected[Append every rejected record to this file, one JSON line each with its reason, source, file, line and raw text (instead of the pipeline'\''s "rejected").]:file:'
         '--shard[Run only the sources in shard K of N (by a stable hash of each source'\''s name; every source is in exactly one shard). The sinks keep the rows of the other sources.]:K/N:'
         '--log-level[Least important messages shown\: debug, info, warning or error.]:level:{__calpipe_complete "${___log_level[@]}"}'
         '--log-format[text (lines for people) or json (one object per line\: time, level, message, source, file, line).]:format:{__calpipe_complete "${___log_format[@]}"}'
