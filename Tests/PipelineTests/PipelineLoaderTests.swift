@@ -54,7 +54,7 @@ final class PipelineLoaderTests: XCTestCase {
         {"name": "x", "timezon": "Europe/Berlin", "sinks": []}
         """)
         XCTAssertEqual(found, [
-            "pipelines/team.json: timezon: unknown key (expected one of: name, description, timezone, window, location, locale, sources, stages, sinks, serve); did you mean \"timezone\"?",
+            "pipelines/team.json: timezon: unknown key (expected one of: name, description, timezone, window, location, locale, sources, stages, sinks, rejected, serve); did you mean \"timezone\"?",
             "pipelines/team.json: sources: missing (expected an array of source objects, each with a \"type\")",
             "pipelines/team.json: sinks: expected at least one sink",
         ])

@@ -33,7 +33,11 @@ public struct PipelineLoader {
         OptionDoc("stages", "array", "what happens to them, in order"),
         OptionDoc("sinks", "array", required: true, "where results go"),
         OptionDoc("rejected", "path", "a file that every rejected record is appended to, one JSON line each, with its reason, source, file, line and raw text (`--rejected` overrides it)"),
-        OptionDoc("serve", "object", "for calpipe serve: refresh (\"15m\"), token (\"${FEED_TOKEN}\") or public (true)"),
+        {
+            var serve = OptionDoc("serve", "object", "for calpipe serve: refresh (\"15m\"), token (\"${FEED_TOKEN}\") or public (true)")
+            serve.members = ServeSettings.Options.options.docs
+            return serve
+        }(),
     ]
     public static var topLevelKeys: [String] { topLevelOptions.map(\.name) }
 
