@@ -21,8 +21,8 @@ extension Event: Codable {
         do {
             self = try EventMapping().event(lookup: { value.value(atDottedPath: $0) }, zones: Calpipe.zones)
         } catch {
-            let message = (error as? CalpipeError)?.message ?? "\(error)"
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: message, underlyingError: error))
+            // The reader throws `CalpipeError` only (typed throws): its message names the field and what was expected.
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.message, underlyingError: error))
         }
     }
 }
