@@ -57,7 +57,7 @@ extension Calpipe {
     public static func dayEntries(of events: [Event], from: String, to: String, timeZone: String? = nil, weather: Weather? = nil,
                                   settings: Settings = Settings()) async throws -> [DayEntry] {
         try await collect(values: events, conversion: Conversion(input: ValuesSource.type, from: from, to: to, timeZone: timeZone),
-                          needs: .days, days: true, stages: weather.map { [$0.stage] } ?? [], settings: settings).days
+                          needs: .days, days: true, weather: weather, settings: settings).days
     }
 
     private static func days(_ conversion: Conversion, weather: Weather?, settings: Settings) async throws -> DaysDocument {
@@ -65,14 +65,20 @@ extension Calpipe {
         let output = directory.url.appendingPathComponent("days.json").path
         let sink = JSONObject([("type", .string("json")), ("path", .string(output)), ("shape", .string("days"))])
         var pipeline = try conversion.pipeline(sink: sink, days: true, registry: settings.registry)
-        if let weather {
-            pipeline.append(stages: [weather.stage])
-            if let location = weather.location, case .object(var root) = pipeline {
-                root["location"] = .object(JSONObject([("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))]))
-                pipeline = .object(root)
-            }
-        }
+        pipeline.add(weather)
         try await run(pipeline, name: conversion.pipelineName, settings: settings)
         return try DaysDocument(jsonData: Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+}
+
+extension JSONValue {
+    /// Adds the forecast stage of `weather` after the pipeline's stages, and its location as the pipeline's.
+    mutating func add(_ weather: Calpipe.Weather?) {
+        guard let weather, case .object(var root) = self else { return }
+        root["stages"] = .array((root["stages"]?.arrayValue ?? []) + [weather.stage])
+        if let location = weather.location {
+            root["location"] = .object(JSONObject([("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))]))
+        }
+        self = .object(root)
     }
 }

@@ -12,11 +12,11 @@ extension Calpipe {
 
     /// Runs `conversion` with `events` as its source into memory.
     static func collect(values events: [Event], conversion: Conversion, needs: BatchContent, days: Bool = false,
-                        stages: [JSONValue] = [], settings: Settings) async throws -> Batch {
+                        weather: Weather? = nil, settings: Settings) async throws -> Batch {
         var conversion = conversion
         conversion.valuesInput = true
         var settings = settings
         settings.registry.register(ValuesSource.descriptor(events))
-        return try await collect(conversion, needs: needs, days: days, stages: stages, settings: settings)
+        return try await collect(conversion, needs: needs, days: days, weather: weather, settings: settings)
     }
 }

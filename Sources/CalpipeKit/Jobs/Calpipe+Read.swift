@@ -24,21 +24,12 @@ extension Calpipe {
     }
 
     /// Runs `conversion` into memory: what reaches a sink that `needs` it.
-    static func collect(_ conversion: Conversion, needs: BatchContent, days: Bool = false, stages: [JSONValue] = [],
+    static func collect(_ conversion: Conversion, needs: BatchContent, days: Bool = false, weather: Weather? = nil,
                         settings: Settings) async throws -> Batch {
         let box = CollectingSink.Box()
         var pipeline = try conversion.pipeline(sink: JSONObject([("type", .string(CollectingSink.type))]), days: days, registry: settings.registry)
-        pipeline.append(stages: stages)
+        pipeline.add(weather)
         try await run(pipeline, name: conversion.pipelineName, settings: settings, extra: [CollectingSink.descriptor(needs: needs, into: box)])
         return box.committed
-    }
-}
-
-extension JSONValue {
-    /// Adds `stages` after the pipeline's own.
-    mutating func append(stages: [JSONValue]) {
-        guard !stages.isEmpty, case .object(var root) = self else { return }
-        root["stages"] = .array((root["stages"]?.arrayValue ?? []) + stages)
-        self = .object(root)
     }
 }

@@ -59,34 +59,40 @@ extension JSONBytes {
             number(place.latitude)
             key("longitude", level: level, first: &first)
             number(place.longitude)
-            key("weather_code", level: level, first: &first)
-            if let v = f.weatherCode { integer(Int64(v)) } else { null() }
-            key("icon", level: level, first: &first)
-            string(f.icon)
-            key("summary", level: level, first: &first)
-            string(f.summary)
-            key("temperature_max", level: level, first: &first)
-            optionalNumber(f.temperatureMax)
-            key("temperature_min", level: level, first: &first)
-            optionalNumber(f.temperatureMin)
-            key("precipitation_probability", level: level, first: &first)
-            optionalNumber(f.precipitationProbability)
-            key("precipitation", level: level, first: &first)
-            optionalNumber(f.precipitationAmount)
-            key("wind_speed_max", level: level, first: &first)
-            optionalNumber(f.windSpeedMax)
-            key("units", level: level, first: &first)
-            quoted(f.units)
-            key("fetched_at", level: level, first: &first)
-            if let t = f.fetchedAt {
-                byte(0x22)
-                dateTime(CivilDateTime(secondsSinceEpoch: t))
-                raw("Z\"")
-            } else {
-                null()
-            }
+            forecastMembers(f, level: level, first: &first)
         }
         close("}", level: level, empty: first)
+    }
+
+    /// A forecast's members of the weather object, after its place: weather_code, icon, summary,
+    /// temperature_max ... units, fetched_at (also `DailyForecast`'s JSON, after its provider).
+    func forecastMembers(_ f: DailyForecast, level: Int, first: inout Bool) {
+        key("weather_code", level: level, first: &first)
+        if let v = f.weatherCode { integer(Int64(v)) } else { null() }
+        key("icon", level: level, first: &first)
+        string(f.icon)
+        key("summary", level: level, first: &first)
+        string(f.summary)
+        key("temperature_max", level: level, first: &first)
+        optionalNumber(f.temperatureMax)
+        key("temperature_min", level: level, first: &first)
+        optionalNumber(f.temperatureMin)
+        key("precipitation_probability", level: level, first: &first)
+        optionalNumber(f.precipitationProbability)
+        key("precipitation", level: level, first: &first)
+        optionalNumber(f.precipitationAmount)
+        key("wind_speed_max", level: level, first: &first)
+        optionalNumber(f.windSpeedMax)
+        key("units", level: level, first: &first)
+        quoted(f.units)
+        key("fetched_at", level: level, first: &first)
+        if let t = f.fetchedAt {
+            byte(0x22)
+            dateTime(CivilDateTime(secondsSinceEpoch: t))
+            raw("Z\"")
+        } else {
+            null()
+        }
     }
 
     /// `"0123456789abcdef"`: the 16 lower-case hex digits of `value` (`DayEntry.stableID`), quoted.

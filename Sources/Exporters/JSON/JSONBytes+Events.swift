@@ -5,14 +5,15 @@ import Pipeline
 /// (`EventJSON` in Tests/PipelineTests/EventJSON+Reference.swift).
 extension JSONBytes {
     /// `EventJSON.dayEntry(d, zone:)` at indent `level`; `initials` remembers attendees' initials from entry
-    /// to entry (a writer's run keeps one).
-    func dayEntry(_ d: DayEntry, zone: Zone, level: Int, initials: AttendeeInitials) {
+    /// to entry (a writer's run keeps one). Without a zone, the offsets in `starts_at`/`ends_at` are the entry's
+    /// own (its local times less its UTC instants), as a zone-less value (`DayEntry`'s `Codable`) must.
+    func dayEntry(_ d: DayEntry, zone: Zone?, level: Int, initials: AttendeeInitials) {
         d.occurrence.withEvent { dayEntry(d, event: $0, zone: zone, level: level, initials: initials) }
     }
 
     /// `e` is `d`'s event, borrowed (`Occurrence.withEvent`): reading `d.occurrence.event.uid` and the like
     /// field by field copied the whole event each time (a third of the sink's time on the benchmark feed).
-    func dayEntry(_ d: DayEntry, event e: borrowing Event, zone: Zone, level: Int, initials: AttendeeInitials) {
+    func dayEntry(_ d: DayEntry, event e: borrowing Event, zone: Zone?, level: Int, initials: AttendeeInitials) {
         var first = true
         raw("{")
         key("id", level: level, first: &first)
@@ -63,7 +64,7 @@ extension JSONBytes {
             date(d.day)
         } else {
             dateTime(d.start)
-            offset(zone.offset(atUTC: d.startUTC))
+            offset(zone?.offset(atUTC: d.startUTC) ?? Int(d.start.secondsSinceEpoch - d.startUTC))
         }
         byte(0x22)
         key("ends_at", level: level, first: &first)
@@ -72,7 +73,7 @@ extension JSONBytes {
             date(d.day.adding(days: 1))
         } else {
             dateTime(d.end)
-            offset(zone.offset(atUTC: d.endUTC))
+            offset(zone?.offset(atUTC: d.endUTC) ?? Int(d.end.secondsSinceEpoch - d.endUTC))
         }
         byte(0x22)
         key("part", level: level, first: &first)
@@ -379,7 +380,7 @@ extension JSONBytes {
         if let n { number(n) } else { null() }
     }
 
-    private func coordinate(_ c: Coordinate, level: Int) {
+    func coordinate(_ c: Coordinate, level: Int) {
         var first = true
         raw("{")
         key("latitude", level: level, first: &first)
@@ -401,7 +402,7 @@ extension JSONBytes {
     }
 
     /// `EventJSON.person`: name, email, role, status when present; `{}` when none is.
-    private func person(_ p: Attendee, level: Int) {
+    func person(_ p: Attendee, level: Int) {
         var first = true
         raw("{")
         optionalQuoted("name", p.name, level: level, first: &first)
