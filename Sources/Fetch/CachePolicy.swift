@@ -8,7 +8,8 @@ public struct CachePolicy: Sendable {
     /// Recognises an answer that means "no more requests today" (e.g. Open-Meteo's daily limit); returns
     /// the service's message. Such an answer stops every further request to that host for the run.
     public var limitAnswer: (@Sendable (HTTPResponse) -> String?)?
-    /// Asked while waiting between retries: true stops the waiting (Ctrl-C during a long Retry-After).
+    /// Asked while waiting for an answer and between retries: true stops the waiting (Ctrl-C during a slow answer or
+    /// a long Retry-After).
     public var isCancelled: (@Sendable () -> Bool)?
     /// When the server cannot answer, a cached copy older than this many seconds is not used: the request
     /// fails, saying how old the copy is. Nil: a copy of any age stands in.

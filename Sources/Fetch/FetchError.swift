@@ -16,7 +16,7 @@ public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConverti
     /// The service said its request limit for the day (or longer than the retry budget) is reached;
     /// no further request goes to this host during the run.
     case limitReached(host: String, message: String)
-    /// The run was interrupted while waiting to retry.
+    /// The run was interrupted while waiting for an answer or to retry.
     case interrupted(url: String)
     /// `--offline` and nothing cached for the URL.
     case offline(url: String)
@@ -51,7 +51,7 @@ public indirect enum FetchError: Error, Sendable, Hashable, CustomStringConverti
         case .connectTimeout(_, let seconds): return "no answer within \(DurationText.seconds(seconds)) (connect timeout)"
         case .timeout(_, let seconds): return "no complete answer within \(DurationText.seconds(seconds))"
         case .status(_, let code, let message): return "HTTP \(code)" + (message.isEmpty ? "" : " (\(message))")
-        case .interrupted: return "interrupted while waiting to retry"
+        case .interrupted: return "interrupted while waiting for the server"
         case .limitReached(_, let message): return "request limit reached" + (message.isEmpty ? "" : " (\(message))")
         case .offline: return "--offline"
         case .unavailable(let inner, let cache): return inner.reason + "; " + cache

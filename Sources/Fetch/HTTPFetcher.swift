@@ -303,7 +303,8 @@ public final class HTTPFetcher: Sendable {
             let outcome: Result<HTTPTransport.Exchange, FetchError>
             do {
                 outcome = .success(try gate.withTurn(prepared.authority, minimumInterval: minimumInterval) {
-                    try transport.send(urlRequest, bodyFile: bodyFile, toFile: toFile, sensitiveHeaders: prepared.sensitiveHeaders, label: label)
+                    try transport.send(urlRequest, bodyFile: bodyFile, toFile: toFile, sensitiveHeaders: prepared.sensitiveHeaders, label: label,
+                                       isCancelled: policy.isCancelled)
                 })
             } catch let error as FetchError {
                 outcome = .failure(error)

@@ -52,28 +52,48 @@ final class HTTPTransport: Sendable {
     /// Sends the request. `toFile`: a 2xx body is streamed to a new temporary file (the caller's to move or
     /// delete); error bodies stay in memory (their first 64 KiB). `sensitiveHeaders`: dropped on a redirect
     /// to another origin. `bodyFile`: the request body, streamed from this file. `label`: the URL as messages show it. Throws `FetchError.connectTimeout`, `.timeout`
-    /// or `.transport`.
-    func send(_ request: URLRequest, bodyFile: URL? = nil, toFile: Bool, sensitiveHeaders: Set<String>, label: String) throws -> Exchange {
+    /// or `.transport`; `.interrupted` when `isCancelled` turns true while it waits (checked every 0.1 s: a run
+    /// stopped by a signal or its task does not wait out a slow server).
+    func send(_ request: URLRequest, bodyFile: URL? = nil, toFile: Bool, sensitiveHeaders: Set<String>, label: String,
+              isCancelled: (@Sendable () -> Bool)? = nil) throws -> Exchange {
         let state = TaskState(toFile: toFile, sensitiveHeaders: Set(sensitiveHeaders.map { $0.lowercased() }))
         let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
         delegate.register(task, state)
         defer { delegate.unregister(task) }
         let started = ProcessInfo.processInfo.systemUptime
         task.resume()
-        if state.answerStarted.wait(timeout: .now() + connectTimeout) == .timedOut {
+        func abandon(_ error: FetchError) -> FetchError {
             task.cancel()
             state.done.wait()
             state.discardFile()
-            throw FetchError.connectTimeout(url: label, seconds: connectTimeout)
+            return error
+        }
+        switch Self.wait(for: state.answerStarted, seconds: connectTimeout, isCancelled: isCancelled) {
+        case .signalled: break
+        case .timedOut: throw abandon(.connectTimeout(url: label, seconds: connectTimeout))
+        case .cancelled: throw abandon(.interrupted(url: label))
         }
         let left = max(0, requestTimeout - (ProcessInfo.processInfo.systemUptime - started))
-        if state.done.wait(timeout: .now() + left) == .timedOut {
-            task.cancel()
-            state.done.wait()
-            state.discardFile()
-            throw FetchError.timeout(url: label, seconds: requestTimeout)
+        switch Self.wait(for: state.done, seconds: left, isCancelled: isCancelled) {
+        case .signalled: break
+        case .timedOut: throw abandon(.timeout(url: label, seconds: requestTimeout))
+        case .cancelled: throw abandon(.interrupted(url: label))
         }
         return try state.finish(label: label)
+    }
+
+    private enum Waited { case signalled, timedOut, cancelled }
+
+    /// Waits for `semaphore` at most `seconds`, asking `isCancelled` every 0.1 s.
+    private static func wait(for semaphore: DispatchSemaphore, seconds: Double, isCancelled: (@Sendable () -> Bool)?) -> Waited {
+        let deadline = DispatchTime.now() + seconds
+        guard let isCancelled else { return semaphore.wait(timeout: deadline) == .success ? .signalled : .timedOut }
+        while true {
+            if isCancelled() { return .cancelled }
+            let slice = min(deadline, .now() + 0.1)
+            if semaphore.wait(timeout: slice) == .success { return .signalled }
+            if slice >= deadline { return .timedOut }
+        }
     }
 
     static func describe(_ error: NSError) -> String {

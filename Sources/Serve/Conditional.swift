@@ -3,15 +3,17 @@ import HTTPTypes
 
 /// Conditional requests and content coding (RFC 9110 13.1, 12.5.3), as the feeds and the days API answer them.
 enum Conditional {
-    /// Whether the client's copy is current: `If-None-Match` lists one of `etags` (or `*`); without it,
+    /// Whether the client's copy is current: `If-None-Match` lists `etag` or `gzipETag` (or `*`); without it,
     /// `If-Modified-Since` is at or after `lastModified`.
-    static func notModified(_ headers: HTTPFields, etags: [String], lastModified: Date?) -> Bool {
+    static func notModified(_ headers: HTTPFields, etag: String, gzipETag: String, lastModified: Date?) -> Bool {
         if let match = headers[.ifNoneMatch] {
+            // The common case, one tag as it was sent: no splitting.
+            if match == etag || match == gzipETag { return true }
             return match.split(separator: ",").contains { item in
                 var tag = item.trimmingCharacters(in: .whitespaces)
                 if tag == "*" { return true }
                 if tag.hasPrefix("W/") { tag.removeFirst(2) }  // the weak comparison, as GET allows
-                return etags.contains(tag)
+                return tag == etag || tag == gzipETag
             }
         }
         if let lastModified, let text = headers[.ifModifiedSince], let since = HTTPDate.parse(text) {

@@ -45,10 +45,10 @@ struct DaysEndpoint: Sendable {
             // The database is missing before the first run, or busy past its timeout: try again soon.
             return FeedResponder.text(.serviceUnavailable, "the days cannot be read now (\(CalpipeError(error).message))", extra: [.retryAfter: "5"])
         }
-        var headers = stale
-        headers[.cacheControl] = "private, no-cache"
-        // No Last-Modified: the document also changes when "today" does, which no file time says.
-        return ServedFile(bytes: body, contentType: "application/json", lastModified: Date()).answer(request, headers: headers, dated: false)
+        // No Last-Modified: the document also changes when "today" does, which no file time says. Made per request,
+        // so compressed only for a client that takes gzip.
+        return ServedFile(bytes: body, contentType: "application/json", lastModified: nil, cacheControl: "private, no-cache",
+                          compress: Conditional.acceptsGzip(request.headers[.acceptEncoding])).answer(request, extra: stale)
     }
 
     /// 400 with `{"error": "...", "parameter": "from"}` on one line.

@@ -30,6 +30,9 @@ final class FeedBoard: Sendable {
 
     func status(_ pipeline: String) -> Status { state.withLock { $0.status[pipeline] ?? Status() } }
 
+    /// `Status.staleAge` without copying the status out (asked by every feed request).
+    func staleAge(_ pipeline: String, now: Date) -> Int? { state.withLock { $0.status[pipeline]?.staleAge(now: now) } }
+
     func allStatus() -> [String: Status] { state.withLock { $0.status } }
 
     /// Publishes a file's bytes at `route`; the same bytes as before keep their ETag and Last-Modified.

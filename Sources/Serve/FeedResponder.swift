@@ -51,7 +51,7 @@ struct FeedResponder: HTTPResponder {
     }
 
     func admits(_ pipeline: ServedPipeline, _ request: Request) -> Bool {
-        pipeline.admits(queryToken: request.uri.queryParameters["token"].map(String.init), authorization: request.headers[.authorization])
+        pipeline.admits(queryToken: request.uri.queryParameters["token"], authorization: request.headers[.authorization])
     }
 
     /// A published output: 304 when the client's copy is current, else the bytes (gzip when accepted).
@@ -59,15 +59,13 @@ struct FeedResponder: HTTPResponder {
         guard let file = board.file(output.route) else {
             return Self.text(.serviceUnavailable, "/\(output.route) is not published yet: the first run of \(pipeline.name) is under way", extra: [.retryAfter: "5"])
         }
-        var headers = staleHeaders(pipeline)
-        headers[.cacheControl] = pipeline.settings.isPublic ? "public, no-cache" : "private, no-cache"
-        return file.answer(request, headers: headers)
+        return file.answer(request, extra: staleHeaders(pipeline))
     }
 
     /// `X-Calpipe-Age` (seconds the data lags behind its upstreams) and a `Warning: 110`, when it does.
     func staleHeaders(_ pipeline: ServedPipeline) -> HTTPFields {
         var headers = HTTPFields()
-        if let age = board.status(pipeline.name).staleAge(now: Date()) {
+        if let age = board.staleAge(pipeline.name, now: Date()) {
             headers[Self.ageHeader] = String(age)
             headers[Self.warningHeader] = "110 calpipe \"Response is Stale\""
         }

@@ -3,18 +3,17 @@ import Foundation
 import Pipeline
 import ServiceLifecycle
 
-/// Runs one pipeline on its refresh interval, each run on a thread of its own (the runner blocks while it
-/// reads feeds and writes files), and publishes its outputs after each successful run: the files as the run
-/// renamed them into place, read whole, so a half-written file is never served. A failed run leaves the last
-/// good outputs served. On shutdown the run under way is cancelled and rolls back, as `calpipe run` does on SIGTERM.
+/// Runs one pipeline on its refresh interval, each run a task of the service's (`PipelineRun`, on the library's
+/// async API), and publishes its outputs after each successful run: the files as the run renamed them into place,
+/// read whole, so a half-written file is never served. A failed run leaves the last good outputs served. On
+/// graceful shutdown (SIGTERM, SIGINT) the loop's task is cancelled: the run under way stops at its next batch or
+/// request and rolls back, as `calpipe run` does on SIGTERM, and the wait for the next run ends.
 final class PipelineRefresher: Service {
     let pipeline: ServedPipeline
     let board: FeedBoard
     let metrics: ServeMetrics
     let environment: [String: String]
     let log: @Sendable (String) -> Void
-    /// The run under way (cancelled on shutdown), and whether shutdown began.
-    private let current = Locked((cancellation: Cancellation?.none, stopping: false))
 
     init(pipeline: ServedPipeline, board: FeedBoard, metrics: ServeMetrics, environment: [String: String], log: @escaping @Sendable (String) -> Void) {
         self.pipeline = pipeline
@@ -26,15 +25,10 @@ final class PipelineRefresher: Service {
 
     func run() async throws {
         loadPublished()
-        await withGracefulShutdownHandler {
-            while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                await runOnThread()
-                try? await cancelWhenGracefulShutdown { [refresh = pipeline.refresh] in try await Task.sleep(for: .seconds(refresh)) }
-            }
-        } onGracefulShutdown: { [current] in
-            current.withLock { c in
-                c.stopping = true
-                c.cancellation?.cancel(reason: "SIGTERM")
+        try? await cancelWhenGracefulShutdown { [self] in
+            while !Task.isCancelled {
+                await refresh()
+                try await Task.sleep(for: .seconds(pipeline.refresh))
             }
         }
     }
@@ -45,43 +39,28 @@ final class PipelineRefresher: Service {
         for output in pipeline.outputs {
             guard let bytes = FileManager.default.contents(atPath: output.path),
                   let modified = (try? FileManager.default.attributesOfItem(atPath: output.path))?[.modificationDate] as? Date else { continue }
-            board.publish(ServedFile(bytes: [UInt8](bytes), contentType: output.contentType, lastModified: modified), at: output.route)
+            board.publish(served(bytes, output, modified), at: output.route)
             oldest = min(oldest ?? modified, modified)
         }
         if let oldest { board.update(pipeline.name) { $0.freshAt = oldest; $0.lastError = "not run yet since calpipe serve started" } }
     }
 
-    private func runOnThread() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let thread = Thread { [self] in
-                refresh()
-                done.resume()
-            }
-            thread.name = "calpipe-serve-" + pipeline.name
-            thread.start()
-        }
-    }
-
-    /// One run, then the board and metrics updated.
-    func refresh() {
-        let cancellation = Cancellation()
-        let stopping = current.withLock { c in
-            c.cancellation = cancellation
-            return c.stopping
-        }
-        guard !stopping else { return }
-        defer { current.withLock { $0.cancellation = nil } }
+    /// One run, then the board and metrics updated. A run cancelled (shutting down) changes neither.
+    func refresh() async {
         let started = Date()
         let report = RunReport()
         let name = pipeline.name
         var problem: String?
         do {
-            try PipelineRun(file: pipeline.file, environment: environment, log: log).run(report: report, cancellation: cancellation)
+            try await PipelineRun(file: pipeline.file, environment: environment, log: log).run(report: report)
             // The outputs were committed (without what the failed sources would have given): served, and said.
             publishOutputs()
             if !report.keptSources.isEmpty { problem = report.keptSources.joined(separator: "; ") }
         } catch {
-            if cancellation.cancelledReason != nil { return }  // shutting down: not a failure of the feed
+            if Task.isCancelled {  // shutting down: not a failure of the feed
+                log("\(name): run stopped by the shutdown; its outputs are as they were")
+                return
+            }
             problem = "\(CalpipeError(error))"
         }
         let now = Date()
@@ -110,12 +89,17 @@ final class PipelineRefresher: Service {
         }
     }
 
+    func served(_ bytes: Data, _ output: ServedPipeline.Output, _ modified: Date) -> ServedFile {
+        ServedFile(bytes: [UInt8](bytes), contentType: output.contentType, lastModified: modified,
+                   cacheControl: pipeline.settings.isPublic ? "public, no-cache" : "private, no-cache")
+    }
+
     /// Reads each output the run renamed into place (whole: a rename is atomic) and publishes it.
     private func publishOutputs() {
         for output in pipeline.outputs {
             guard let bytes = FileManager.default.contents(atPath: output.path) else { continue }
             let modified = (try? FileManager.default.attributesOfItem(atPath: output.path))?[.modificationDate] as? Date ?? Date()
-            board.publish(ServedFile(bytes: [UInt8](bytes), contentType: output.contentType, lastModified: modified), at: output.route)
+            board.publish(served(bytes, output, modified), at: output.route)
         }
     }
 }

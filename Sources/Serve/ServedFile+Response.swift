@@ -5,23 +5,26 @@ import NIOCore
 
 extension ServedFile {
     /// The answer to a GET or HEAD of these bytes: 304 when the client's copy is current, else the bytes (gzip when
-    /// accepted), with `headers` (caching, staleness) added. `dated`: send and compare Last-Modified.
-    func answer(_ request: Request, headers extra: HTTPFields, dated: Bool = true) -> Response {
-        var headers = extra
+    /// accepted), with the headers made when the file was, plus `extra` (staleness) when there are any.
+    func answer(_ request: Request, extra: HTTPFields = [:]) -> Response {
         let gzip = gzipped != nil && Conditional.acceptsGzip(request.headers[.acceptEncoding])
-        headers[.eTag] = gzip ? gzipETag : etag
-        if dated { headers[.lastModified] = HTTPDate.string(lastModified) }
-        headers[.vary] = "Accept-Encoding"
-        if Conditional.notModified(request.headers, etags: [etag, gzipETag], lastModified: dated ? lastModified : nil) {
-            return Response(status: .notModified, headers: headers)
+        let form = gzip ? 1 : 0
+        if Conditional.notModified(request.headers, etag: etag, gzipETag: gzipETag, lastModified: lastModified) {
+            return Response(status: .notModified, headers: Self.adding(extra, to: notModifiedHeaders[form]))
         }
-        headers[.contentType] = contentType
-        if gzip { headers[.contentEncoding] = "gzip" }
+        var headers = Self.adding(extra, to: okHeaders[form])
         let body = gzip ? gzipped! : self.body
         if request.method == .head {
             headers[.contentLength] = String(body.readableBytes)
             return Response(status: .ok, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    private static func adding(_ extra: HTTPFields, to headers: HTTPFields) -> HTTPFields {
+        if extra.isEmpty { return headers }
+        var all = headers
+        all.append(contentsOf: extra)
+        return all
     }
 }

@@ -59,18 +59,27 @@ struct ServedPipeline: Sendable {
     }
 
     /// Whether a request may read this pipeline's outputs: public, or its token given as `?token=` or
-    /// `Authorization: Bearer`, compared in constant time.
-    func admits(queryToken: String?, authorization: String?) -> Bool {
+    /// `Authorization: Bearer`, compared in constant time (and without copying: every feed request asks).
+    func admits(queryToken: Substring?, authorization: String?) -> Bool {
         if settings.isPublic { return true }
         guard let token = settings.token else { return false }
-        var given = queryToken
-        if given == nil, let authorization, authorization.lowercased().hasPrefix("bearer ") {
-            given = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        }
-        guard let given else { return false }
-        let a = Array(given.utf8), b = Array(token.utf8)
-        var difference = a.count ^ b.count
-        for i in 0..<b.count { difference |= Int((i < a.count ? a[i] : 0) ^ b[i]) }
+        if let queryToken { return Self.equal(queryToken.utf8, token.utf8) }
+        guard let authorization else { return false }
+        let scheme = "bearer ".utf8
+        let header = authorization.utf8
+        // The scheme's letters in any case (0x20 sets a letter's lower-case bit and leaves the space as it is).
+        guard header.count > scheme.count, zip(header, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return false }
+        let credentials = header.dropFirst(scheme.count).drop { $0 == UInt8(ascii: " ") }
+        var end = credentials.endIndex
+        while end > credentials.startIndex, header[header.index(before: end)] == UInt8(ascii: " ") { end = header.index(before: end) }
+        return Self.equal(credentials[..<end], token.utf8)
+    }
+
+    /// Byte-wise equality that looks at every byte of `expected` whatever differs first.
+    static func equal<Given: Collection<UInt8>>(_ given: Given, _ expected: String.UTF8View) -> Bool {
+        var difference = given.count ^ expected.count
+        var g = given.makeIterator()
+        for byte in expected { difference |= Int((g.next() ?? 0) ^ byte) }
         return difference == 0
     }
 }

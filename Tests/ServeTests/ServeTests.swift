@@ -255,6 +255,32 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(outputs.filter { $0.contains(".calpipe-") }, [])
     }
 
+    /// SIGTERM while a refresh waits for an upstream that stalls mid-answer (headers and half the body, then a
+    /// minute of nothing: longer than the HTTP client's 30 s request timeout): the refresh is cancelled through its
+    /// task, its request abandoned, nothing written, and the process ends within a few seconds.
+    func testSIGTERMDuringASlowRefreshEndsItCleanly() throws {
+        let body = try String(contentsOf: Self.fixtures.appendingPathComponent("team.ics"), encoding: .utf8)
+        try team.route("/team.ics", [
+            RecordedServer.Reply(headers: ["Content-Type": "text/calendar"], body: body),
+            RecordedServer.Reply(headers: ["Content-Type": "text/calendar"], body: body, stall: 60),
+        ])
+        let server = try ServeProcess([try writePipeline()], in: folder)
+        let first = try firstFeed(server)
+        // The second run's request has reached the upstream, which is now stalling.
+        XCTAssertTrue(try ServeProcess.wait { try team.requests(to: "/team.ics").count >= 2 }, server.stderr)
+        Thread.sleep(forTimeInterval: 0.5)
+        let started = Date()
+        XCTAssertEqual(server.terminate(within: 20), 0, server.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "SIGTERM during a slow refresh took too long: \(server.stderr)")
+        XCTAssertTrue(server.stderr.contains("calpipe serve: team: run stopped by the shutdown; its outputs are as they were\n"), server.stderr)
+        XCTAssertTrue(server.stderr.hasSuffix("calpipe serve: stopped\n"), server.stderr)
+        XCTAssertFalse(server.stderr.contains("run failed"), server.stderr)
+        // The outputs are the first run's, whole; no temporary file left behind.
+        XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("out/team.ics")), first.body)
+        let outputs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path)
+        XCTAssertEqual(outputs.filter { $0.contains(".calpipe-") }, [])
+    }
+
     func testAPipelineWithoutTokenIsRefusedBeforeListening() throws {
         let file = try writePipeline(serve: "{\"refresh\": \"1h\"}")
         let result = try Self.run([ServeProcess.binary.path, "serve", file, "--listen", "127.0.0.1:0"],
