@@ -122,10 +122,10 @@ final class SQLiteSinkSchemaTests: XCTestCase {
     func testNewerSchemaIsRefusedUntouched() throws {
         let path = dir.appendingPathComponent("future.db").path
         try runSink(path: path, events: [])
-        try Database(path: path).setUserVersion(10)
+        try Database(path: path).setUserVersion(11)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 10, newer than this calpipe knows (9); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 11, newer than this calpipe knows (10); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)
