@@ -570,7 +570,6 @@ final class SQLiteSyncWriter {
                 try select.reset()
             }
         }
-        if id == nil { counts.occurrencesWritten += 1 }
         slots.append(OccurrenceSlot(eventID: eventID, instance: k.instance, values: values, id: id))
         occurrenceIDs[k] = slots.count - 1
         return slots.count - 1
@@ -629,7 +628,12 @@ final class SQLiteSyncWriter {
         guard let id = result else { return }
         if id == newID {
             nextDayID += 1
-            if occurrence.id == nil { slots[slot].id = id }
+            if occurrence.id == nil {
+                // A new occurrence is stored with its first day entry (and counted then: a stage that holds the days
+                // back hands the occurrence on before them).
+                slots[slot].id = id
+                counts.occurrencesWritten += 1
+            }
         }
         if written { counts.daysWritten += 1 }
         counts.dayEntriesSeen += 1
