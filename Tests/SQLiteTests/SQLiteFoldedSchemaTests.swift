@@ -38,13 +38,13 @@ final class SQLiteFoldedSchemaTests: XCTestCase {
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
-    /// Every corpus feed → expand → split → sqlite `db`, in Berlin, over `from` ..< `to`.
+    /// Every corpus feed → expand → split → sqlite `db`, in Berlin, over `from` ..< `to`, in pipeline file `name`.json.
     private func writePipeline(_ name: String, db: String, from: String, to: String) throws {
         let feeds = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter { $0.hasSuffix(".ics") }.sorted()
         XCTAssertGreaterThan(feeds.count, 20)
         let sources = feeds.map { #"{"type": "ics", "name": "\#($0)", "path": "\#(Self.corpus.appendingPathComponent($0).path)"}"# }
         let text = """
-            {"name": "\(name)", "timezone": "Europe/Berlin", "window": {"from": "\(from)", "to": "\(to)"},
+            {"name": "corpus", "timezone": "Europe/Berlin", "window": {"from": "\(from)", "to": "\(to)"},
              "sources": [\(sources.joined(separator: ", "))],
              "stages": [{"type": "expand"}, {"type": "split"}],
              "sinks": [{"type": "sqlite", "path": "\(db)"}]}

@@ -53,7 +53,7 @@ final class SQLiteSyncWriter {
     /// Whether this run began as a bulk load.
     private(set) var bulkLoadStarted = false
     /// A bulk load rebuilds the dropped indexes over every row: worth it only when few rows exist already.
-    static let bulkLoadMaxExistingRows: Int64 = 20_000
+    static let bulkLoadMaxExistingRows: Int64 = 10_000
     /// Largest row ids before this run: rows above them were inserted by this run (seen by definition).
     private let maxEventID: Int64
     /// Occurrences live in their day entries (schema 10): an occurrence's id is the id of the first day entry written
@@ -330,6 +330,16 @@ final class SQLiteSyncWriter {
     /// occurrence take its first id. Only reached when a stage repeated rows across batches; keeps the run's counts
     /// as keyed writes count them.
     private func mergeBulkDuplicates() throws {
+        // An occurrence handed on twice got an id per copy: the first one stays.
+        try db.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS bulk_occurrences (event_id INTEGER, instance TEXT, id INTEGER, extra INTEGER, PRIMARY KEY (event_id, instance)) WITHOUT ROWID;
+            DELETE FROM temp.bulk_occurrences;
+            INSERT INTO temp.bulk_occurrences SELECT event_id, instance, min(occurrence_id), count(DISTINCT occurrence_id) - 1 FROM day_entries
+                GROUP BY event_id, instance HAVING count(DISTINCT occurrence_id) > 1;
+            UPDATE day_entries SET occurrence_id = (SELECT u.id FROM temp.bulk_occurrences u WHERE u.event_id = day_entries.event_id AND u.instance = day_entries.instance)
+                WHERE (event_id, instance) IN (SELECT event_id, instance FROM temp.bulk_occurrences);
+            """)
+        counts.occurrencesWritten -= try db.scalarInt("SELECT coalesce(sum(extra), 0) FROM temp.bulk_occurrences") ?? 0
         let columns = SQLiteSyncStatements.dayUpdatedColumns
         try db.execute("""
             CREATE TEMP TABLE IF NOT EXISTS bulk_duplicates (id INTEGER PRIMARY KEY, keep INTEGER NOT NULL, last INTEGER NOT NULL);
@@ -348,16 +358,6 @@ final class SQLiteSyncWriter {
         // Forecasts are updated in day-entry id order, so the last copy's forecast wins.
         try db.execute("DELETE FROM day_entries WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)")
         counts.daysWritten -= db.changes
-        // An occurrence handed on twice got an id per copy: the first one stays.
-        try db.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS bulk_occurrences (event_id INTEGER, instance TEXT, id INTEGER, extra INTEGER, PRIMARY KEY (event_id, instance)) WITHOUT ROWID;
-            DELETE FROM temp.bulk_occurrences;
-            INSERT INTO temp.bulk_occurrences SELECT event_id, instance, min(occurrence_id), count(DISTINCT occurrence_id) - 1 FROM day_entries
-                GROUP BY event_id, instance HAVING count(DISTINCT occurrence_id) > 1;
-            UPDATE day_entries SET occurrence_id = (SELECT u.id FROM temp.bulk_occurrences u WHERE u.event_id = day_entries.event_id AND u.instance = day_entries.instance)
-                WHERE (event_id, instance) IN (SELECT event_id, instance FROM temp.bulk_occurrences);
-            """)
-        counts.occurrencesWritten -= try db.scalarInt("SELECT coalesce(sum(extra), 0) FROM temp.bulk_occurrences") ?? 0
         try db.execute("DELETE FROM temp.bulk_duplicates; DELETE FROM temp.bulk_occurrences")
     }
 
