@@ -15,6 +15,11 @@
  * occurrence's instance), no events.source_text, and only three indexes (events' key, day rows' key by event and
  * instance, the agenda's day index), built before COMMIT. Every SQLite return code is checked. Built and run by
  * scripts/sqlite-bench.py and scripts/bench (tasks (c) and (h)).
+ *
+ * From schema 10 the sink folds occurrences into their day rows (`occurrences` is a view). Given such a SOURCE,
+ * the plain floor and --folded insert exactly the rows they inserted from older files (the view's occurrence
+ * rows, and the day rows' columns of schema 9), so that their figures stay comparable across versions;
+ * --same-schema and --bulk-schema take SOURCE's own tables and indexes, which no longer include occurrences.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -108,6 +113,19 @@ int main(int argc, char **argv) {
     }
     sqlite3 *src, *dst;
     check(NULL, sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY, NULL), argv[1]);
+    /* Schema 10 and later: occurrences are a view over the day rows. */
+    int sourceFolded = 0;
+    {
+        sqlite3_stmt *kind;
+        const char *sql = "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'occurrences'";
+        check(src, sqlite3_prepare_v2(src, sql, -1, &kind, NULL), sql);
+        if (sqlite3_step(kind) != SQLITE_ROW) fail(src, sql);
+        sourceFolded = sqlite3_column_int(kind, 0) > 0;
+        check(src, sqlite3_finalize(kind), "finalize");
+    }
+    /* The day rows' columns of schema 9. */
+    const char *dayColumns = "id, occurrence_id, event_id, day, part, parts, all_day, start_local, end_local, start_utc, end_utc, sort_key, removed_run";
+    char daySelect[512];
     Table t[TABLE_COUNT];
     if (folded) {
         /* The smallest schema that still serves incremental runs and agenda queries: no occurrences table (each day
@@ -126,9 +144,22 @@ int main(int argc, char **argv) {
         load(src, "events", events, &t[0]);
         load(src, "attendees", NULL, &t[1]);
         load(src, "occurrences", "SELECT * FROM occurrences WHERE 0", &t[2]);
-        load(src, "day_entries", "SELECT d.*, o.instance FROM day_entries d JOIN occurrences o ON o.id = d.occurrence_id ORDER BY d.id", &t[3]);
+        if (sourceFolded) {
+            snprintf(daySelect, sizeof daySelect, "SELECT %s, instance FROM day_entries ORDER BY id", dayColumns);
+            load(src, "day_entries", daySelect, &t[3]);
+        } else {
+            load(src, "day_entries", "SELECT d.*, o.instance FROM day_entries d JOIN occurrences o ON o.id = d.occurrence_id ORDER BY d.id", &t[3]);
+        }
+    } else if (sourceFolded && !sameSchema && !bulkSchema) {
+        /* The plain floor: the rows of schema 9 (occurrences from the view, day rows without the folded columns). */
+        for (int i = 0; i < 3; i++) load(src, tables[i], NULL, &t[i]);
+        snprintf(daySelect, sizeof daySelect, "SELECT %s FROM day_entries", dayColumns);
+        load(src, "day_entries", daySelect, &t[3]);
     } else {
-        for (int i = 0; i < TABLE_COUNT; i++) load(src, tables[i], NULL, &t[i]);
+        for (int i = 0; i < TABLE_COUNT; i++) {
+            /* calpipe's own tables: no occurrences table from schema 10. */
+            load(src, tables[i], sourceFolded && i == 2 ? "SELECT * FROM occurrences WHERE 0" : NULL, &t[i]);
+        }
     }
 
     remove(argv[2]);
@@ -148,7 +179,10 @@ int main(int argc, char **argv) {
         sql = "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('events', 'attendees', 'occurrences', 'day_entries')";
         check(src, sqlite3_prepare_v2(src, sql, -1, &indexes, NULL), sql);
     } else {
-        for (int i = 0; i < TABLE_COUNT; i++) exec(dst, t[i].create);
+        for (int i = 0; i < TABLE_COUNT; i++) {
+            if (sourceFolded && i == 2 && bulkSchema) continue;
+            exec(dst, t[i].create);
+        }
     }
 
     struct timespec start, end, cpuStart, cpuEnd;
@@ -157,6 +191,7 @@ int main(int argc, char **argv) {
     exec(dst, "BEGIN IMMEDIATE");
     size_t total = 0;
     for (int i = 0; i < TABLE_COUNT; i++) {
+        if (sourceFolded && i == 2 && (sameSchema || bulkSchema)) continue; /* no occurrences table */
         sqlite3_stmt *insert;
         check(dst, sqlite3_prepare_v2(dst, t[i].insert, -1, &insert, NULL), t[i].insert);
         for (size_t r = 0; r < t[i].rows; r++) {
@@ -169,7 +204,12 @@ int main(int argc, char **argv) {
         check(dst, sqlite3_finalize(insert), "finalize");
         total += t[i].rows;
     }
-    if (bulkSchema) {
+    if (bulkSchema && sourceFolded) {
+        /* Schema 10's keys and indexes (SQLiteSchema.foldedIndexes). */
+        exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
+        exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_entries (event_id, instance, day)");
+        exec(dst, "CREATE INDEX day_entries_by_day ON day_entries (day, sort_key)");
+    } else if (bulkSchema) {
         exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
         exec(dst, "CREATE UNIQUE INDEX occurrences_key ON occurrences (event_id, instance)");
         exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_entries (occurrence_id, day)");

@@ -1,5 +1,6 @@
 import CalSQLite
 import CalpipeKit
+@testable import Exporters
 import XCTest
 @testable import Pipeline
 
@@ -225,6 +226,37 @@ final class IncrementalRunTests: XCTestCase {
         }
     }
 
+    /// Makes a file of schema 10 one of schema 9 again: an `occurrences` table (numbered 1...n) and day entries
+    /// pointing at it, without the folded columns; the indexes and `agenda` view of version 9.
+    static let version10Undone = """
+        PRAGMA foreign_keys = OFF;
+        DROP VIEW agenda;
+        CREATE TABLE occurrences_v9 (
+            id INTEGER PRIMARY KEY, event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE, instance TEXT NOT NULL,
+            all_day INTEGER NOT NULL, start_utc INTEGER NOT NULL, end_utc INTEGER NOT NULL, start_local TEXT NOT NULL,
+            end_local TEXT NOT NULL, removed_run INTEGER
+        );
+        CREATE TEMP TABLE numbering AS SELECT id AS old, row_number() OVER (ORDER BY id) AS new FROM occurrences;
+        INSERT INTO occurrences_v9 SELECT n.new, o.event_id, o.instance, o.all_day, o.start_utc, o.end_utc, o.start_local, o.end_local, o.removed_run
+            FROM occurrences o JOIN temp.numbering n ON n.old = o.id;
+        CREATE TABLE day_entries_v9 (
+            id INTEGER PRIMARY KEY, occurrence_id INTEGER NOT NULL REFERENCES occurrences (id) ON DELETE CASCADE,
+            event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE, day TEXT NOT NULL, part INTEGER NOT NULL,
+            parts INTEGER NOT NULL, all_day INTEGER NOT NULL, start_local TEXT NOT NULL, end_local TEXT NOT NULL,
+            start_utc INTEGER NOT NULL, end_utc INTEGER NOT NULL, sort_key TEXT NOT NULL, removed_run INTEGER
+        );
+        INSERT INTO day_entries_v9 SELECT d.id, n.new, d.event_id, d.day, d.part, d.parts, d.all_day, d.start_local, d.end_local,
+            d.start_utc, d.end_utc, d.sort_key, d.removed_run FROM day_entries d JOIN temp.numbering n ON n.old = d.occurrence_id;
+        DROP VIEW occurrences;
+        DROP TABLE day_entries;
+        ALTER TABLE occurrences_v9 RENAME TO occurrences;
+        ALTER TABLE day_entries_v9 RENAME TO day_entries;
+        DROP TABLE temp.numbering;
+        \(SQLiteSchema.version3Indexes.map { $0.sql + ";" }.joined(separator: "\n"))
+        \(SQLiteSchema.agendaViewV8)
+        PRAGMA user_version = 9;
+        """
+
     /// A file of schema version 5 (no text hashes) is upgraded: its next run reads the source in full and stores
     /// every text hash, so the run after it leaves unchanged events unparsed.
     func testVersion5FileGetsTextHashesOnItsNextRun() throws {
@@ -233,6 +265,7 @@ final class IncrementalRunTests: XCTestCase {
         try run(pipelineText(db: "a.db"))
         do {
             let db = try Database(path: dir.appendingPathComponent("a.db").path)
+            try db.execute(Self.version10Undone)
             try db.execute("ALTER TABLE events DROP COLUMN text_hash; ALTER TABLE source_state DROP COLUMN context_hash; ALTER TABLE source_state DROP COLUMN source_text; ALTER TABLE days RENAME COLUMN date TO day; DROP TABLE plugin_state; PRAGMA user_version = 5")
         }
         // Items 2 and 3 are single events (item 1 is an override of the series of item 0).
@@ -272,11 +305,12 @@ final class IncrementalRunTests: XCTestCase {
         // Schema 6 always wrote the text: after the upgrade the file counts as written with it.
         do {
             let db = try Database(path: path)
+            try db.execute(Self.version10Undone)
             try db.execute("UPDATE events SET source_text = 'BEGIN:VEVENT'; ALTER TABLE source_state DROP COLUMN source_text; ALTER TABLE days RENAME COLUMN date TO day; DROP TABLE plugin_state; PRAGMA user_version = 6")
         }
         report = try run(pipelineText(db: "a.db"))
         XCTAssertEqual(report.outcomes(of: "sqlite a.db")[.unchanged], 0, "read in full after the upgrade")
-        XCTAssertEqual(try Database(path: path).userVersion, 9)
+        XCTAssertEqual(try Database(path: path).userVersion, 10)
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }
 

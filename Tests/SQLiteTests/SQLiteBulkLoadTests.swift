@@ -229,7 +229,7 @@ final class SQLiteBulkLoadTests: XCTestCase {
 
         // Rows of other sources above the limit: keyed writes (rebuilding their indexes would cost more).
         let big = dir.appendingPathComponent("big.db").path
-        let many = (0..<Int(SQLiteSyncWriter.bulkLoadMaxExistingRows / 2 + 1)).map { i in
+        let many = (0..<Int(SQLiteSyncWriter.bulkLoadMaxExistingRows + 1)).map { i in  // one day entry each
             event("m\(i)@x", "M", at(2026, 11, 1 + i % 29, 0) , at(2026, 11, 1 + i % 29, 0, 30))
         }
         XCTAssertTrue(try run(big, [("many", [many])], bulkLoad: true))

@@ -12,26 +12,7 @@ final class SQLiteProcessTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
     /// The calpipe built next to this test bundle (swift build --build-tests builds both).
-    private func calpipe() throws -> URL {
-        var candidates: [URL] = []
-        if let exe = Bundle.main.executableURL { candidates.append(exe.deletingLastPathComponent()) }
-        candidates.append(Bundle(for: Self.self).bundleURL.deletingLastPathComponent())
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for folder in candidates {
-            var url = folder
-            // On Linux the bundle is a folder holding the test binary; go up until the build folder.
-            for _ in 0..<3 {
-                let binary = url.appendingPathComponent("calpipe")
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: binary.path, isDirectory: &isDir), !isDir.boolValue { return binary }
-                url = url.deletingLastPathComponent()
-            }
-        }
-        XCTFail("calpipe executable not found near \(candidates.map(\.path)); run swift build --build-tests")
-        throw CocoaError(.fileNoSuchFile)
-    }
+    private func calpipe() throws -> URL { try builtCalpipe(near: Self.self) }
 
     /// A JSON feed of `count` timed events in November 2026, one per 7 minutes from 07:00 on.
     private func writeFeed(_ name: String, count: Int, prefix: String, title: String) throws {

@@ -26,16 +26,16 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("new.db").path
         try runSink(path: path, events: [])
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 9)
+        XCTAssertEqual(try db.userVersion, 10)
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
             ["index", "day_entries_by_day"], ["index", "day_entries_key"],
-            ["index", "events_key"], ["index", "occurrences_by_start"], ["index", "occurrences_key"],
+            ["index", "events_key"],
             ["index", "sqlite_autoindex_plugin_state_1"], ["index", "sqlite_autoindex_source_state_1"],
             ["table", "attendees"], ["table", "day_entries"], ["table", "days"], ["table", "events"], ["table", "forecasts"],
-            ["table", "meta"], ["table", "occurrences"], ["table", "plugin_state"], ["table", "runs"], ["table", "source_state"],
-            ["view", "agenda"],
+            ["table", "meta"], ["table", "plugin_state"], ["table", "runs"], ["table", "source_state"],
+            ["view", "agenda"], ["view", "occurrences"],
         ])
         XCTAssertEqual(try columns(db, "plugin_state"), ["pipeline", "plugin", "state", "run_id"])
         XCTAssertEqual(try columns(db, "days"), [
@@ -56,8 +56,9 @@ final class SQLiteSinkSchemaTests: XCTestCase {
             "id", "event_id", "instance", "all_day", "start_utc", "end_utc", "start_local", "end_local", "removed_run",
         ])
         XCTAssertEqual(try columns(db, "day_entries"), [
-            "id", "occurrence_id", "event_id", "day", "part", "parts", "all_day", "start_local", "end_local", "start_utc",
-            "end_utc", "sort_key", "removed_run",
+            "id", "occurrence_id", "event_id", "instance", "day", "part", "parts", "all_day", "start_local", "end_local", "start_utc",
+            "end_utc", "sort_key", "removed_run", "occurrence_all_day", "occurrence_start_utc", "occurrence_end_utc",
+            "occurrence_start_local", "occurrence_end_local", "occurrence_removed_run",
         ])
         XCTAssertEqual(try columns(db, "forecasts"), [
             "day_entry_id", "status", "reason", "latitude", "longitude", "provider", "units", "weather_code", "summary",
@@ -92,11 +93,11 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try runSink(path: path, events: feed)
 
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 9)
+        XCTAssertEqual(try db.userVersion, 10)
         // The days of the window and the pipeline's facts are there after the upgrade.
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM days"), 30)
         XCTAssertEqual(try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, schema_version FROM meta"),
-                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 9]])
+                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 10]])
         // A and B were unchanged: same rows and ids, only their content hash written (version 5, so updated_run
         // is this run's); C deleted with its rows; E inserted.
         XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc, content_hash IS NOT NULL FROM events ORDER BY id"), [
@@ -121,10 +122,10 @@ final class SQLiteSinkSchemaTests: XCTestCase {
     func testNewerSchemaIsRefusedUntouched() throws {
         let path = dir.appendingPathComponent("future.db").path
         try runSink(path: path, events: [])
-        try Database(path: path).setUserVersion(10)
+        try Database(path: path).setUserVersion(11)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 10, newer than this calpipe knows (9); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 11, newer than this calpipe knows (10); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)

@@ -87,3 +87,25 @@ func temporaryDirectory() throws -> URL {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir
 }
+
+/// The calpipe executable built next to the test bundle of `testClass` (swift build --build-tests builds both).
+func builtCalpipe(near testClass: AnyClass) throws -> URL {
+    var candidates: [URL] = []
+    if let exe = Bundle.main.executableURL { candidates.append(exe.deletingLastPathComponent()) }
+    candidates.append(Bundle(for: testClass).bundleURL.deletingLastPathComponent())
+    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug"))
+    for folder in candidates {
+        var url = folder
+        // On Linux the bundle is a folder holding the test binary; go up until the build folder.
+        for _ in 0..<3 {
+            let binary = url.appendingPathComponent("calpipe")
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: binary.path, isDirectory: &isDir), !isDir.boolValue { return binary }
+            url = url.deletingLastPathComponent()
+        }
+    }
+    XCTFail("calpipe executable not found near \(candidates.map(\.path)); run swift build --build-tests")
+    throw CocoaError(.fileNoSuchFile)
+}

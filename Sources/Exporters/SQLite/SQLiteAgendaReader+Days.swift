@@ -50,14 +50,13 @@ extension SQLiteAgendaReader {
             let statement = try db.prepare("""
                 SELECT d.day, d.part, d.parts, d.all_day, d.start_local, d.end_local, d.start_utc, d.end_utc,
                        e.id, e.source, e.uid, e.title, e.description, e.location, e.latitude, e.longitude, e.color, e.url, e.status,
-                       e.categories, e.organizer_name, e.organizer_email, e.metadata, o.instance, o.all_day,
+                       e.categories, e.organizer_name, e.organizer_email, e.metadata, d.instance, coalesce(d.occurrence_all_day, d.all_day),
                        f.status, f.reason, f.provider, NULL, f.latitude, f.longitude, f.weather_code, f.summary,
                        f.temperature_max, f.temperature_min, f.precipitation_probability, f.precipitation_amount, f.wind_speed_max, f.units, NULL
                 FROM day_entries d
                 JOIN events e ON e.id = d.event_id
-                JOIN occurrences o ON o.id = d.occurrence_id
                 LEFT JOIN forecasts f ON f.day_entry_id = d.id
-                WHERE d.removed_run IS NULL AND o.removed_run IS NULL AND e.removed_run IS NULL AND d.day >= ?1 AND d.day < ?2
+                WHERE d.removed_run IS NULL AND d.occurrence_removed_run IS NULL AND e.removed_run IS NULL AND d.day >= ?1 AND d.day < ?2
                 ORDER BY d.day, d.sort_key, e.title, e.uid, d.end_utc
                 """)
             try statement.bind(from.iso8601, at: 1)

@@ -9,11 +9,18 @@ struct SQLiteSyncStatements {
     let markSeenEvent: Statement
     let markSeenOccurrence: Statement
     let markSeenDay: Statement
-    let insertOccurrence: Statement
     let insertDay: Statement
     let upsertForecast: Statement
     let deleteForecast: Statement
     let sourceHasRows: Statement
+
+    /// The columns of a day entry row in bind order (schema 10): id, occurrence id (the id of the occurrence's first
+    /// row), the day's values from `event_id` (`SQLiteRowEncoding.bindDayValues`, parameters 3 to 11), the key's
+    /// `instance` and `day`, and the occurrence's values where they differ from the day's (parameters 14 to 18).
+    static let dayColumns = ["id", "occurrence_id"] + SQLiteRowEncoding.dayContentColumns + ["instance", "day"] + SQLiteRowEncoding.foldedOccurrenceColumns
+
+    /// What an upsert of a day entry compares and updates: all but the key and the ids.
+    static let dayUpdatedColumns = Array(SQLiteRowEncoding.dayContentColumns.dropFirst()) + SQLiteRowEncoding.foldedOccurrenceColumns
 
     init(_ db: Database) throws {
         // The hashes are compared like the content: a row of an older file (no hash yet) gets its hashes.
@@ -28,10 +35,7 @@ struct SQLiteSyncStatements {
         markSeenEvent = try db.prepare("INSERT OR IGNORE INTO temp.seen_events (id) VALUES (?)")
         markSeenOccurrence = try db.prepare("INSERT OR IGNORE INTO temp.seen_occurrences (id) VALUES (?)")
         markSeenDay = try db.prepare("INSERT OR IGNORE INTO temp.seen_days (id) VALUES (?)")
-        let o = ["event_id", "instance"] + SQLiteRowEncoding.occurrenceContentColumns
-        insertOccurrence = try db.prepare(Self.insertSQL(table: "occurrences", columns: o))
-        let d = ["occurrence_id", "day"] + SQLiteRowEncoding.dayContentColumns
-        insertDay = try db.prepare(Self.insertSQL(table: "day_entries", columns: d))
+        insertDay = try db.prepare(Self.insertSQL(table: "day_entries", columns: Self.dayColumns))
         upsertForecast = try db.prepare(Self.upsertSQL(
             table: "forecasts", key: ["day_entry_id"], content: SQLiteRowEncoding.forecastContentColumns, removable: false,
             returning: "day_entry_id"))
@@ -39,21 +43,37 @@ struct SQLiteSyncStatements {
         sourceHasRows = try db.prepare("SELECT EXISTS (SELECT 1 FROM events WHERE source = ?)")
     }
 
-    /// The keyed writes of occurrences and day entries: their upserts name the unique keys, which a bulk load
-    /// drops, so they are prepared once the keys exist (`SQLiteSyncWriter.keyedChildren()`).
+    /// The keyed writes of day entries and the lookups of occurrences: they use the unique key of day entries,
+    /// which a bulk load drops, so they are prepared once the key exists (`SQLiteSyncWriter.keyedChildren()`).
     struct KeyedChildren {
-        let upsertOccurrence: Statement
+        /// An occurrence's id and values (every day entry of it carries them), and whether it is marked removed.
         let selectOccurrence: Statement
+        /// Writes an occurrence's values (parameters 3 to 7) into every day entry of it and unmarks it.
+        let updateOccurrence: Statement
         let upsertDay: Statement
         let selectDay: Statement
 
         init(_ db: Database) throws {
-            upsertOccurrence = try db.prepare(SQLiteSyncStatements.upsertSQL(
-                table: "occurrences", key: ["event_id", "instance"], content: SQLiteRowEncoding.occurrenceContentColumns, removable: true))
-            selectOccurrence = try db.prepare("SELECT id FROM occurrences WHERE event_id = ? AND instance = ?")
-            upsertDay = try db.prepare(SQLiteSyncStatements.upsertSQL(
-                table: "day_entries", key: ["occurrence_id", "day"], content: SQLiteRowEncoding.dayContentColumns, removable: true))
-            selectDay = try db.prepare("SELECT id FROM day_entries WHERE occurrence_id = ? AND day = ?")
+            let value = { (column: String) in SQLiteSchema.occurrenceValue(column, of: "day_entries") }
+            selectOccurrence = try db.prepare("""
+                SELECT occurrence_id, \(value("all_day")), \(value("start_utc")), \(value("end_utc")), \(value("start_local")),
+                    \(value("end_local")), occurrence_removed_run
+                FROM day_entries WHERE event_id = ?1 AND instance = ?2 LIMIT 1
+                """)
+            updateOccurrence = try db.prepare("""
+                UPDATE day_entries SET occurrence_all_day = nullif(?3, all_day), occurrence_start_utc = nullif(?4, start_utc),
+                    occurrence_end_utc = nullif(?5, end_utc), occurrence_start_local = nullif(?6, start_local),
+                    occurrence_end_local = nullif(?7, end_local), occurrence_removed_run = NULL
+                WHERE event_id = ?1 AND instance = ?2
+                """)
+            let columns = SQLiteSyncStatements.dayUpdatedColumns
+            upsertDay = try db.prepare(SQLiteSyncStatements.insertSQL(table: "day_entries", columns: SQLiteSyncStatements.dayColumns) + """
+
+                ON CONFLICT (event_id, instance, day) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")), removed_run = NULL
+                WHERE \(columns.map { "day_entries.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")) OR day_entries.removed_run IS NOT NULL
+                RETURNING id
+                """)
+            selectDay = try db.prepare("SELECT id FROM day_entries WHERE event_id = ?1 AND instance = ?2 AND day = ?3")
         }
     }
 

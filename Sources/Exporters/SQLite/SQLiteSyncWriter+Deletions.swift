@@ -21,56 +21,44 @@ extension SQLiteSyncWriter {
             // The event rows first (an instance's override), then the instance's occurrence of the other rows.
             try db.execute("DELETE FROM temp.doomed")
             try db.execute("INSERT INTO temp.doomed (id) SELECT id FROM events WHERE \(condition)\(alive)", arguments: args)
+            try removeOccurrences(of: "event_id IN (SELECT id FROM temp.doomed)", arguments: [])
             try removeEvents()
             if d.recurrenceID != nil {
-                try db.execute("DELETE FROM temp.doomed")
-                try db.execute("""
-                    INSERT INTO temp.doomed (id) SELECT id FROM occurrences
-                    WHERE instance = ?3 AND event_id IN (SELECT id FROM events WHERE source = ?1 AND uid = ?2)\(alive)
-                    """, arguments: args)
-                try removeOccurrences()
+                try removeOccurrences(of: "instance = ?3 AND event_id IN (SELECT id FROM events WHERE source = ?1 AND uid = ?2)", arguments: args)
             }
         }
     }
 
-    /// Removes (or, with `keep_removed`, marks removed) the day entries that `condition` picks, with their forecasts.
-    private func removeDays(where condition: String) throws {
+    /// Removes (or, with `keep_removed`, marks removed) the occurrences whose day entries `condition` picks (schema
+    /// 10: an occurrence lives in its day entries), with their day entries and forecasts.
+    private func removeOccurrences(of condition: String, arguments: [SQLiteValue]) throws {
         if keepRemoved {
-            try db.execute("UPDATE day_entries SET removed_run = \(runID) WHERE removed_run IS NULL AND \(condition)")
+            counts.occurrencesRemoved += try db.scalarInt(
+                "SELECT count(*) FROM (SELECT DISTINCT event_id, instance FROM day_entries WHERE occurrence_removed_run IS NULL AND \(condition))",
+                arguments: arguments) ?? 0
+            try db.execute("UPDATE day_entries SET occurrence_removed_run = \(runID) WHERE occurrence_removed_run IS NULL AND \(condition)", arguments: arguments)
+            try db.execute("UPDATE day_entries SET removed_run = \(runID) WHERE removed_run IS NULL AND \(condition)", arguments: arguments)
+            counts.daysRemoved += db.changes
         } else {
+            counts.occurrencesRemoved += try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT event_id, instance FROM day_entries WHERE \(condition))",
+                                                          arguments: arguments) ?? 0
             // What ON DELETE CASCADE would do (this connection does not enforce foreign keys): children first.
-            try db.execute("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(condition))")
-            try db.execute("DELETE FROM day_entries WHERE \(condition)")
+            try db.execute("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(condition))", arguments: arguments)
+            try db.execute("DELETE FROM day_entries WHERE \(condition)", arguments: arguments)
+            counts.daysRemoved += db.changes
         }
-        counts.daysRemoved += db.changes
     }
 
-    /// Removes the events in temp.doomed with their children.
+    /// Removes the events in temp.doomed (their day entries and occurrences are gone already).
     private func removeEvents() throws {
-        try removeDays(where: "occurrence_id IN (SELECT id FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed))")
         if keepRemoved {
-            try db.execute("UPDATE occurrences SET removed_run = \(runID) WHERE removed_run IS NULL AND event_id IN (SELECT id FROM temp.doomed)")
-            counts.occurrencesRemoved += db.changes
             try db.execute("UPDATE events SET removed_run = \(runID) WHERE id IN (SELECT id FROM temp.doomed)")
             counts.eventsRemoved += db.changes
         } else {
-            try db.execute("DELETE FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed)")
-            counts.occurrencesRemoved += db.changes
             try db.execute("DELETE FROM attendees WHERE event_id IN (SELECT id FROM temp.doomed)")
             try db.execute("DELETE FROM events WHERE id IN (SELECT id FROM temp.doomed)")
             counts.eventsRemoved += db.changes
         }
-    }
-
-    /// Removes the occurrences in temp.doomed with their day entries.
-    private func removeOccurrences() throws {
-        try removeDays(where: "occurrence_id IN (SELECT id FROM temp.doomed)")
-        if keepRemoved {
-            try db.execute("UPDATE occurrences SET removed_run = \(runID) WHERE id IN (SELECT id FROM temp.doomed)")
-        } else {
-            try db.execute("DELETE FROM occurrences WHERE id IN (SELECT id FROM temp.doomed)")
-        }
-        counts.occurrencesRemoved += db.changes
     }
 
     /// The sync of a `.delta` source: nothing of it goes for being absent. Only the events written in this run

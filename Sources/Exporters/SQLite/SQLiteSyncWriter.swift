@@ -53,15 +53,21 @@ final class SQLiteSyncWriter {
     /// Whether this run began as a bulk load.
     private(set) var bulkLoadStarted = false
     /// A bulk load rebuilds the dropped indexes over every row: worth it only when few rows exist already.
-    static let bulkLoadMaxExistingRows: Int64 = 20_000
+    static let bulkLoadMaxExistingRows: Int64 = 10_000
     /// Largest row ids before this run: rows above them were inserted by this run (seen by definition).
     private let maxEventID: Int64
-    private let maxOccurrenceID: Int64
+    /// Occurrences live in their day entries (schema 10): an occurrence's id is the id of the first day entry written
+    /// for it, so ids up to `maxDayID` are occurrences of earlier runs too.
     private let maxDayID: Int64
+    /// The id the next day entry gets (bound explicitly): above every row id of the table, so that a new
+    /// occurrence, which takes its first row's id, never meets an id of another.
+    private var nextDayID: Int64
     var counts = Counts()
     private var sourcesSeen: Set<String> = []
     private var eventIDs: [EventKey: Int64] = [:]
-    private var occurrenceIDs: [OccurrenceKey: Int64] = [:]
+    /// The batch's occurrences (by key: their index in `slots`), written with their day entries.
+    private var occurrenceIDs: [OccurrenceKey: Int] = [:]
+    private var slots: [OccurrenceSlot] = []
     private let context: RunContext
 
     private let statements: SQLiteSyncStatements
@@ -124,10 +130,10 @@ final class SQLiteSyncWriter {
         do {
             _ = try SQLiteSchema.migrate(db)
             maxEventID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM events") ?? 0)
-            maxOccurrenceID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM occurrences") ?? 0)
             maxDayID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM day_entries") ?? 0)
+            nextDayID = maxDayID + 1
             // Largest ids bound the row counts (max(id) is one index probe, count(*) a scan).
-            if bulkLoad && maxOccurrenceID + maxDayID <= Self.bulkLoadMaxExistingRows {
+            if bulkLoad && maxDayID <= Self.bulkLoadMaxExistingRows {
                 var allNew = true
                 for source in Set(context.runState.sourceLabels) {
                     let new = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM events WHERE source = ?)", arguments: [.text(source)]) == 0
@@ -146,6 +152,7 @@ final class SQLiteSyncWriter {
                 CREATE TEMP TABLE IF NOT EXISTS seen_occurrences (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS seen_days (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY);
+                CREATE TEMP TABLE IF NOT EXISTS doomed_occurrences (event_id INTEGER, instance TEXT, PRIMARY KEY (event_id, instance)) WITHOUT ROWID;
                 """)
             statements = try SQLiteSyncStatements(db)
             let env = context.environment
@@ -168,7 +175,8 @@ final class SQLiteSyncWriter {
         let version = try db.userVersion
         let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").compactMap { $0.first?.text }
         if version == 0 && !tables.isEmpty { throw CalpipeError.foreignDatabase(path: path, tables: tables) }
-        if version > 0 && version <= SQLiteSchema.currentVersion && !["events", "occurrences", "day_entries", "runs"].allSatisfy(tables.contains) {
+        // (`occurrences` is a view from version 10.)
+        if version > 0 && version <= SQLiteSchema.currentVersion && !["events", "day_entries", "runs"].allSatisfy(tables.contains) {
             throw CalpipeError.foreignDatabase(path: path, tables: tables)
         }
     }
@@ -183,6 +191,7 @@ final class SQLiteSyncWriter {
         try apply(batch.deletions)
         eventIDs.removeAll(keepingCapacity: true)
         occurrenceIDs.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
         var ids: [Int64?] = []
         ids.reserveCapacity(batch.events.count)
         let duplicatesBefore = counts.duplicates
@@ -216,8 +225,8 @@ final class SQLiteSyncWriter {
             guard let kept = duplicated[key(event)] else { return true }
             return kept == event
         }
-        // The row ids of this batch's occurrences in batch order (nil: left out), for the days that follow.
-        var rows: [(occurrence: Int64, event: Int64)?] = []
+        // This batch's occurrences in batch order (their `slots`; nil: left out), for the days that follow.
+        var rows: [(occurrence: Int, event: Int64)?] = []
         if !batch.content.contains(.occurrences) {
             // Not expanded: each event is its own single occurrence (Batch.effectiveOccurrences), written with the
             // id at hand.
@@ -252,7 +261,7 @@ final class SQLiteSyncWriter {
         // without one (held back by a stage) is looked up by key.
         for i in batch.days.indices
         where !batch.days[i].occurrence.event.isCancelled && (duplicated.isEmpty || wanted(batch.days[i].occurrence.event)) {
-            var found: (occurrence: Int64, event: Int64)?
+            var found: (occurrence: Int, event: Int64)?
             if let j = batch.days[i].occurrenceIndex, j < rows.count, let row = rows[j], isOccurrence(batch.days[i].occurrence, at: j) {
                 found = row
             }
@@ -306,7 +315,7 @@ final class SQLiteSyncWriter {
             } catch let error as SQLiteError where error.isConstraintViolation && index.name != "events_key" {
                 // A key written twice: a stage handed the same occurrence or day on twice, in different batches
                 // (within a batch the writer notices). Merge the copies as keyed writes would have, then build.
-                try mergeBulkDuplicates(index.name == "occurrences_key" ? .occurrences : .days)
+                try mergeBulkDuplicates()
                 do {
                     try db.execute(index.sql)
                 } catch let error as SQLiteError where error.isConstraintViolation {
@@ -316,45 +325,40 @@ final class SQLiteSyncWriter {
         }
     }
 
-    private enum BulkTable { case occurrences, days }
-
-    /// Merges rows of a bulk load that share a key, as upserts would have: the first row (lowest id) stays with
-    /// the last row's values, children of the others move to it (a later forecast replaces an earlier one), the
-    /// others go. Only reached when a stage repeated rows across batches; keeps the run's counts as keyed
-    /// writes count them.
-    private func mergeBulkDuplicates(_ table: BulkTable) throws {
-        let (name, key, columns) = table == .occurrences
-            ? ("occurrences", "event_id, instance", SQLiteRowEncoding.occurrenceContentColumns)
-            : ("day_entries", "occurrence_id, day", SQLiteRowEncoding.dayContentColumns)
-        let keyMatch = key.split(separator: ",").map { "o.\($0.trimmingCharacters(in: .whitespaces)) = g.\($0.trimmingCharacters(in: .whitespaces))" }
-            .joined(separator: " AND ")
+    /// Merges day entries of a bulk load that share a key, as upserts would have: the first row (lowest id) stays
+    /// with the last row's values, a later forecast replaces an earlier one, the others go; the copies of one
+    /// occurrence take its first id. Only reached when a stage repeated rows across batches; keeps the run's counts
+    /// as keyed writes count them.
+    private func mergeBulkDuplicates() throws {
+        // An occurrence handed on twice got an id per copy: the first one stays.
+        try db.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS bulk_occurrences (event_id INTEGER, instance TEXT, id INTEGER, extra INTEGER, PRIMARY KEY (event_id, instance)) WITHOUT ROWID;
+            DELETE FROM temp.bulk_occurrences;
+            INSERT INTO temp.bulk_occurrences SELECT event_id, instance, min(occurrence_id), count(DISTINCT occurrence_id) - 1 FROM day_entries
+                GROUP BY event_id, instance HAVING count(DISTINCT occurrence_id) > 1;
+            UPDATE day_entries SET occurrence_id = (SELECT u.id FROM temp.bulk_occurrences u WHERE u.event_id = day_entries.event_id AND u.instance = day_entries.instance)
+                WHERE (event_id, instance) IN (SELECT event_id, instance FROM temp.bulk_occurrences);
+            """)
+        counts.occurrencesWritten -= try db.scalarInt("SELECT coalesce(sum(extra), 0) FROM temp.bulk_occurrences") ?? 0
+        let columns = SQLiteSyncStatements.dayUpdatedColumns
         try db.execute("""
             CREATE TEMP TABLE IF NOT EXISTS bulk_duplicates (id INTEGER PRIMARY KEY, keep INTEGER NOT NULL, last INTEGER NOT NULL);
             DELETE FROM temp.bulk_duplicates;
             INSERT INTO temp.bulk_duplicates (id, keep, last)
-                SELECT o.id, g.keep, g.last FROM \(name) o
-                JOIN (SELECT \(key), min(id) AS keep, max(id) AS last FROM \(name) GROUP BY \(key) HAVING count(*) > 1) g ON \(keyMatch);
-            UPDATE \(name) SET (\(columns.joined(separator: ", "))) =
-                (SELECT \(columns.map { "l.\($0)" }.joined(separator: ", ")) FROM \(name) l
-                 WHERE l.id = (SELECT last FROM temp.bulk_duplicates d WHERE d.id = \(name).id))
+                SELECT o.id, g.keep, g.last FROM day_entries o
+                JOIN (SELECT event_id, instance, day, min(id) AS keep, max(id) AS last FROM day_entries GROUP BY event_id, instance, day
+                      HAVING count(*) > 1) g ON o.event_id = g.event_id AND o.instance = g.instance AND o.day = g.day;
+            UPDATE day_entries SET (\(columns.joined(separator: ", "))) =
+                (SELECT \(columns.map { "l.\($0)" }.joined(separator: ", ")) FROM day_entries l
+                 WHERE l.id = (SELECT last FROM temp.bulk_duplicates d WHERE d.id = day_entries.id))
                 WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id = keep);
+            UPDATE OR REPLACE forecasts SET day_entry_id = (SELECT keep FROM temp.bulk_duplicates d WHERE d.id = forecasts.day_entry_id)
+                WHERE day_entry_id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep);
             """)
-        if table == .occurrences {
-            try db.execute("""
-                UPDATE day_entries SET occurrence_id = (SELECT keep FROM temp.bulk_duplicates d WHERE d.id = day_entries.occurrence_id)
-                    WHERE occurrence_id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)
-                """)
-        } else {
-            // Forecasts are updated in day-entry id order, so the last copy's forecast wins.
-            try db.execute("""
-                UPDATE OR REPLACE forecasts SET day_entry_id = (SELECT keep FROM temp.bulk_duplicates d WHERE d.id = forecasts.day_entry_id)
-                    WHERE day_entry_id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)
-                """)
-        }
-        try db.execute("DELETE FROM \(name) WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)")
-        let merged = db.changes
-        if table == .occurrences { counts.occurrencesWritten -= merged } else { counts.daysWritten -= merged }
-        try db.execute("DELETE FROM temp.bulk_duplicates")
+        // Forecasts are updated in day-entry id order, so the last copy's forecast wins.
+        try db.execute("DELETE FROM day_entries WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)")
+        counts.daysWritten -= db.changes
+        try db.execute("DELETE FROM temp.bulk_duplicates; DELETE FROM temp.bulk_occurrences")
     }
 
     /// Steps an INSERT; false (statement reset) when it hit the UNIQUE key, i.e. the row exists already.
@@ -376,14 +380,6 @@ final class SQLiteSyncWriter {
         }
         try s.reset()
         return id
-    }
-
-    private func selectID(_ s: Statement, _ a: Int64, _ b: String) throws -> Int64 {
-        try s.bind(a, at: 1)
-        try s.bind(b, at: 2)
-        defer { try? s.reset() }
-        guard try s.step() else { throw CalpipeError.sqlite(path, "a row vanished during the run (\(s.sql))") }
-        return s.int64(at: 0)
     }
 
     private func bindEvent(_ s: Statement, _ event: Event, _ k: EventKey) throws {
@@ -514,75 +510,136 @@ final class SQLiteSyncWriter {
     /// may come from an earlier batch (a stage such as `forecast` holds days back and hands them on later),
     /// and during a bulk load an earlier batch's row cannot be found without its key: the keys are built
     /// first, and the run goes on with keyed writes.
-    private func occurrenceRow(ofDay occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
+    private func occurrenceRow(ofDay occurrence: Occurrence) throws -> (occurrence: Int, event: Int64) {
         if bulkLoading {
             // Borrowed in place: `occurrence.event` as an argument copies the whole event (Occurrence.withEvent).
             let eventID: Int64 = try occurrence.withEvent { try self.eventID($0) }
             let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.OccurrenceTimes(occurrence).instance)
-            if let id = occurrenceIDs[k] { return (id, eventID) }
+            if let slot = occurrenceIDs[k] { return (slot, eventID) }
             try endBulkLoad()
         }
         return try occurrenceID(occurrence)
     }
 
-    private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int64, event: Int64) {
+    private func occurrenceID(_ occurrence: Occurrence) throws -> (occurrence: Int, event: Int64) {
         let eventID: Int64 = try occurrence.withEvent { try self.eventID($0) }
         return (try writeOccurrence(.init(occurrence), eventID: eventID), eventID)
     }
 
-    /// Inserts or updates an occurrence row of the event row `eventID` (once per batch); returns its id.
-    private func writeOccurrence(_ occurrence: SQLiteRowEncoding.OccurrenceTimes, eventID: Int64) throws -> Int64 {
+    /// An occurrence of this batch: its key, its values, and its id (nil until its first day entry is written, for
+    /// an occurrence the file does not have yet: it takes that row's id).
+    private struct OccurrenceSlot {
+        var eventID: Int64
+        var instance: String
+        var values: SQLiteRowEncoding.OccurrenceValues
+        var id: Int64?
+    }
+
+    /// Finds the occurrence of the event row `eventID` (once per batch) and brings the values its day entries
+    /// carry up to date; returns its slot. Occurrences are stored in their day entries (schema 10): a new one is
+    /// written with its first day entry.
+    private func writeOccurrence(_ occurrence: SQLiteRowEncoding.OccurrenceTimes, eventID: Int64) throws -> Int {
         let k = OccurrenceKey(eventID: eventID, instance: occurrence.instance)
-        if let id = occurrenceIDs[k] { return id }
-        func bind(_ s: Statement) throws {
-            try s.bind(eventID, at: 1)
-            try s.bind(k.instance, at: 2)
-            try SQLiteRowEncoding.bindOccurrenceValues(occurrence, zone: zone, to: s, from: 3)
+        if let slot = occurrenceIDs[k] { return slot }
+        let values = SQLiteRowEncoding.OccurrenceValues(occurrence, zone: zone)
+        var id: Int64?
+        // A bulk load writes new events only, and each occurrence once per batch (copies across batches are merged
+        // when the keys are built): nothing to look up.
+        if !bulkLoading {
+            let keyed = try keyedChildren()
+            let select = keyed.selectOccurrence
+            try select.bind(eventID, at: 1)
+            try select.bind(k.instance, at: 2)
+            if try select.step() {
+                id = select.int64(at: 0)
+                let unchanged = select.bool(at: 1) == values.allDay && select.int64(at: 2) == values.startUTC && select.int64(at: 3) == values.endUTC
+                    && select.text(at: 4) == SQLiteRowEncoding.isoLocal(values.startLocal) && select.text(at: 5) == SQLiteRowEncoding.isoLocal(values.endLocal)
+                    && select.isNull(at: 6)
+                try select.reset()
+                if !unchanged {
+                    // Every day entry of the occurrence, also those outside the window, carries its values.
+                    let update = keyed.updateOccurrence
+                    try update.bind(eventID, at: 1)
+                    try update.bind(k.instance, at: 2)
+                    try values.bind(to: update, from: 3)
+                    try update.run()
+                    counts.occurrencesWritten += 1
+                }
+                if id! <= maxDayID { _ = try markSeen(id!, statements.markSeenOccurrence) }
+            } else {
+                try select.reset()
+            }
         }
-        // An event inserted by this run has no occurrences from before: insert (a conflict is a duplicate).
-        let (result, written) = try writeChild(parentIsNew: eventID > maxEventID, insert: statements.insertOccurrence,
-                                               upsert: { $0.upsertOccurrence }, select: { $0.selectOccurrence },
-                                               key: (eventID, k.instance), bind: bind)
-        if written { counts.occurrencesWritten += 1 }
-        if result <= maxOccurrenceID { _ = try markSeen(result, statements.markSeenOccurrence) }
-        occurrenceIDs[k] = result
-        return result
+        slots.append(OccurrenceSlot(eventID: eventID, instance: k.instance, values: values, id: id))
+        occurrenceIDs[k] = slots.count - 1
+        return slots.count - 1
     }
 
-    /// Writes a child row keyed on (parent id, text): a plain insert when the parent is new in this run
-    /// (falling back on a duplicate), else an upsert that changes the row only when a value differs, else the
-    /// id of the unchanged row. Returns the row's id and whether a row was inserted or changed.
-    private func writeChild(parentIsNew: Bool, insert: Statement,
-                            upsert: (SQLiteSyncStatements.KeyedChildren) -> Statement,
-                            select: (SQLiteSyncStatements.KeyedChildren) -> Statement,
-                            key: (Int64, String), bind: (Statement) throws -> Void) throws -> (id: Int64, written: Bool) {
-        if parentIsNew {
-            try bind(insert)
-            // During a bulk load there is no unique key to hit: the insert always inserts.
-            if try insertUnlessPresent(insert) { return (db.lastInsertRowID, true) }
-        }
-        let keyed = try keyedChildren()
-        let upsertStatement = upsert(keyed)
-        try bind(upsertStatement)
-        if let changed = try stepUpsert(upsertStatement) { return (changed, true) }
-        return (try selectID(select(keyed), key.0, key.1), false)
-    }
-
-    private func writeDay(_ day: DayEntry, occurrenceID: Int64, eventID: Int64) throws {
+    /// Writes a day entry of the occurrence in `slots[slot]`: a plain insert when the occurrence is new in this run
+    /// (falling back on a duplicate), else an upsert that changes the row only when a value differs.
+    private func writeDay(_ day: DayEntry, occurrenceID slot: Int, eventID: Int64) throws {
         let dayText = SQLiteRowEncoding.isoDate(day.day)
+        let occurrence = slots[slot]
+        let newID = nextDayID
         func bind(_ s: Statement) throws {
-            try s.bind(occurrenceID, at: 1)
-            try s.bind(dayText, at: 2)
+            try s.bind(newID, at: 1)
+            try s.bind(occurrence.id ?? newID, at: 2)
             try SQLiteRowEncoding.bindDayValues(day, eventID: eventID, to: s, from: 3)
+            try s.bind(occurrence.instance, at: 12)
+            try s.bind(dayText, at: 13)
+            try occurrence.values.bind(to: s, from: 14, besides: day)
         }
-        let (result, written) = try writeChild(parentIsNew: occurrenceID > maxOccurrenceID, insert: statements.insertDay,
-                                               upsert: { $0.upsertDay }, select: { $0.selectDay },
-                                               key: (occurrenceID, dayText), bind: bind)
+        var result: Int64?
+        var written = false
+        if occurrence.id.map({ $0 > maxDayID }) ?? true {
+            try bind(statements.insertDay)
+            // During a bulk load there is no unique key to hit: the insert always inserts.
+            if try insertUnlessPresent(statements.insertDay) {
+                result = newID
+                written = true
+            }
+        }
+        if result == nil {
+            let keyed = try keyedChildren()
+            if occurrence.id == nil {
+                // A copy of a day entry this run wrote already (a stage handed it on twice): its occurrence's id.
+                try keyed.selectOccurrence.bind(eventID, at: 1)
+                try keyed.selectOccurrence.bind(occurrence.instance, at: 2)
+                let found = try keyed.selectOccurrence.step() ? keyed.selectOccurrence.int64(at: 0) : nil
+                try keyed.selectOccurrence.reset()
+                guard let found else { throw CalpipeError.sqlite(path, "a row vanished during the run (\(keyed.selectOccurrence.sql))") }
+                slots[slot].id = found
+                return try writeDay(day, occurrenceID: slot, eventID: eventID)
+            }
+            try bind(keyed.upsertDay)
+            if let changed = try stepUpsert(keyed.upsertDay) {
+                result = changed
+                written = true
+            } else {
+                let select = keyed.selectDay
+                try select.bind(eventID, at: 1)
+                try select.bind(occurrence.instance, at: 2)
+                try select.bind(dayText, at: 3)
+                defer { try? select.reset() }
+                guard try select.step() else { throw CalpipeError.sqlite(path, "a row vanished during the run (\(select.sql))") }
+                result = select.int64(at: 0)
+            }
+        }
+        guard let id = result else { return }
+        if id == newID {
+            nextDayID += 1
+            if occurrence.id == nil {
+                // A new occurrence is stored with its first day entry (and counted then: a stage that holds the days
+                // back hands the occurrence on before them).
+                slots[slot].id = id
+                counts.occurrencesWritten += 1
+            }
+        }
         if written { counts.daysWritten += 1 }
         counts.dayEntriesSeen += 1
-        let existed = result <= maxDayID
-        if existed { _ = try markSeen(result, statements.markSeenDay) }
-        try writeForecast(day.forecast, dayEntryID: result, existed: existed)
+        let existed = id <= maxDayID
+        if existed { _ = try markSeen(id, statements.markSeenDay) }
+        try writeForecast(day.forecast, dayEntryID: id, existed: existed)
     }
 
     private func writeForecast(_ forecast: ForecastResult?, dayEntryID: Int64, existed: Bool) throws {
@@ -708,7 +765,8 @@ final class SQLiteSyncWriter {
 
     /// Deletes (or marks, with keep_removed) what this run did not see of `source` inside `b`: events (those
     /// matching the extra condition `events`; nil: none) with their children, and occurrences and day entries of
-    /// the events `children` names.
+    /// the events `children` names. An occurrence lives in its day entries (schema 10): it goes with all of them,
+    /// also those outside the window, as its row once went with its children.
     func sync(source: String, bounds b: Bounds, events: String?, children: String, occurrencesInRange: Bool = false) throws {
         // Events whose span touches the window (zero-length spans: that start inside it), seen or not.
         let eventInWindow = """
@@ -716,41 +774,30 @@ final class SQLiteSyncWriter {
             AND (span_end_utc IS NULL OR span_end_utc > :start OR (span_end_utc <= start_utc AND start_utc >= :start))
             AND id NOT IN (SELECT id FROM temp.seen_events) \(events ?? "")
             """
-        // In a range the window gained: the occurrences that start in it or have a day entry in it.
-        let inRange = occurrencesInRange
-            ? "(id IN (SELECT occurrence_id FROM day_entries WHERE day >= :fromDay AND day < :toDay) OR (start_utc >= :start AND start_utc < :end)) AND "
-            : ""
+        // In a range the window gained: the occurrences that have a day entry in it (one that starts in it has its
+        // first day in it). Occurrences of earlier runs have ids up to maxDay (their first day entry's id).
+        let inRange = occurrencesInRange ? "day >= :fromDay AND day < :toDay AND " : ""
+        let start = SQLiteSchema.occurrenceValue("start_utc", of: "day_entries"), end = SQLiteSchema.occurrenceValue("end_utc", of: "day_entries")
         let occurrenceInWindow = """
-            \(inRange)\(children) AND id <= :maxOccurrence
-            AND start_utc < :end AND (end_utc > :start OR (end_utc <= start_utc AND start_utc >= :start))
-            AND id NOT IN (SELECT id FROM temp.seen_occurrences)
+            \(inRange)\(children) AND occurrence_id <= :maxDay
+            AND \(start) < :end AND (\(end) > :start OR (\(end) <= \(start) AND \(start) >= :start))
+            AND occurrence_id NOT IN (SELECT id FROM temp.seen_occurrences)\(keepRemoved ? " AND occurrence_removed_run IS NULL" : "")
             """
-        // Day entries are found by their occurrences (occurrences_key, then day_entries_key): the table has no
-        // index by event (schema 7: one would put every series' new and deleted rows on pages of their own). A
-        // condition marked unindexed ("+event_id ...", the ranges the window gained) is read off the day range.
-        let dayChildren = children.hasPrefix("+") ? children : "occurrence_id IN (SELECT id FROM occurrences WHERE \(children))"
+        // Day entries carry their event (the unique key begins with it); a condition marked unindexed ("+event_id
+        // ...", the ranges the window gained) is read off the day range.
         let dayInWindow = """
-            \(dayChildren) AND id <= :maxDay
+            \(children) AND id <= :maxDay
             AND day >= :fromDay AND day < :toDay
             AND id NOT IN (SELECT id FROM temp.seen_days)
             """
-        /// Deletes the day entries (and their forecasts) whose `column` is in temp.doomed, and for event ids
-        /// their occurrences too (last: the day entries are found through them).
-        func deleteChildren(of column: String) throws {
-            let days = column == "event_id"
-                ? "occurrence_id IN (SELECT id FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed))"
-                : "\(column) IN (SELECT id FROM temp.doomed)"
-            try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(days))")
-            try run("DELETE FROM day_entries WHERE \(days)")
-            if column == "event_id" { try run("DELETE FROM occurrences WHERE event_id IN (SELECT id FROM temp.doomed)") }
-        }
+        let ofDoomedOccurrences = "(event_id, instance) IN (SELECT event_id, instance FROM temp.doomed_occurrences)"
         @discardableResult
         func run(_ sql: String) throws -> Int {
             let statement = try db.cachedStatement(sql)
             let values: [String: SQLiteValue] = [
                 ":source": .text(source), ":start": .integer(b.startUTC), ":end": .integer(b.endUTC),
                 ":fromDay": .text(b.fromDay), ":toDay": .text(b.toDay), ":run": .integer(runID),
-                ":maxEvent": .integer(maxEventID), ":maxOccurrence": .integer(maxOccurrenceID), ":maxDay": .integer(maxDayID),
+                ":maxEvent": .integer(maxEventID), ":maxDay": .integer(maxDayID),
             ]
             for (name, value) in values {
                 if let index = statement.parameterIndex(name) { try statement.bind(value, at: index) }
@@ -762,23 +809,26 @@ final class SQLiteSyncWriter {
             if events != nil {
                 counts.eventsRemoved += try run("UPDATE events SET removed_run = :run WHERE removed_run IS NULL AND \(eventInWindow)")
             }
-            counts.occurrencesRemoved += try run("UPDATE occurrences SET removed_run = :run WHERE removed_run IS NULL AND \(occurrenceInWindow)")
+            try run("DELETE FROM temp.doomed_occurrences")
+            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance FROM day_entries WHERE \(occurrenceInWindow)")
+            try run("UPDATE day_entries SET occurrence_removed_run = :run WHERE occurrence_removed_run IS NULL AND \(ofDoomedOccurrences)")
             counts.daysRemoved += try run("UPDATE day_entries SET removed_run = :run WHERE removed_run IS NULL AND \(dayInWindow)")
         } else {
-            // Deleting an event deletes its attendees, occurrences, day entries and forecasts; an occurrence its
-            // day entries and their forecasts: what ON DELETE CASCADE does, done here because this connection
+            // Deleting an event deletes its attendees, day entries (with its occurrences) and forecasts; an occurrence
+            // its day entries and their forecasts: what ON DELETE CASCADE does, done here because this connection
             // does not enforce foreign keys (see init). Children first, the counted parent delete last.
             if events != nil {
                 try run("DELETE FROM temp.doomed")
                 try run("INSERT INTO temp.doomed (id) SELECT id FROM events WHERE \(eventInWindow)")
-                try deleteChildren(of: "event_id")
+                try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE event_id IN (SELECT id FROM temp.doomed))")
+                try run("DELETE FROM day_entries WHERE event_id IN (SELECT id FROM temp.doomed)")
                 try run("DELETE FROM attendees WHERE event_id IN (SELECT id FROM temp.doomed)")
                 counts.eventsRemoved += try run("DELETE FROM events WHERE id IN (SELECT id FROM temp.doomed)")
             }
-            try run("DELETE FROM temp.doomed")
-            try run("INSERT INTO temp.doomed (id) SELECT id FROM occurrences WHERE \(occurrenceInWindow)")
-            try deleteChildren(of: "occurrence_id")
-            counts.occurrencesRemoved += try run("DELETE FROM occurrences WHERE id IN (SELECT id FROM temp.doomed)")
+            try run("DELETE FROM temp.doomed_occurrences")
+            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance FROM day_entries WHERE \(occurrenceInWindow)")
+            try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(ofDoomedOccurrences))")
+            try run("DELETE FROM day_entries WHERE \(ofDoomedOccurrences)")
             try run("DELETE FROM temp.doomed")
             try run("INSERT INTO temp.doomed (id) SELECT id FROM day_entries WHERE \(dayInWindow)")
             try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM temp.doomed)")
