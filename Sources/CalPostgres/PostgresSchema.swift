@@ -90,7 +90,7 @@ enum PostgresSchema {
     /// Version 2: what version 1 left out of the sqlite sink's schema 9. `forecasts` (the weather the forecast stage
     /// attached to a day entry, deleted with it), `source_state` (per source, what its last run read: incremental
     /// runs, docs/incremental.md; `window` is a keyword in PostgreSQL, so the column is quoted) and the `agenda`
-    /// view (the sqlite sink's columns; attendees joined with `string_agg`, ordered bytewise as SQLite orders text).
+    /// view (the sqlite sink's columns; attendees joined with `string_agg`, ordered as SQLite orders: text bytewise, NULL first).
     static let version2: [String] = [
         """
         CREATE TABLE forecasts (
@@ -126,7 +126,7 @@ enum PostgresSchema {
         LEFT JOIN days dy ON dy.date = d.day
         LEFT JOIN meta m ON m.id = 1
         WHERE d.removed_run IS NULL AND o.removed_run IS NULL AND e.removed_run IS NULL
-        ORDER BY d.day COLLATE "C", d.sort_key COLLATE "C", e.title COLLATE "C", e.uid COLLATE "C", d.end_utc
+        ORDER BY d.day COLLATE "C", d.sort_key COLLATE "C", e.title COLLATE "C" NULLS FIRST, e.uid COLLATE "C", d.end_utc
         """,
     ]
 

@@ -6,8 +6,8 @@ import XCTest
 /// the sqlite sink, idempotent re-runs, changes confined to their rows, shards writing at once, a killed run, a
 /// wrong password.
 final class PostgresSinkTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var folder: URL!
+    var cluster: PostgresCluster!
+    var folder: URL!
 
     override func setUpWithError() throws {
         cluster = try PostgresCluster.start()
@@ -19,7 +19,7 @@ final class PostgresSinkTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    private func schema(_ name: String) -> String { "t_\(name)_\(UUID().uuidString.prefix(6).lowercased())" }
+    func schema(_ name: String) -> String { "t_\(name)_\(UUID().uuidString.prefix(6).lowercased())" }
 
     /// Runs the pipeline with both sinks and checks that every table holds the same rows in both databases.
     private func assertSameAsSQLite(_ pipeline: URL, schema: String, db: URL, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -46,7 +46,11 @@ final class PostgresSinkTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("postgres 127.0.0.1:\(cluster.port)/postgres: "), result.stderr)
         XCTAssertFalse(result.stderr.contains(PostgresCluster.password), "the password is never shown: \(result.stderr)")
         try assertSameAsSQLite(pipeline, schema: name, db: db)
-        XCTAssertEqual(try cluster.query("SELECT schema_version FROM \(name).meta"), [["1"]])
+        XCTAssertEqual(try cluster.query("SELECT schema_version FROM \(name).meta"), [["2"]])
+        // The forecast stage's weather: one forecasts row per day entry the demo's forecast file covers, all in the view.
+        let forecasts = try cluster.query("SELECT count(*) FROM \(name).forecasts")[0][0]
+        XCTAssertGreaterThan(Int(forecasts) ?? 0, 0)
+        XCTAssertEqual(try cluster.query("SELECT count(*) FROM \(name).agenda WHERE forecast_status IS NOT NULL"), [[forecasts]])
     }
 
     func testReRunOnTheSameInputChangesNoRow() throws {
