@@ -35,6 +35,9 @@ final class PostgresSyncWriter {
     private var sourceIsNew: [String: Bool] = [:]
     /// Whether `forecasts` held any row at open (else a day entry staged without weather has none to lose).
     private var hadForecasts = false
+    /// Whether `events` held no row at open: then no staged row can meet a stored one (every key of this run's rows
+    /// names one of its sources, which its advisory locks keep to it), and the merges insert without `ON CONFLICT`.
+    private var freshSchema = false
     private let events = PostgresCopyText()
     private let attendees = PostgresCopyText()
     private let occurrences = PostgresCopyText()
@@ -67,6 +70,9 @@ final class PostgresSyncWriter {
                 VALUES ($1, $2, 'running', $3, $4, $5) RETURNING id::text
                 """, [.text(Self.pipelineName(env)), .text(Self.timestamp()), .optional(window?.from.iso8601), .optional(window?.to.iso8601),
                       .integer(keepRemoved ? 1 : 0)])
+            // The merges' hash joins and sorts in memory rather than in temporary files (the server's default is 4 MB).
+            try link.execute("SET LOCAL work_mem = '64MB'")
+            freshSchema = try link.integer("SELECT count(*)::text FROM (SELECT 1 FROM events LIMIT 1) x") == 0
             hadForecasts = try link.integer("SELECT count(*)::text FROM (SELECT 1 FROM forecasts LIMIT 1) x") > 0
             for source in sources {
                 sourceIsNew[source] = try link.integer("SELECT count(*)::text FROM (SELECT 1 FROM events WHERE source = $1 LIMIT 1) x", [.text(source)]) == 0
@@ -191,6 +197,8 @@ final class PostgresSyncWriter {
 
     func commit() throws {
         try flush(atLeast: 0)
+        // Statistics for the merges' plans, from a small sample (the default target reads 30,000 rows of each table).
+        try link.execute("SET LOCAL default_statistics_target = 10")
         for table in ["s_events", "s_attendees", "s_occurrences", "s_days", "s_deletions", "s_forecasts"] { try link.execute("ANALYZE \(table)") }
         if staged.deletions > 0 { try applyDeletions() }
         let wEvents = try deduplicated("s_events", key: "source, uid, recurrence_id", warn: true)
@@ -258,6 +266,10 @@ final class PostgresSyncWriter {
         return "w_" + table
     }
 
+    /// A merge's `ON CONFLICT` clause, left out for a fresh schema (`freshSchema`): a plain insert spares the server a
+    /// speculative insertion per row.
+    private func onConflict(_ clause: String) -> String { freshSchema ? "" : clause }
+
     /// The event key of staging row `s` equals that of event row `e`.
     private static func sameKey(_ s: String, _ e: String) -> String {
         "\(s).source = \(e).source AND \(s).uid = \(e).uid AND \(s).recurrence_id = \(e).recurrence_id"
@@ -270,10 +282,12 @@ final class PostgresSyncWriter {
             WITH up AS (
                 INSERT INTO events AS e (source, uid, recurrence_id, \(list), created_run, updated_run)
                 SELECT source, uid, recurrence_id, \(list), $1, $1 FROM \(staged)
+                \(onConflict("""
                 ON CONFLICT (source, uid, recurrence_id) DO UPDATE
                     SET (\(list), updated_run, removed_run) = (\(values.map { "EXCLUDED.\($0)" }.joined(separator: ", ")), EXCLUDED.updated_run, NULL)
                     WHERE e.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR e.text_hash IS DISTINCT FROM EXCLUDED.text_hash
                         OR e.removed_run IS NOT NULL
+                """))
                 RETURNING e.id, (e.xmax = 0) AS inserted)
             INSERT INTO changed_events SELECT id, inserted FROM up
             """, [.integer(runID)])
@@ -304,10 +318,12 @@ final class PostgresSyncWriter {
                 INSERT INTO occurrences AS o (event_id, instance, \(o.joined(separator: ", ")))
                 SELECT e.id, s.instance, \(o.map { "s.\($0)" }.joined(separator: ", "))
                 FROM \(wOccurrences) s JOIN events e ON \(Self.sameKey("s", "e"))
+                \(onConflict("""
                 ON CONFLICT (event_id, instance) DO UPDATE
                     SET (\(o.joined(separator: ", ")), removed_run) = (\(o.map { "EXCLUDED.\($0)" }.joined(separator: ", ")), NULL)
                     WHERE (\(o.map { "o.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(o.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
                         OR o.removed_run IS NOT NULL
+                """))
                 RETURNING 1)
             SELECT count(*)::text FROM up
             """))
@@ -318,10 +334,12 @@ final class PostgresSyncWriter {
                 INSERT INTO day_entries AS d (occurrence_id, day, \(d.joined(separator: ", ")))
                 SELECT o.id, s.day, e.id, \(dValues.map { "s.\($0)" }.joined(separator: ", "))
                 FROM \(wDays) s JOIN events e ON \(Self.sameKey("s", "e")) JOIN occurrences o ON o.event_id = e.id AND o.instance = s.instance
+                \(onConflict("""
                 ON CONFLICT (occurrence_id, day) DO UPDATE
                     SET (\(d.joined(separator: ", ")), removed_run) = (\(d.map { "EXCLUDED.\($0)" }.joined(separator: ", ")), NULL)
                     WHERE (\(d.map { "d.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(d.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
                         OR d.removed_run IS NOT NULL
+                """))
                 RETURNING 1)
             SELECT count(*)::text FROM up
             """))
