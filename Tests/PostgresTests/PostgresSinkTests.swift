@@ -53,6 +53,24 @@ final class PostgresSinkTests: XCTestCase {
         XCTAssertEqual(try cluster.query("SELECT count(*) FROM \(name).agenda WHERE forecast_status IS NOT NULL"), [[forecasts]])
     }
 
+    func testADayEntryWrittenAgainWithoutWeatherLosesItsForecast() throws {
+        let name = schema("weather")
+        let pipeline = folder.appendingPathComponent("p.json")
+        let db = folder.appendingPathComponent("agenda.db")
+        let sinks = ["{ \"type\": \"sqlite\", \"path\": \"\(db.path)\" }", PostgresTestSupport.postgresSink(cluster, schema: name)]
+        try PostgresTestSupport.writePipeline(pipeline, sources: PostgresTestSupport.demoSources, sinks: sinks)
+        XCTAssertEqual(try PostgresTestSupport.run(["run", pipeline.path], in: folder).code, 0)
+        XCTAssertNotEqual(try cluster.query("SELECT count(*) FROM \(name).forecasts"), [["0"]])
+        // The same pipeline without the forecast stage: every day entry is written again, none with weather.
+        try PostgresTestSupport.writePipeline(pipeline, sources: PostgresTestSupport.demoSources, sinks: sinks, forecast: false)
+        let result = try PostgresTestSupport.run(["run", pipeline.path], in: folder)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(try cluster.query("SELECT count(*) FROM \(name).forecasts"), [["0"]])
+        XCTAssertEqual(try cluster.query("SELECT count(*) FROM \(name).agenda WHERE forecast_status IS NOT NULL"), [["0"]])
+        XCTAssertEqual(try PostgresTestSupport.sqliteRows(db.path, "SELECT count(*) FROM agenda WHERE forecast_status IS NOT NULL"), [["0.0"]])
+        try assertSameAsSQLite(pipeline, schema: name, db: db)
+    }
+
     func testReRunOnTheSameInputChangesNoRow() throws {
         let name = schema("rerun")
         let pipeline = folder.appendingPathComponent("p.json")
