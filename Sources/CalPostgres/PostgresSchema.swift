@@ -8,13 +8,15 @@ enum PostgresSchema {
     static var currentVersion: Int { migrations.count }
 
     /// Each migration is a list of statements (the extended protocol runs one statement per query).
-    static let migrations: [[String]] = [version1]
+    static let migrations: [[String]] = [version1, version2]
 
     /// PostgreSQL types of the columns that are not TEXT (the rest are TEXT, as in SQLite).
     static let types: [String: String] = [
         "this_and_future": "INTEGER", "all_day": "INTEGER", "latitude": "DOUBLE PRECISION", "longitude": "DOUBLE PRECISION",
         "start_utc": "BIGINT", "end_utc": "BIGINT", "span_end_utc": "BIGINT", "part": "INTEGER", "parts": "INTEGER",
         "event_id": "BIGINT", "position": "INTEGER", "content_hash": "BIGINT", "text_hash": "BIGINT", "seq": "BIGINT",
+        "weather_code": "INTEGER", "temperature_max": "DOUBLE PRECISION", "temperature_min": "DOUBLE PRECISION",
+        "precipitation_probability": "DOUBLE PRECISION", "precipitation_amount": "DOUBLE PRECISION", "wind_speed_max": "DOUBLE PRECISION",
     ]
 
     static func columns(_ names: [String]) -> String {
@@ -85,6 +87,49 @@ enum PostgresSchema {
         """,
     ]
 
+    /// Version 2: what version 1 left out of the sqlite sink's schema 9. `forecasts` (the weather the forecast stage
+    /// attached to a day entry, deleted with it), `source_state` (per source, what its last run read: incremental
+    /// runs, docs/incremental.md; `window` is a keyword in PostgreSQL, so the column is quoted) and the `agenda`
+    /// view (the sqlite sink's columns; attendees joined with `string_agg`, ordered as SQLite orders: text bytewise, NULL first).
+    static let version2: [String] = [
+        """
+        CREATE TABLE forecasts (
+            day_entry_id BIGINT PRIMARY KEY REFERENCES day_entries (id) ON DELETE CASCADE,
+            status TEXT NOT NULL, \(columns(Array(SQLiteRowEncoding.forecastContentColumns.dropFirst()))))
+        """,
+        """
+        CREATE TABLE source_state (
+            source TEXT PRIMARY KEY, pipeline TEXT NOT NULL, input_fingerprint TEXT, config_fingerprint TEXT NOT NULL,
+            "window" TEXT NOT NULL, keep_removed INTEGER NOT NULL, run_id BIGINT NOT NULL, context_hash TEXT,
+            source_text INTEGER NOT NULL)
+        """,
+        """
+        CREATE VIEW agenda AS
+        SELECT
+            d.day, d.part, d.parts, d.all_day, d.start_local, d.end_local, d.start_utc, d.end_utc,
+            d.end_utc - d.start_utc AS duration_seconds,
+            e.title, e.location, e.color, e.status, e.description,
+            (SELECT string_agg(coalesce(a.name, a.email, ''), ', ' ORDER BY a.position) FROM attendees a WHERE a.event_id = e.id) AS attendees,
+            f.status AS forecast_status, f.reason AS forecast_reason, f.summary AS forecast_summary,
+            f.weather_code, f.temperature_min, f.temperature_max, f.precipitation_probability,
+            f.precipitation_amount, f.wind_speed_max, f.units AS forecast_units, f.provider AS forecast_provider,
+            e.source, e.uid, e.recurrence_id, o.instance, d.sort_key,
+            d.id AS day_entry_id, d.occurrence_id, d.event_id,
+            dy.weekday AS day_weekday, dy.weather_status AS day_weather_status, dy.weather_reason AS day_weather_reason,
+            dy.icon AS day_icon, dy.summary AS day_summary, dy.temperature_max AS day_temperature_max,
+            dy.temperature_min AS day_temperature_min, dy.precipitation_probability AS day_precipitation_probability,
+            dy.units AS day_units, m.timezone
+        FROM day_entries d
+        JOIN events e ON e.id = d.event_id
+        JOIN occurrences o ON o.id = d.occurrence_id
+        LEFT JOIN forecasts f ON f.day_entry_id = d.id
+        LEFT JOIN days dy ON dy.date = d.day
+        LEFT JOIN meta m ON m.id = 1
+        WHERE d.removed_run IS NULL AND o.removed_run IS NULL AND e.removed_run IS NULL
+        ORDER BY d.day COLLATE "C", d.sort_key COLLATE "C", e.title COLLATE "C" NULLS FIRST, e.uid COLLATE "C", d.end_utc
+        """,
+    ]
+
     /// The run's staging tables (temporary, dropped at commit): what COPY loads, merged into the tables at commit.
     /// `seq` orders everything the run staged (the last copy of a key wins; a deletion removes what came before it).
     static let staging: [String] = [
@@ -98,6 +143,8 @@ enum PostgresSchema {
         CREATE TEMP TABLE s_days (seq BIGINT, source TEXT, uid TEXT, recurrence_id TEXT, instance TEXT, day TEXT,
             \(columns(SQLiteRowEncoding.dayContentColumns))) ON COMMIT DROP
         """,
+        // The forecast of the day entry staged with the same `seq` (only days that have one).
+        "CREATE TEMP TABLE s_forecasts (seq BIGINT, \(columns(SQLiteRowEncoding.forecastContentColumns))) ON COMMIT DROP",
         "CREATE TEMP TABLE s_deletions (seq BIGINT, source TEXT, uid TEXT, recurrence_id TEXT) ON COMMIT DROP",
         "CREATE TEMP TABLE changed_events (id BIGINT PRIMARY KEY, inserted BOOLEAN) ON COMMIT DROP",
     ]

@@ -59,9 +59,12 @@ package final class PostgresSink: IncrementalSink, @unchecked Sendable {
         }
     }
 
-    /// Every source is read in full (the sink keeps no event hashes per source for incremental runs yet); the
-    /// runner still asks, so that a source that fails or comes back empty keeps its rows.
-    package func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? { nil }
+    /// A source whose input, config and window are those `source_state` holds is skipped (not read, its rows kept);
+    /// any other is read in full (`PostgresSourceMemory`). Read inside the run's transaction, under its source locks.
+    package func memory(ofSource source: String, current: SourceFingerprint) throws -> (any SourceMemory)? {
+        guard let link else { return nil }
+        return try PostgresSourceMemory.load(link, source: source, current: current, keepRemoved: keepRemoved, keepSourceText: keepSourceText)
+    }
 
     package func remembersEvents(ofSource source: String) throws -> Bool {
         guard let link else { return false }

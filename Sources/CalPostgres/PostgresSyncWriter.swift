@@ -33,12 +33,18 @@ final class PostgresSyncWriter {
     private var seq: Int64 = 0
     /// Per source of the run: true when the database held no event of it at open (its sync has nothing to remove).
     private var sourceIsNew: [String: Bool] = [:]
+    /// Whether `forecasts` held any row at open (else a day entry staged without weather has none to lose).
+    private var hadForecasts = false
+    /// Whether `events` held no row at open: then no staged row can meet a stored one (every key of this run's rows
+    /// names one of its sources, which its advisory locks keep to it), and the merges insert without `ON CONFLICT`.
+    private var freshSchema = false
     private let events = PostgresCopyText()
     private let attendees = PostgresCopyText()
     private let occurrences = PostgresCopyText()
     private let days = PostgresCopyText()
     private let deletions = PostgresCopyText()
-    private var staged = (attendees: 0, deletions: 0)
+    private let forecasts = PostgresCopyText()
+    private var staged = (attendees: 0, deletions: 0, forecasts: 0)
     private let hasher = EventHasher()
     private var json = SQLiteJSONText()
     private let daysWriter = SQLiteDaysWriter()
@@ -64,6 +70,10 @@ final class PostgresSyncWriter {
                 VALUES ($1, $2, 'running', $3, $4, $5) RETURNING id::text
                 """, [.text(Self.pipelineName(env)), .text(Self.timestamp()), .optional(window?.from.iso8601), .optional(window?.to.iso8601),
                       .integer(keepRemoved ? 1 : 0)])
+            // The merges' hash joins and sorts in memory rather than in temporary files (the server's default is 4 MB).
+            try link.execute("SET LOCAL work_mem = '64MB'")
+            freshSchema = try link.integer("SELECT count(*)::text FROM (SELECT 1 FROM events LIMIT 1) x") == 0
+            hadForecasts = try link.integer("SELECT count(*)::text FROM (SELECT 1 FROM forecasts LIMIT 1) x") > 0
             for source in sources {
                 sourceIsNew[source] = try link.integer("SELECT count(*)::text FROM (SELECT 1 FROM events WHERE source = $1 LIMIT 1) x", [.text(source)]) == 0
             }
@@ -146,6 +156,12 @@ final class PostgresSyncWriter {
                 try SQLiteRowEncoding.bindDayValues(batch.days[i], eventID: 0, to: days, from: 0)
                 days.endRow()
                 counts.dayEntriesSeen += 1
+                if let forecast = batch.days[i].forecast {
+                    try forecasts.bind(seq, at: 0)
+                    for value in SQLiteRowEncoding.forecastValues(forecast) { try forecasts.bind(value, at: 0) }
+                    forecasts.endRow()
+                    staged.forecasts += 1
+                }
             }
         }
         daysWriter.note(batch, window: context.window)
@@ -170,6 +186,7 @@ final class PostgresSyncWriter {
             (occurrences, "s_occurrences", Self.eventKey + ["instance"] + SQLiteRowEncoding.occurrenceContentColumns),
             (days, "s_days", Self.eventKey + ["instance", "day"] + SQLiteRowEncoding.dayContentColumns),
             (deletions, "s_deletions", Self.eventKey),
+            (forecasts, "s_forecasts", ["seq"] + SQLiteRowEncoding.forecastContentColumns),
         ]
         for (rows, table, columns) in tables where !rows.isEmpty && rows.buffer.readableBytes >= bytes {
             try link.copy(into: table, columns: columns, data: rows.take())
@@ -180,13 +197,16 @@ final class PostgresSyncWriter {
 
     func commit() throws {
         try flush(atLeast: 0)
-        for table in ["s_events", "s_attendees", "s_occurrences", "s_days", "s_deletions"] { try link.execute("ANALYZE \(table)") }
+        // Statistics for the merges' plans, from a small sample (the default target reads 30,000 rows of each table).
+        try link.execute("SET LOCAL default_statistics_target = 10")
+        for table in ["s_events", "s_attendees", "s_occurrences", "s_days", "s_deletions", "s_forecasts"] { try link.execute("ANALYZE \(table)") }
         if staged.deletions > 0 { try applyDeletions() }
         let wEvents = try deduplicated("s_events", key: "source, uid, recurrence_id", warn: true)
         let wOccurrences = try deduplicated("s_occurrences", key: "source, uid, recurrence_id, instance", warn: false)
         let wDays = try deduplicated("s_days", key: "source, uid, recurrence_id, instance, day", warn: false)
         try upsertEvents(from: wEvents)
         try upsertChildren(events: wEvents, occurrences: wOccurrences, days: wDays)
+        try upsertForecasts(days: wDays)
         let report = context.report
         if report.rejections.isEmpty {
             for source in Set(context.runState.sourceLabels).sorted() {
@@ -203,6 +223,7 @@ final class PostgresSyncWriter {
             context.warn("\(label): \(n) record\(n == 1 ? " was" : "s were") rejected, so this run removed nothing (a rejected record may be an event still in its feed)")
         }
         try writeDaysAndMeta()
+        try saveSourceState()
         try link.execute("""
             UPDATE runs SET finished_at = $1, status = $2, events = $3, day_entries = $4, events_inserted = $5, events_updated = $6,
                 events_removed = $7, occurrences = $8, rows_changed = $9, rejected = $10, warnings = $11
@@ -245,6 +266,10 @@ final class PostgresSyncWriter {
         return "w_" + table
     }
 
+    /// A merge's `ON CONFLICT` clause, left out for a fresh schema (`freshSchema`): a plain insert spares the server a
+    /// speculative insertion per row.
+    private func onConflict(_ clause: String) -> String { freshSchema ? "" : clause }
+
     /// The event key of staging row `s` equals that of event row `e`.
     private static func sameKey(_ s: String, _ e: String) -> String {
         "\(s).source = \(e).source AND \(s).uid = \(e).uid AND \(s).recurrence_id = \(e).recurrence_id"
@@ -257,10 +282,12 @@ final class PostgresSyncWriter {
             WITH up AS (
                 INSERT INTO events AS e (source, uid, recurrence_id, \(list), created_run, updated_run)
                 SELECT source, uid, recurrence_id, \(list), $1, $1 FROM \(staged)
+                \(onConflict("""
                 ON CONFLICT (source, uid, recurrence_id) DO UPDATE
                     SET (\(list), updated_run, removed_run) = (\(values.map { "EXCLUDED.\($0)" }.joined(separator: ", ")), EXCLUDED.updated_run, NULL)
                     WHERE e.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR e.text_hash IS DISTINCT FROM EXCLUDED.text_hash
                         OR e.removed_run IS NOT NULL
+                """))
                 RETURNING e.id, (e.xmax = 0) AS inserted)
             INSERT INTO changed_events SELECT id, inserted FROM up
             """, [.integer(runID)])
@@ -291,10 +318,12 @@ final class PostgresSyncWriter {
                 INSERT INTO occurrences AS o (event_id, instance, \(o.joined(separator: ", ")))
                 SELECT e.id, s.instance, \(o.map { "s.\($0)" }.joined(separator: ", "))
                 FROM \(wOccurrences) s JOIN events e ON \(Self.sameKey("s", "e"))
+                \(onConflict("""
                 ON CONFLICT (event_id, instance) DO UPDATE
                     SET (\(o.joined(separator: ", ")), removed_run) = (\(o.map { "EXCLUDED.\($0)" }.joined(separator: ", ")), NULL)
                     WHERE (\(o.map { "o.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(o.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
                         OR o.removed_run IS NOT NULL
+                """))
                 RETURNING 1)
             SELECT count(*)::text FROM up
             """))
@@ -305,14 +334,78 @@ final class PostgresSyncWriter {
                 INSERT INTO day_entries AS d (occurrence_id, day, \(d.joined(separator: ", ")))
                 SELECT o.id, s.day, e.id, \(dValues.map { "s.\($0)" }.joined(separator: ", "))
                 FROM \(wDays) s JOIN events e ON \(Self.sameKey("s", "e")) JOIN occurrences o ON o.event_id = e.id AND o.instance = s.instance
+                \(onConflict("""
                 ON CONFLICT (occurrence_id, day) DO UPDATE
                     SET (\(d.joined(separator: ", ")), removed_run) = (\(d.map { "EXCLUDED.\($0)" }.joined(separator: ", ")), NULL)
                     WHERE (\(d.map { "d.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(d.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
                         OR d.removed_run IS NOT NULL
+                """))
                 RETURNING 1)
             SELECT count(*)::text FROM up
             """))
         _ = wEvents
+    }
+
+    /// The day entry row of staging day row `s` (joined to `events e`, `occurrences o`, `day_entries d`).
+    private static func dayEntryOf(_ s: String) -> String {
+        """
+        JOIN events e ON \(sameKey(s, "e")) JOIN occurrences o ON o.event_id = e.id AND o.instance = \(s).instance
+        JOIN day_entries d ON d.occurrence_id = o.id AND d.day = \(s).day
+        """
+    }
+
+    /// The weather of each day entry written in this run, as the sqlite sink keeps it: a staged forecast is written
+    /// (changed only when a value differs); a day entry staged without one loses the one it had.
+    private func upsertForecasts(days wDays: String) throws {
+        let f = SQLiteRowEncoding.forecastContentColumns
+        if staged.forecasts > 0 {
+            counts.otherRowsChanged += Int(try link.integer("""
+                WITH up AS (
+                    INSERT INTO forecasts AS f (day_entry_id, \(f.joined(separator: ", ")))
+                    SELECT d.id, \(f.map { "x.\($0)" }.joined(separator: ", "))
+                    FROM s_forecasts x JOIN \(wDays) s ON s.seq = x.seq \(Self.dayEntryOf("s"))
+                    ON CONFLICT (day_entry_id) DO UPDATE SET (\(f.joined(separator: ", "))) = (\(f.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
+                        WHERE (\(f.map { "f.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(f.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
+                    RETURNING 1)
+                SELECT count(*)::text FROM up
+                """))
+        }
+        // A fresh load (no forecast stored before) has nothing to delete.
+        guard hadForecasts else { return }
+        counts.otherRowsChanged += Int(try link.integer("""
+            WITH gone AS (
+                DELETE FROM forecasts g USING \(wDays) s \(Self.dayEntryOf("s"))
+                WHERE g.day_entry_id = d.id AND NOT EXISTS (SELECT 1 FROM s_forecasts x WHERE x.seq = s.seq)
+                RETURNING 1)
+            SELECT count(*)::text FROM gone
+            """))
+    }
+
+    /// Stores what this run read of each source (`source_state`), for the next run's plan, as the sqlite sink does:
+    /// a skipped or kept source keeps its row; a run with rejected records stores no input fingerprint (the next run
+    /// reads the source again); a run that is not incremental forgets the source.
+    private func saveSourceState() throws {
+        let incremental = context.runState.incremental
+        for source in Set(context.runState.sourceLabels).sorted() {
+            switch incremental?.plan(for: source) ?? .full {
+            case .skipped, .kept: continue
+            default: break
+            }
+            guard let incremental, let current = incremental.current[source] else {
+                try link.execute("DELETE FROM source_state WHERE source = $1", [.text(source)])
+                continue
+            }
+            let clean = context.report.rejections.isEmpty
+            try link.execute("""
+                INSERT INTO source_state AS t (source, pipeline, input_fingerprint, config_fingerprint, "window", keep_removed, run_id, context_hash, source_text)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                ON CONFLICT (source) DO UPDATE SET (pipeline, input_fingerprint, config_fingerprint, "window", keep_removed, run_id, context_hash, source_text) =
+                    (EXCLUDED.pipeline, EXCLUDED.input_fingerprint, EXCLUDED.config_fingerprint, EXCLUDED."window", EXCLUDED.keep_removed,
+                     EXCLUDED.run_id, EXCLUDED.context_hash, EXCLUDED.source_text)
+                """, [.text(source), .text(Self.pipelineName(context.environment)), clean ? .optional(current.input) : .null, .text(current.config),
+                      .text(current.window), .integer(keepRemoved ? 1 : 0), .integer(runID),
+                      clean ? .optional(incremental.context(for: source)) : .null, .integer(keepSourceText ? 1 : 0)])
+        }
     }
 
     /// Deletions (`Batch.deletions`): every event row of the UID, or for an instance its override and its occurrence,

@@ -6,8 +6,8 @@ import XCTest
 /// the sqlite sink, idempotent re-runs, changes confined to their rows, shards writing at once, a killed run, a
 /// wrong password.
 final class PostgresSinkTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var folder: URL!
+    var cluster: PostgresCluster!
+    var folder: URL!
 
     override func setUpWithError() throws {
         cluster = try PostgresCluster.start()
@@ -19,7 +19,7 @@ final class PostgresSinkTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    private func schema(_ name: String) -> String { "t_\(name)_\(UUID().uuidString.prefix(6).lowercased())" }
+    func schema(_ name: String) -> String { "t_\(name)_\(UUID().uuidString.prefix(6).lowercased())" }
 
     /// Runs the pipeline with both sinks and checks that every table holds the same rows in both databases.
     private func assertSameAsSQLite(_ pipeline: URL, schema: String, db: URL, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -46,7 +46,29 @@ final class PostgresSinkTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("postgres 127.0.0.1:\(cluster.port)/postgres: "), result.stderr)
         XCTAssertFalse(result.stderr.contains(PostgresCluster.password), "the password is never shown: \(result.stderr)")
         try assertSameAsSQLite(pipeline, schema: name, db: db)
-        XCTAssertEqual(try cluster.query("SELECT schema_version FROM \(name).meta"), [["1"]])
+        XCTAssertEqual(try cluster.query("SELECT schema_version FROM \(name).meta"), [["2"]])
+        // The forecast stage's weather: one forecasts row per day entry the demo's forecast file covers, all in the view.
+        let forecasts = try cluster.query("SELECT count(*) FROM \(name).forecasts")[0][0]
+        XCTAssertGreaterThan(Int(forecasts) ?? 0, 0)
+        XCTAssertEqual(try cluster.query("SELECT count(*) FROM \(name).agenda WHERE forecast_status IS NOT NULL"), [[forecasts]])
+    }
+
+    func testADayEntryWrittenAgainWithoutWeatherLosesItsForecast() throws {
+        let name = schema("weather")
+        let pipeline = folder.appendingPathComponent("p.json")
+        let db = folder.appendingPathComponent("agenda.db")
+        let sinks = ["{ \"type\": \"sqlite\", \"path\": \"\(db.path)\" }", PostgresTestSupport.postgresSink(cluster, schema: name)]
+        try PostgresTestSupport.writePipeline(pipeline, sources: PostgresTestSupport.demoSources, sinks: sinks)
+        XCTAssertEqual(try PostgresTestSupport.run(["run", pipeline.path], in: folder).code, 0)
+        XCTAssertNotEqual(try cluster.query("SELECT count(*) FROM \(name).forecasts"), [["0"]])
+        // The same pipeline without the forecast stage: every day entry is written again, none with weather.
+        try PostgresTestSupport.writePipeline(pipeline, sources: PostgresTestSupport.demoSources, sinks: sinks, forecast: false)
+        let result = try PostgresTestSupport.run(["run", pipeline.path], in: folder)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(try cluster.query("SELECT count(*) FROM \(name).forecasts"), [["0"]])
+        XCTAssertEqual(try cluster.query("SELECT count(*) FROM \(name).agenda WHERE forecast_status IS NOT NULL"), [["0"]])
+        XCTAssertEqual(try PostgresTestSupport.sqliteRows(db.path, "SELECT count(*) FROM agenda WHERE forecast_status IS NOT NULL"), [["0.0"]])
+        try assertSameAsSQLite(pipeline, schema: name, db: db)
     }
 
     func testReRunOnTheSameInputChangesNoRow() throws {

@@ -124,6 +124,15 @@ enum PostgresTestSupport {
             FROM day_entries d JOIN occurrences o ON o.id = d.occurrence_id JOIN events e ON e.id = d.event_id ORDER BY 1, 2, 3, 4, 5
             """),
         ("days", "SELECT * FROM days ORDER BY date"),
+        // The view, with the forecast stage's weather per day entry (`forecasts`); its id columns left out.
+        ("agenda", """
+            SELECT day, part, parts, all_day, start_local, end_local, start_utc, end_utc, duration_seconds, title, location, color, status,
+                description, attendees, forecast_status, forecast_reason, forecast_summary, weather_code, temperature_min, temperature_max,
+                precipitation_probability, precipitation_amount, wind_speed_max, forecast_units, forecast_provider, source, uid, recurrence_id,
+                instance, sort_key, day_weekday, day_weather_status, day_weather_reason, day_icon, day_summary, day_temperature_max,
+                day_temperature_min, day_precipitation_probability, day_units, timezone
+            FROM agenda ORDER BY day, sort_key, coalesce(title, ''), uid, end_utc, source, recurrence_id, instance
+            """),
         ("meta", "SELECT pipeline, timezone, window_from, window_to, locale, generated_at FROM meta"),
     ]
 
@@ -158,7 +167,7 @@ enum PostgresTestSupport {
     /// Every table with ids and run columns: what a re-run must leave exactly as it was.
     static func snapshot(_ cluster: PostgresCluster, schema: String) throws -> [String: [[String]]] {
         var out: [String: [[String]]] = [:]
-        for table in ["events", "attendees", "occurrences", "day_entries", "days", "meta", "plugin_state"] {
+        for table in ["events", "attendees", "occurrences", "day_entries", "forecasts", "days", "meta", "plugin_state", "source_state"] {
             out[table] = try cluster.query("SELECT * FROM \(schema).\(table) ORDER BY 1, 2")
         }
         return out

@@ -18,7 +18,7 @@ package enum SQLiteRowEncoding {
 
     package static let dayContentColumns = ["event_id", "part", "parts", "all_day", "start_local", "end_local", "start_utc", "end_utc", "sort_key"]
 
-    static let forecastContentColumns = [
+    package static let forecastContentColumns = [
         "status", "reason", "latitude", "longitude", "provider", "units", "weather_code", "summary",
         "temperature_max", "temperature_min", "precipitation_probability", "precipitation_amount", "wind_speed_max",
     ]
@@ -360,7 +360,7 @@ package enum SQLiteRowEncoding {
         try s.bind(sortKey(d), at: first + 8)
     }
 
-    static func forecastValues(_ result: ForecastResult) -> [SQLiteValue] {
+    package static func forecastValues(_ result: ForecastResult) -> [SQLiteValue] {
         switch result {
         case .missing(let reason):
             return ["missing", .text(reason)] + Array(repeating: .null, count: forecastContentColumns.count - 2)
