@@ -4,7 +4,9 @@ import Pipeline
 
 /// The `ics-dump` target: what calpipe's iCalendar reader makes of the input, in the normalised lines that
 /// scripts/peers/libical_diff.c prints for libical (scripts/fuzz-diff compares the two). Not a fuzz target: run
-/// it on files (`calpipe-fuzz -runs=1 FILE...`); each input's lines follow a line `#`.
+/// it on files (`calpipe-fuzz -runs=1 FILE...`); each input's lines follow a line `#calpipe-fuzz-input HASH`,
+/// HASH the input's 64-bit FNV-1a hash in hex (libFuzzer may run an input more than once, so the script finds
+/// each file's lines by it).
 ///
 ///   E  UID  RECURRENCE-ID  DTSTART  RRULE  FIRST-STARTS
 ///
@@ -16,7 +18,9 @@ import Pipeline
 extension Harness {
     func dump(_ bytes: UnsafeRawBufferPointer) {
         var events: [Event] = []
-        var lines = ["#"]
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var lines = ["#calpipe-fuzz-input " + String(hash, radix: 16)]
         var repaired: [String: String] = [:]
         let reader = ICSReader(label: "input", zones: zones, fallbackZone: berlin, handlers: .init(
             event: { events.append($0) },
