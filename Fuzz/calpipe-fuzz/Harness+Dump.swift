@@ -14,7 +14,8 @@ import Pipeline
 /// FIRST-STARTS the first five starts the rule gives from DTSTART (as libical's iterator: only what the rule
 /// matches, RDATE and EXDATE not applied; a trailing `+` when the work budget ended the search). An event
 /// that was repaired (a `Repair` naming its UID) is printed as `R  UID  what was done`, a rejected one as
-/// `J  line  reason`, and the comparison leaves both out.
+/// `J  UID  reason` (UID `-` when the rejection is not of one event), and the comparison leaves both out.
+/// Warnings that are no repair of one event (a VTIMEZONE that cannot be read, ...) are lines `W  -  text`.
 extension Harness {
     func dump(_ bytes: UnsafeRawBufferPointer) {
         var events: [Event] = []
@@ -22,15 +23,19 @@ extension Harness {
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         var lines = ["#calpipe-fuzz-input " + String(hash, radix: 16)]
         var repaired: [String: String] = [:]
-        let reader = ICSReader(label: "input", zones: zones, fallbackZone: berlin, handlers: .init(
+        var handlers = ICSReader.Handlers(
             event: { events.append($0) },
-            reject: { location, reason in lines.append("J\t\(location.line ?? 0)\t\(Self.field(reason))") },
-            repair: { repaired[$0.uid ?? "", default: $0.message] = $0.message }))
+            reject: { _, reason in lines.append("J\t-\t\(Self.field(reason))") },
+            warn: { lines.append("W\t-\t\(Self.field($0))") },
+            repair: { repaired[$0.uid ?? "", default: $0.message] = $0.message })
+        // A rejected event's text, for its UID.
+        handlers.rejectEvent = { _, reason, text in lines.append("J\t\(Self.field(Self.uid(in: text)))\t\(Self.field(reason))") }
+        let reader = ICSReader(label: "input", zones: zones, fallbackZone: berlin, handlers: handlers)
         do {
             try reader.feed(bytes.assumingMemoryBound(to: UInt8.self))
             try reader.finish()
         } catch {
-            lines.append("J\t0\t\(Self.field(String(describing: error)))")
+            lines.append("J\t-\t\(Self.field(String(describing: error)))")
         }
         for event in events {
             if let repair = repaired[event.uid] {
@@ -58,6 +63,14 @@ extension Harness {
         if expansion.starts.isEmpty { return "-" }
         let text = expansion.starts.map { time(start.withLocalTime($0)) }.joined(separator: ",")
         return expansion.truncated && expansion.starts.count < 5 ? text + "+" : text
+    }
+
+    /// The value of the first UID line of an event's text (unfolded), or "".
+    static func uid(in text: String) -> String {
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) where line.uppercased().hasPrefix("UID:") {
+            return String(line.dropFirst(4))
+        }
+        return ""
     }
 
     static func time(_ time: EventTime) -> String {
