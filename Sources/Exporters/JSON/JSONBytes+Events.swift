@@ -181,9 +181,9 @@ extension JSONBytes {
     /// and `"floating": true` for floating times (written without an offset).
     private func eventInstants(start: EventTime, end: EventTime, level: Int, first: inout Bool) {
         key("starts_at", level: level, first: &first)
-        iso8601(start)
+        eventTime(start, offset: true)
         key("ends_at", level: level, first: &first)
-        iso8601(end)
+        eventTime(end, offset: true)
         if case .floating = start {
             key("floating", level: level, first: &first)
             bool(true)
@@ -324,32 +324,20 @@ extension JSONBytes {
     }
 
     /// The quoted text of `EventJSON.text(of:)`: "2026-11-23", "2026-11-23T08:00:00Z" or local
-    /// "2026-11-23T09:00:00".
-    func eventTime(_ t: EventTime) {
+    /// "2026-11-23T09:00:00"; with `offset`, that of `EventTime.iso8601` (a zoned time with its offset),
+    /// written as bytes (no String made per event).
+    func eventTime(_ t: EventTime, offset withOffset: Bool = false) {
         byte(0x22)
         switch t {
         case .date(let d): date(d)
         case .utc(let s):
             dateTime(CivilDateTime(secondsSinceEpoch: s))
             byte(0x5A)
-        case .zoned(let l, _), .floating(let l): dateTime(l)
-        }
-        byte(0x22)
-    }
-
-    /// The quoted text of `EventTime.iso8601`, written as bytes (no String made per event).
-    func iso8601(_ t: EventTime) {
-        byte(0x22)
-        switch t {
-        case .date(let d): date(d)
-        case .utc(let s):
-            dateTime(CivilDateTime(secondsSinceEpoch: s))
-            byte(0x5A)
-        case .zoned(let local, let z):
+        case .zoned(let local, let z) where withOffset:
             let instant = z.utc(fromLocal: local)
             dateTime(z.local(fromUTC: instant))
             offset(z.offset(atUTC: instant))
-        case .floating(let l): dateTime(l)
+        case .zoned(let l, _), .floating(let l): dateTime(l)
         }
         byte(0x22)
     }
