@@ -1,3 +1,4 @@
+import Exporters
 import Foundation
 import XCTest
 @testable import Pipeline
@@ -172,7 +173,8 @@ final class SinkPumpTests: XCTestCase {
 }
 
 /// The cores a run leaves idle for a source's own threads (`RunState.idleCores`): all of them (at most 4) when
-/// no sink writes (a dry run), all but the reading thread's and the sinks' thread's when a sink writes.
+/// no sink writes (a dry run) or every sink writes lightly (`Sink.writesLightly`), all but the reading thread's and
+/// the sinks' thread's when a heavy sink writes.
 final class IdleCoresTests: XCTestCase {
     // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
     final class CoreRecordingSource: EventSource, @unchecked Sendable {
@@ -206,10 +208,31 @@ final class IdleCoresTests: XCTestCase {
         XCTAssertEqual(try idleCores(stages: [PassStage()], sinks: [sink], dryRun: false), writing)
     }
 
+    /// The json sink's events and occurrences are light (rendered as they come): the source reads on every core while
+    /// they are written. Its days shape (sorted through a spool) and any sink that does not say so are heavy, and one
+    /// heavy sink among light ones keeps its core.
+    func testLightSinksLeaveEveryCoreToTheSource() throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let all = cores > 1 ? min(cores, 4) : 0
+        let writing = cores > 1 ? min(cores - 2, 4) : 0
+        let folder = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func json(_ shape: JSONExporter.Shape) -> JSONExporter {
+            JSONExporter(path: folder.appendingPathComponent("\(shape.rawValue).json").path, shape: shape)
+        }
+        XCTAssertEqual(JSONExporter.Shape.allCases.map { json($0).writesLightly }, [false, true, true])
+        XCTAssertFalse(SinkPumpTests.RecordingSink().writesLightly)
+        XCTAssertEqual(try idleCores(stages: [], sinks: [json(.events)], dryRun: false), all)
+        XCTAssertEqual(try idleCores(stages: [], sinks: [json(.events), json(.occurrences)], dryRun: false), all)
+        XCTAssertEqual(try idleCores(stages: [], sinks: [json(.days)], dryRun: false), writing)
+        XCTAssertEqual(try idleCores(stages: [], sinks: [json(.events), SinkPumpTests.RecordingSink()], dryRun: false), writing)
+    }
+
     /// The rule itself, for machines other than the one the tests run on.
     func testIdleCoresByMachine() {
         XCTAssertEqual([1, 2, 3, 4, 6, 8, 64].map { Runner.idleCores(cores: $0, writes: false) }, [0, 2, 3, 4, 4, 4, 4])
         XCTAssertEqual([1, 2, 3, 4, 6, 8, 64].map { Runner.idleCores(cores: $0, writes: true) }, [0, 0, 1, 2, 4, 4, 4])
+        XCTAssertEqual([1, 2, 3, 4, 6, 8, 64].map { Runner.idleCores(cores: $0, writes: true, lightly: true) }, [0, 2, 3, 4, 4, 4, 4])
     }
 
 }

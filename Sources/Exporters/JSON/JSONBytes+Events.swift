@@ -115,11 +115,11 @@ extension JSONBytes {
         eventInstants(start: e.start, end: e.end, level: level, first: &first)
         if !e.recurrence.rules.isEmpty {
             key("rrule", level: level, first: &first)
-            list(e.recurrence.rules.map(\.text), level: level + 1)
+            ruleTexts(e.recurrence.rules, level: level + 1)
         }
         if !e.recurrence.exceptionRules.isEmpty {
             key("exrule", level: level, first: &first)
-            list(e.recurrence.exceptionRules.map(\.text), level: level + 1)
+            ruleTexts(e.recurrence.exceptionRules, level: level + 1)
         }
         if !e.recurrence.dates.isEmpty {
             key("rdate", level: level, first: &first)
@@ -182,9 +182,9 @@ extension JSONBytes {
     /// and `"floating": true` for floating times (written without an offset).
     private func eventInstants(start: EventTime, end: EventTime, level: Int, first: inout Bool) {
         key("starts_at", level: level, first: &first)
-        quoted(start.iso8601)
+        eventTime(start, offset: true)
         key("ends_at", level: level, first: &first)
-        quoted(end.iso8601)
+        eventTime(end, offset: true)
         if case .floating = start {
             key("floating", level: level, first: &first)
             bool(true)
@@ -325,14 +325,19 @@ extension JSONBytes {
     }
 
     /// The quoted text of `EventJSON.text(of:)`: "2026-11-23", "2026-11-23T08:00:00Z" or local
-    /// "2026-11-23T09:00:00".
-    func eventTime(_ t: EventTime) {
+    /// "2026-11-23T09:00:00"; with `offset`, that of `EventTime.iso8601` (a zoned time with its offset),
+    /// written as bytes (no String made per event).
+    func eventTime(_ t: EventTime, offset withOffset: Bool = false) {
         byte(0x22)
         switch t {
         case .date(let d): date(d)
         case .utc(let s):
             dateTime(CivilDateTime(secondsSinceEpoch: s))
             byte(0x5A)
+        case .zoned(let local, let z) where withOffset:
+            let instant = z.utc(fromLocal: local)
+            dateTime(z.local(fromUTC: instant))
+            offset(z.offset(atUTC: instant))
         case .zoned(let l, _), .floating(let l): dateTime(l)
         }
         byte(0x22)
@@ -360,9 +365,16 @@ extension JSONBytes {
         close("]", level: level, empty: first)
     }
 
-    /// One string as is, several as an array (`EventJSON.list`).
-    private func list(_ items: [String], level: Int) {
-        if items.count == 1 { quoted(items[0]) } else { strings(items, level: level) }
+    /// The rules' texts (`EventJSON.list`): one as is, several as an array; read in place (no array of texts made per event).
+    private func ruleTexts(_ rules: [RecurrenceRule], level: Int) {
+        if rules.count == 1 { return quoted(rules[0].text) }
+        raw("[")
+        var first = true
+        for i in rules.indices {
+            element(level: level, first: &first)
+            quoted(rules[i].text)
+        }
+        close("]", level: level, empty: first)
     }
 
     func strings(_ items: [String], level: Int) {

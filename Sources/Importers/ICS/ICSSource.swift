@@ -26,7 +26,7 @@ package final class ICSSource: EventSource {
             Include(\.input)
             Key("workers", \.workers, .integer(in: 0...64),
                 "threads that parse the events' lines and make the events while the file is read (0: all on one thread); the events, rejections and warnings are the same",
-                default: "the cores the run leaves idle: one per core (at most 4) when no sink writes (a dry run), else 0")
+                default: "the cores the run leaves idle: one per core (at most 4) when no sink writes (a dry run) or every sink writes lightly (json events, occurrences), else 0")
             Key("strict", \.strict, .boolean,
                 "reject an event instead of repairing it (dropping an unreadable RRULE, RDATE or line, closing a component that never ends, ...), as --strict does for every source",
                 default: "false: repair, keep the event and report what was done")

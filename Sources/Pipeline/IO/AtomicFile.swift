@@ -52,22 +52,38 @@ public final class AtomicFile {
     }
 
     public func write(bytes: [UInt8]) throws {
+        try bytes.withUnsafeBufferPointer { try write($0) }
+    }
+
+    /// Writes the bytes (valid only during the call). A chunk of at least the flush threshold that finds nothing
+    /// buffered goes to the file as it is, without a copy (the JSON sink hands over 1 MiB chunks).
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if buffer.isEmpty && bytes.count >= Self.flushThreshold {
+            try writeOut(UnsafeRawBufferPointer(bytes))
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= Self.flushThreshold { try flush() }
     }
 
     private func flush() throws {
+        try buffer.withUnsafeBytes { try writeOut($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes every byte to the file (or standard output), or throws.
+    private func writeOut(_ bytes: UnsafeRawBufferPointer) throws {
         if let reason = cancellation?.stopReason { throw CalpipeError.interrupted(reason) }
+        guard let base = bytes.baseAddress else { return }
         var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + done, $0.count - done) }
+        while done < bytes.count {
+            let n = Foundation.write(descriptor, base + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw writeFailure(errno)
             }
             done += n
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     private func writeFailure(_ errorNumber: Int32) -> CalpipeError {

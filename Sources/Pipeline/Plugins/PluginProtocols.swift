@@ -85,10 +85,17 @@ public protocol Sink: AnyObject, Sendable {
     /// gets the batches that carry deletions alone, and only such sinks may take a `.delta` source (`SourceFeed`):
     /// a sink that writes whole files needs the whole feed. Default false.
     var appliesDeletions: Bool { get }
+    /// Whether `write` takes little of a core next to reading the same events (rendering them to bytes, not a
+    /// database's inserts and indexes). When every sink of a run says so, a source may read on as many worker
+    /// threads as in a dry run (`Runner.idleCores`): the sinks' thread shares the cores with them through the
+    /// bounded queues, instead of a core kept for it. Default false: a heavy sink keeps its core (extra
+    /// reading threads took it from the SQLite sink and made the run slower).
+    var writesLightly: Bool { get }
 }
 
 extension Sink {
     public var appliesDeletions: Bool { false }
+    public var writesLightly: Bool { false }
 
     /// `.transaction`: what the runner assumed, before sinks declared it, of every sink that did not write a
     /// temporary file through the run's `AtomicFile`s, so a sink written before the declaration commits as it did.

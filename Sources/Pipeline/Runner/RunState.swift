@@ -70,9 +70,9 @@ package final class RunState: Sendable {
     }
     /// Threads a source may start to read faster (its `workers` when not set): the runner's estimate of the
     /// cores the run leaves idle. With no sink to write (a dry run), only the reading thread is busy: the
-    /// source may use every core (at most 4). Sinks write on a thread of their own that keeps another core
-    /// busy, and on the 2-core benchmark machine extra reading threads then cost more than they saved
-    /// (docs/benchmarks.md).
+    /// source may use every core (at most 4), and so it may when every sink writes lightly (`Sink.writesLightly`).
+    /// A heavy sink writes on a thread of its own that keeps another core busy, and on the 2-core benchmark
+    /// machine extra reading threads then cost more than they saved (docs/benchmarks.md).
     package internal(set) var idleCores: Int {
         get { fields.withLock { $0.idleCores } }
         set { fields.withLock { $0.idleCores = newValue } }

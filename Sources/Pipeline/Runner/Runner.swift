@@ -26,13 +26,15 @@ public struct Runner: Sendable {
         self.progress = progress
     }
 
-    /// The worker threads a source may use to make events (`RunState.idleCores`, at most 4): in a dry run every core,
-    /// in a run that writes every core but the two the reading thread and the sinks' thread keep busy (none on this
-    /// project's 2-core machine, where a worker measured slower than none: it took the sinks' core). Incremental
-    /// runs that write little get one more (see `run`).
-    static func idleCores(cores: Int, writes: Bool) -> Int {
+    /// The worker threads a source may use to make events (`RunState.idleCores`, at most 4): in a dry run, and in a
+    /// run whose sinks all write lightly (`Sink.writesLightly`: the json sink's events and occurrences), every core;
+    /// the sinks' thread then shares the cores with the workers through the bounded queues. In a run with a heavy
+    /// sink, every core but the two the reading thread and the sinks' thread keep busy (none on this project's
+    /// 2-core machine, where a worker measured slower than none: it took the SQLite sink's core). Incremental runs
+    /// that write little get one more (see `run`).
+    static func idleCores(cores: Int, writes: Bool, lightly: Bool = false) -> Int {
         guard cores > 1 else { return 0 }
-        return writes ? min(cores - 2, 4) : min(cores, 4)
+        return writes && !lightly ? min(cores - 2, 4) : min(cores, 4)
     }
 
     public func run(_ pipeline: PipelineDefinition, context: RunContext) throws {
@@ -47,7 +49,7 @@ public struct Runner: Sendable {
         context.runState.sourceColors = colors
         context.runState.namedSources = Set(zip(pipeline.sourceLabels, pipeline.sourceNamed).filter(\.1).map(\.0))
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        context.runState.idleCores = Self.idleCores(cores: cores, writes: !sinks.isEmpty)
+        context.runState.idleCores = Self.idleCores(cores: cores, writes: !sinks.isEmpty, lightly: sinks.allSatisfy(\.writesLightly))
         // Timings listed in pipeline order: sources, stages, sinks.
         for label in pipeline.sourceLabels { context.report.addTime("source " + label, nanoseconds: 0) }
         for label in pipeline.stageLabels { context.report.addTime("stage " + label, nanoseconds: 0) }
@@ -111,7 +113,7 @@ public struct Runner: Sendable {
                 // the cores a dry run would use but one, which the sinks' thread and the expand stage's series
                 // thread share (the output is the same). The window +1 day run of scripts/bench task h on 2 cores:
                 // 0.93 s with one worker, 0.95 s with two, 1.04 s with none.
-                if cores > 1 && run.writesLittle(pipeline.sourceLabels) { context.runState.idleCores = min(cores - 1, 4) }
+                if cores > 1 && run.writesLittle(pipeline.sourceLabels) { context.runState.idleCores = max(context.runState.idleCores, min(cores - 1, 4)) }
             }
             if concurrentSinks && !opened.isEmpty {
                 pump = .sinkPump(sinks: opened, context: context)
