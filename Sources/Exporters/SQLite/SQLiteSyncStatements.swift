@@ -14,13 +14,14 @@ struct SQLiteSyncStatements {
     let deleteForecast: Statement
     let sourceHasRows: Statement
 
-    /// The columns of a day entry row in bind order (schema 10): id, occurrence id (the id of the occurrence's first
-    /// row), the day's values from `event_id` (`SQLiteRowEncoding.bindDayValues`, parameters 3 to 11), the key's
-    /// `instance` and `day`, and the occurrence's values where they differ from the day's (parameters 14 to 18).
-    static let dayColumns = ["id", "occurrence_id"] + SQLiteRowEncoding.dayContentColumns + ["instance", "day"] + SQLiteRowEncoding.foldedOccurrenceColumns
+    /// The columns of a day entry row in bind order (`SQLiteSchema.dayTable`, schema 11): id, occurrence id (the id of
+    /// the occurrence's first row), the day's values from `event_id` (`SQLiteRowEncoding.bindNarrowDayValues`,
+    /// parameters 3 to 12), the key's `instance` and `day`, and the occurrence's values where they differ from the
+    /// day's (parameters 15 to 19).
+    static let dayColumns = ["id", "occurrence_id"] + SQLiteRowEncoding.narrowDayColumns + ["instance", "day"] + SQLiteRowEncoding.foldedOccurrenceColumns
 
     /// What an upsert of a day entry compares and updates: all but the key and the ids.
-    static let dayUpdatedColumns = Array(SQLiteRowEncoding.dayContentColumns.dropFirst()) + SQLiteRowEncoding.foldedOccurrenceColumns
+    static let dayUpdatedColumns = Array(SQLiteRowEncoding.narrowDayColumns.dropFirst()) + SQLiteRowEncoding.foldedOccurrenceColumns
 
     init(_ db: Database) throws {
         // The hashes are compared like the content: a row of an older file (no hash yet) gets its hashes.
@@ -35,7 +36,7 @@ struct SQLiteSyncStatements {
         markSeenEvent = try db.prepare("INSERT OR IGNORE INTO temp.seen_events (id) VALUES (?)")
         markSeenOccurrence = try db.prepare("INSERT OR IGNORE INTO temp.seen_occurrences (id) VALUES (?)")
         markSeenDay = try db.prepare("INSERT OR IGNORE INTO temp.seen_days (id) VALUES (?)")
-        insertDay = try db.prepare(Self.insertSQL(table: "day_entries", columns: Self.dayColumns))
+        insertDay = try db.prepare(Self.insertSQL(table: SQLiteSchema.dayTable, columns: Self.dayColumns))
         upsertForecast = try db.prepare(Self.upsertSQL(
             table: "forecasts", key: ["day_entry_id"], content: SQLiteRowEncoding.forecastContentColumns, removable: false,
             returning: "day_entry_id"))
@@ -61,19 +62,19 @@ struct SQLiteSyncStatements {
                 FROM day_entries WHERE event_id = ?1 AND instance = ?2 LIMIT 1
                 """)
             updateOccurrence = try db.prepare("""
-                UPDATE day_entries SET occurrence_all_day = nullif(?3, all_day), occurrence_start_utc = nullif(?4, start_utc),
-                    occurrence_end_utc = nullif(?5, end_utc), occurrence_start_local = nullif(?6, start_local),
-                    occurrence_end_local = nullif(?7, end_local), occurrence_removed_run = NULL
+                UPDATE \(SQLiteSchema.dayTable) SET occurrence_all_day = nullif(?3, all_day), occurrence_start_utc = nullif(?4, start_utc),
+                    occurrence_end_utc = nullif(?5, end_utc), occurrence_start_local = nullif(?6, \(SQLiteSchema.startLocal())),
+                    occurrence_end_local = nullif(?7, \(SQLiteSchema.endLocal())), occurrence_removed_run = NULL
                 WHERE event_id = ?1 AND instance = ?2
                 """)
             let columns = SQLiteSyncStatements.dayUpdatedColumns
-            upsertDay = try db.prepare(SQLiteSyncStatements.insertSQL(table: "day_entries", columns: SQLiteSyncStatements.dayColumns) + """
+            upsertDay = try db.prepare(SQLiteSyncStatements.insertSQL(table: SQLiteSchema.dayTable, columns: SQLiteSyncStatements.dayColumns) + """
 
                 ON CONFLICT (event_id, instance, day) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")), removed_run = NULL
-                WHERE \(columns.map { "day_entries.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")) OR day_entries.removed_run IS NOT NULL
+                WHERE \(columns.map { "\(SQLiteSchema.dayTable).\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")) OR \(SQLiteSchema.dayTable).removed_run IS NOT NULL
                 RETURNING id
                 """)
-            selectDay = try db.prepare("SELECT id FROM day_entries WHERE event_id = ?1 AND instance = ?2 AND day = ?3")
+            selectDay = try db.prepare("SELECT id FROM \(SQLiteSchema.dayTable) WHERE event_id = ?1 AND instance = ?2 AND day = ?3")
         }
     }
 

@@ -34,17 +34,17 @@ extension SQLiteSyncWriter {
     private func removeOccurrences(of condition: String, arguments: [SQLiteValue]) throws {
         if keepRemoved {
             counts.occurrencesRemoved += try db.scalarInt(
-                "SELECT count(*) FROM (SELECT DISTINCT event_id, instance FROM day_entries WHERE occurrence_removed_run IS NULL AND \(condition))",
+                "SELECT count(*) FROM (SELECT DISTINCT event_id, instance FROM \(SQLiteSchema.dayTable) WHERE occurrence_removed_run IS NULL AND \(condition))",
                 arguments: arguments) ?? 0
-            try db.execute("UPDATE day_entries SET occurrence_removed_run = \(runID) WHERE occurrence_removed_run IS NULL AND \(condition)", arguments: arguments)
-            try db.execute("UPDATE day_entries SET removed_run = \(runID) WHERE removed_run IS NULL AND \(condition)", arguments: arguments)
+            try db.execute("UPDATE \(SQLiteSchema.dayTable) SET occurrence_removed_run = \(runID) WHERE occurrence_removed_run IS NULL AND \(condition)", arguments: arguments)
+            try db.execute("UPDATE \(SQLiteSchema.dayTable) SET removed_run = \(runID) WHERE removed_run IS NULL AND \(condition)", arguments: arguments)
             counts.daysRemoved += db.changes
         } else {
-            counts.occurrencesRemoved += try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT event_id, instance FROM day_entries WHERE \(condition))",
+            counts.occurrencesRemoved += try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT event_id, instance FROM \(SQLiteSchema.dayTable) WHERE \(condition))",
                                                           arguments: arguments) ?? 0
             // What ON DELETE CASCADE would do (this connection does not enforce foreign keys): children first.
-            try db.execute("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(condition))", arguments: arguments)
-            try db.execute("DELETE FROM day_entries WHERE \(condition)", arguments: arguments)
+            try db.execute("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM \(SQLiteSchema.dayTable) WHERE \(condition))", arguments: arguments)
+            try db.execute("DELETE FROM \(SQLiteSchema.dayTable) WHERE \(condition)", arguments: arguments)
             counts.daysRemoved += db.changes
         }
     }

@@ -130,7 +130,7 @@ final class SQLiteSyncWriter {
         do {
             _ = try SQLiteSchema.migrate(db)
             maxEventID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM events") ?? 0)
-            maxDayID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM day_entries") ?? 0)
+            maxDayID = Int64(try db.scalarInt("SELECT coalesce(max(id), 0) FROM \(SQLiteSchema.dayTable)") ?? 0)
             nextDayID = maxDayID + 1
             // Largest ids bound the row counts (max(id) is one index probe, count(*) a scan).
             if bulkLoad && maxDayID <= Self.bulkLoadMaxExistingRows {
@@ -175,8 +175,9 @@ final class SQLiteSyncWriter {
         let version = try db.userVersion
         let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").compactMap { $0.first?.text }
         if version == 0 && !tables.isEmpty { throw CalpipeError.foreignDatabase(path: path, tables: tables) }
-        // (`occurrences` is a view from version 10.)
-        if version > 0 && version <= SQLiteSchema.currentVersion && !["events", "day_entries", "runs"].allSatisfy(tables.contains) {
+        // (`occurrences` is a view from version 10, `day_entries` one over `day_rows` from version 11.)
+        if version > 0 && version <= SQLiteSchema.currentVersion
+            && !(["events", "runs"].allSatisfy(tables.contains) && (tables.contains("day_entries") || tables.contains(SQLiteSchema.dayTable))) {
             throw CalpipeError.foreignDatabase(path: path, tables: tables)
         }
     }
@@ -334,9 +335,9 @@ final class SQLiteSyncWriter {
         try db.execute("""
             CREATE TEMP TABLE IF NOT EXISTS bulk_occurrences (event_id INTEGER, instance TEXT, id INTEGER, extra INTEGER, PRIMARY KEY (event_id, instance)) WITHOUT ROWID;
             DELETE FROM temp.bulk_occurrences;
-            INSERT INTO temp.bulk_occurrences SELECT event_id, instance, min(occurrence_id), count(DISTINCT occurrence_id) - 1 FROM day_entries
+            INSERT INTO temp.bulk_occurrences SELECT event_id, instance, min(occurrence_id), count(DISTINCT occurrence_id) - 1 FROM \(SQLiteSchema.dayTable)
                 GROUP BY event_id, instance HAVING count(DISTINCT occurrence_id) > 1;
-            UPDATE day_entries SET occurrence_id = (SELECT u.id FROM temp.bulk_occurrences u WHERE u.event_id = day_entries.event_id AND u.instance = day_entries.instance)
+            UPDATE \(SQLiteSchema.dayTable) SET occurrence_id = (SELECT u.id FROM temp.bulk_occurrences u WHERE u.event_id = \(SQLiteSchema.dayTable).event_id AND u.instance = \(SQLiteSchema.dayTable).instance)
                 WHERE (event_id, instance) IN (SELECT event_id, instance FROM temp.bulk_occurrences);
             """)
         counts.occurrencesWritten -= try db.scalarInt("SELECT coalesce(sum(extra), 0) FROM temp.bulk_occurrences") ?? 0
@@ -345,18 +346,18 @@ final class SQLiteSyncWriter {
             CREATE TEMP TABLE IF NOT EXISTS bulk_duplicates (id INTEGER PRIMARY KEY, keep INTEGER NOT NULL, last INTEGER NOT NULL);
             DELETE FROM temp.bulk_duplicates;
             INSERT INTO temp.bulk_duplicates (id, keep, last)
-                SELECT o.id, g.keep, g.last FROM day_entries o
-                JOIN (SELECT event_id, instance, day, min(id) AS keep, max(id) AS last FROM day_entries GROUP BY event_id, instance, day
+                SELECT o.id, g.keep, g.last FROM \(SQLiteSchema.dayTable) o
+                JOIN (SELECT event_id, instance, day, min(id) AS keep, max(id) AS last FROM \(SQLiteSchema.dayTable) GROUP BY event_id, instance, day
                       HAVING count(*) > 1) g ON o.event_id = g.event_id AND o.instance = g.instance AND o.day = g.day;
-            UPDATE day_entries SET (\(columns.joined(separator: ", "))) =
-                (SELECT \(columns.map { "l.\($0)" }.joined(separator: ", ")) FROM day_entries l
-                 WHERE l.id = (SELECT last FROM temp.bulk_duplicates d WHERE d.id = day_entries.id))
+            UPDATE \(SQLiteSchema.dayTable) SET (\(columns.joined(separator: ", "))) =
+                (SELECT \(columns.map { "l.\($0)" }.joined(separator: ", ")) FROM \(SQLiteSchema.dayTable) l
+                 WHERE l.id = (SELECT last FROM temp.bulk_duplicates d WHERE d.id = \(SQLiteSchema.dayTable).id))
                 WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id = keep);
             UPDATE OR REPLACE forecasts SET day_entry_id = (SELECT keep FROM temp.bulk_duplicates d WHERE d.id = forecasts.day_entry_id)
                 WHERE day_entry_id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep);
             """)
         // Forecasts are updated in day-entry id order, so the last copy's forecast wins.
-        try db.execute("DELETE FROM day_entries WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)")
+        try db.execute("DELETE FROM \(SQLiteSchema.dayTable) WHERE id IN (SELECT id FROM temp.bulk_duplicates WHERE id != keep)")
         counts.daysWritten -= db.changes
         try db.execute("DELETE FROM temp.bulk_duplicates; DELETE FROM temp.bulk_occurrences")
     }
@@ -584,10 +585,10 @@ final class SQLiteSyncWriter {
         func bind(_ s: Statement) throws {
             try s.bind(newID, at: 1)
             try s.bind(occurrence.id ?? newID, at: 2)
-            try SQLiteRowEncoding.bindDayValues(day, eventID: eventID, to: s, from: 3)
-            try s.bind(occurrence.instance, at: 12)
-            try s.bind(dayText, at: 13)
-            try occurrence.values.bind(to: s, from: 14, besides: day)
+            try SQLiteRowEncoding.bindNarrowDayValues(day, eventID: eventID, to: s, from: 3)
+            try s.bind(occurrence.instance, at: 13)
+            try s.bind(dayText, at: 14)
+            try occurrence.values.bind(to: s, from: 15, besides: day)
         }
         var result: Int64?
         var written = false
@@ -777,7 +778,7 @@ final class SQLiteSyncWriter {
         // In a range the window gained: the occurrences that have a day entry in it (one that starts in it has its
         // first day in it). Occurrences of earlier runs have ids up to maxDay (their first day entry's id).
         let inRange = occurrencesInRange ? "day >= :fromDay AND day < :toDay AND " : ""
-        let start = SQLiteSchema.occurrenceValue("start_utc", of: "day_entries"), end = SQLiteSchema.occurrenceValue("end_utc", of: "day_entries")
+        let start = SQLiteSchema.occurrenceValue("start_utc", of: SQLiteSchema.dayTable), end = SQLiteSchema.occurrenceValue("end_utc", of: SQLiteSchema.dayTable)
         let occurrenceInWindow = """
             \(inRange)\(children) AND occurrence_id <= :maxDay
             AND \(start) < :end AND (\(end) > :start OR (\(end) <= \(start) AND \(start) >= :start))
@@ -810,9 +811,9 @@ final class SQLiteSyncWriter {
                 counts.eventsRemoved += try run("UPDATE events SET removed_run = :run WHERE removed_run IS NULL AND \(eventInWindow)")
             }
             try run("DELETE FROM temp.doomed_occurrences")
-            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance FROM day_entries WHERE \(occurrenceInWindow)")
-            try run("UPDATE day_entries SET occurrence_removed_run = :run WHERE occurrence_removed_run IS NULL AND \(ofDoomedOccurrences)")
-            counts.daysRemoved += try run("UPDATE day_entries SET removed_run = :run WHERE removed_run IS NULL AND \(dayInWindow)")
+            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance FROM \(SQLiteSchema.dayTable) WHERE \(occurrenceInWindow)")
+            try run("UPDATE \(SQLiteSchema.dayTable) SET occurrence_removed_run = :run WHERE occurrence_removed_run IS NULL AND \(ofDoomedOccurrences)")
+            counts.daysRemoved += try run("UPDATE \(SQLiteSchema.dayTable) SET removed_run = :run WHERE removed_run IS NULL AND \(dayInWindow)")
         } else {
             // Deleting an event deletes its attendees, day entries (with its occurrences) and forecasts; an occurrence
             // its day entries and their forecasts: what ON DELETE CASCADE does, done here because this connection
@@ -820,19 +821,19 @@ final class SQLiteSyncWriter {
             if events != nil {
                 try run("DELETE FROM temp.doomed")
                 try run("INSERT INTO temp.doomed (id) SELECT id FROM events WHERE \(eventInWindow)")
-                try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE event_id IN (SELECT id FROM temp.doomed))")
-                try run("DELETE FROM day_entries WHERE event_id IN (SELECT id FROM temp.doomed)")
+                try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM \(SQLiteSchema.dayTable) WHERE event_id IN (SELECT id FROM temp.doomed))")
+                try run("DELETE FROM \(SQLiteSchema.dayTable) WHERE event_id IN (SELECT id FROM temp.doomed)")
                 try run("DELETE FROM attendees WHERE event_id IN (SELECT id FROM temp.doomed)")
                 counts.eventsRemoved += try run("DELETE FROM events WHERE id IN (SELECT id FROM temp.doomed)")
             }
             try run("DELETE FROM temp.doomed_occurrences")
-            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance FROM day_entries WHERE \(occurrenceInWindow)")
-            try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM day_entries WHERE \(ofDoomedOccurrences))")
-            try run("DELETE FROM day_entries WHERE \(ofDoomedOccurrences)")
+            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance FROM \(SQLiteSchema.dayTable) WHERE \(occurrenceInWindow)")
+            try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM \(SQLiteSchema.dayTable) WHERE \(ofDoomedOccurrences))")
+            try run("DELETE FROM \(SQLiteSchema.dayTable) WHERE \(ofDoomedOccurrences)")
             try run("DELETE FROM temp.doomed")
-            try run("INSERT INTO temp.doomed (id) SELECT id FROM day_entries WHERE \(dayInWindow)")
+            try run("INSERT INTO temp.doomed (id) SELECT id FROM \(SQLiteSchema.dayTable) WHERE \(dayInWindow)")
             try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM temp.doomed)")
-            counts.daysRemoved += try run("DELETE FROM day_entries WHERE id IN (SELECT id FROM temp.doomed)")
+            counts.daysRemoved += try run("DELETE FROM \(SQLiteSchema.dayTable) WHERE id IN (SELECT id FROM temp.doomed)")
         }
     }
 
