@@ -226,7 +226,7 @@ final class IncrementalRunTests: XCTestCase {
         }
     }
 
-    /// Makes a file of schema 10 one of schema 9 again: an `occurrences` table (numbered 1...n) and day entries
+    /// Makes a file of schema 11 one of schema 9 again: an `occurrences` table (numbered 1...n) and day entries
     /// pointing at it, without the folded columns; the indexes and `agenda` view of version 9.
     static let version10Undone = """
         PRAGMA foreign_keys = OFF;
@@ -248,7 +248,8 @@ final class IncrementalRunTests: XCTestCase {
         INSERT INTO day_entries_v9 SELECT d.id, n.new, d.event_id, d.day, d.part, d.parts, d.all_day, d.start_local, d.end_local,
             d.start_utc, d.end_utc, d.sort_key, d.removed_run FROM day_entries d JOIN temp.numbering n ON n.old = d.occurrence_id;
         DROP VIEW occurrences;
-        DROP TABLE day_entries;
+        DROP VIEW day_entries;
+        DROP TABLE day_rows;
         ALTER TABLE occurrences_v9 RENAME TO occurrences;
         ALTER TABLE day_entries_v9 RENAME TO day_entries;
         DROP TABLE temp.numbering;
@@ -310,7 +311,7 @@ final class IncrementalRunTests: XCTestCase {
         }
         report = try run(pipelineText(db: "a.db"))
         XCTAssertEqual(report.outcomes(of: "sqlite a.db")[.unchanged], 0, "read in full after the upgrade")
-        XCTAssertEqual(try Database(path: path).userVersion, 10)
+        XCTAssertEqual(try Database(path: path).userVersion, 11)
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }
 

@@ -5,7 +5,7 @@ import Pipeline
 import XCTest
 
 /// Schema 10 (issue 30): occurrences folded into their day entries, `occurrences` a view with the old table's
-/// columns and rows. An upgraded file answers every reader as a file written fresh does, and an occurrence's values
+/// columns and rows; schema 11: day entries stored narrow, `day_entries` a view with version 10's columns and rows. An upgraded file answers every reader as a file written fresh does, and an occurrence's values
 /// follow its event also on the day entries a moved window no longer covers.
 final class SQLiteFoldedSchemaTests: XCTestCase {
     private var dir: URL!
@@ -90,23 +90,61 @@ final class SQLiteFoldedSchemaTests: XCTestCase {
         try db.execute("DETACH DATABASE fresh")
     }
 
+    /// The rows of the file `source` (the current schema) as a calpipe of schema 10 stored them: day entries in a
+    /// table with their local times and sort key (what the `day_entries` view shows).
+    private func writeVersion10(of source: String, to target: String) throws {
+        let db = try Database(path: path(target))
+        for migration in SQLiteSchema.migrations.prefix(10) { try db.execute(migration) }
+        try db.setUserVersion(10)
+        try db.execute("ATTACH DATABASE '\(path(source))' AS fresh")
+        for table in ["events", "attendees", "runs", "days", "meta", "source_state", "plugin_state", "day_entries", "forecasts"] {
+            try db.execute("INSERT INTO main.\(table) SELECT * FROM fresh.\(table)")
+        }
+        try db.execute("UPDATE main.meta SET schema_version = 10")
+        try db.execute("DETACH DATABASE fresh")
+    }
+
     func testUpgradeFromVersion9KeepsEveryRowAndEveryQueryAnswer() throws {
+        try assertUpgradeKeepsEveryRowAndEveryQueryAnswer(writeOld: writeVersion9) { fresh, old in
+            // Occurrences of several days carry their own values; one of one day stores none.
+            let db = try Database(path: self.path("fresh.db"), configuration: .init(readOnly: true))
+            XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM day_entries WHERE parts > 1 AND occurrence_end_utc IS NOT NULL") ?? 0, 0)
+            XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM day_entries WHERE parts = 1 AND occurrence_start_utc IS NOT NULL"), 0)
+            XCTAssertEqual(try old.scalarInt("SELECT max(id) FROM occurrences"), fresh["occurrences"]!.count)
+        }
+    }
+
+    /// Schema 11 stores day entries narrow (`day_rows`): the local times and sort key the `day_entries` view shows
+    /// are computed, and an upgraded file of schema 10 shows what it showed.
+    func testUpgradeFromVersion10KeepsEveryRowAndEveryQueryAnswer() throws {
+        try assertUpgradeKeepsEveryRowAndEveryQueryAnswer(writeOld: writeVersion10) { _, old in
+            XCTAssertEqual(try old.rows("SELECT type FROM sqlite_master WHERE name = 'day_entries'"), [["table"]])
+            let db = try Database(path: self.path("fresh.db"), configuration: .init(readOnly: true))
+            // Every local time and sort key is computed; in Berlin some day entries end at another offset than they start.
+            XCTAssertEqual(try db.scalarInt("""
+                SELECT count(*) FROM day_rows WHERE start_local_text IS NOT NULL OR end_local_text IS NOT NULL OR sort_key_text IS NOT NULL
+                """), 0)
+            XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM day_rows WHERE end_offset IS NOT NULL") ?? 0, 0)
+            XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM day_rows WHERE start_offset NOT IN (3600, 7200)"), 0)
+        }
+    }
+
+    /// Runs every corpus feed into a fresh file, makes an older file of the same rows with `writeOld` (checked by
+    /// `check` with the fresh file's rows), upgrades it with a run, and compares every reader's rows, `calpipe query`,
+    /// and a moved window's run on both.
+    private func assertUpgradeKeepsEveryRowAndEveryQueryAnswer(
+        writeOld: (String, String) throws -> Void, check: ([String: [[SQLiteValue]]], Database) throws -> Void
+    ) throws {
         try writePipeline("fresh", db: "fresh.db", from: "2024-01-01", to: "2028-01-01")
         XCTAssertEqual(try calpipe(["run", "fresh.json", "-q"]).0, 0)
         let fresh = try readerRows("fresh.db")
         XCTAssertGreaterThan(fresh["occurrences"]!.count, 100)
-        // Occurrences of several days carry their own values; one of one day stores none.
-        let db = try Database(path: path("fresh.db"), configuration: .init(readOnly: true))
-        XCTAssertGreaterThan(try db.scalarInt("SELECT count(*) FROM day_entries WHERE parts > 1 AND occurrence_end_utc IS NOT NULL") ?? 0, 0)
-        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM day_entries WHERE parts = 1 AND occurrence_start_utc IS NOT NULL"), 0)
-
-        try writeVersion9(of: "fresh.db", to: "old.db")
-        let v9 = try Database(path: path("old.db"), configuration: .init(readOnly: true))
-        XCTAssertEqual(try v9.scalarInt("SELECT max(id) FROM occurrences"), fresh["occurrences"]!.count)
+        try writeOld("fresh.db", "old.db")
+        try check(fresh, try Database(path: path("old.db"), configuration: .init(readOnly: true)))
         try writePipeline("old", db: "old.db", from: "2024-01-01", to: "2028-01-01")
         let (status, _, stderr) = try calpipe(["run", "old.json", "-q"])
         XCTAssertEqual(status, 0, stderr)
-        XCTAssertEqual(try Database(path: path("old.db"), configuration: .init(readOnly: true)).userVersion, 10)
+        XCTAssertEqual(try Database(path: path("old.db"), configuration: .init(readOnly: true)).userVersion, SQLiteSchema.currentVersion)
         // The same rows, the same ids (each occurrence renumbered to its first day entry's id, as a fresh load numbers it).
         let upgraded = try readerRows("old.db")
         for (table, rows) in fresh.sorted(by: { $0.key < $1.key }) {
@@ -130,6 +168,24 @@ final class SQLiteFoldedSchemaTests: XCTestCase {
         let movedFresh = try readerRows("fresh.db")
         XCTAssertEqual(try readerRows("old.db"), movedFresh)
         XCTAssertNotEqual(movedFresh["day_entries"], fresh["day_entries"])
+    }
+
+    /// What an older calpipe stored that the view cannot compute (a sort key of another form, a local time SQLite's
+    /// date functions do not write) is kept as text by the upgrade and shown as it was.
+    func testUpgradeToVersion11KeepsValuesItCannotCompute() throws {
+        try runSink(path: path("a.db"), events: [trip(2)])
+        try writeVersion10(of: "a.db", to: "v10.db")
+        let db = try Database(path: path("v10.db"))
+        try db.execute("UPDATE day_entries SET sort_key = 'x' || sort_key, start_local = '10000-01-01T00:00:00' WHERE part = 2")
+        let before = try db.rows("SELECT * FROM day_entries ORDER BY id")
+        try db.beginTransaction(.immediate)
+        XCTAssertEqual(try SQLiteSchema.migrate(db), 10)
+        try db.commit()
+        XCTAssertEqual(try db.rows("SELECT * FROM day_entries ORDER BY id"), before)
+        XCTAssertEqual(try db.rows("SELECT part, start_local_text, end_local_text, sort_key_text IS NOT NULL FROM day_rows ORDER BY id"), [
+            [1, .null, .null, 0], [2, "10000-01-01T00:00:00", .null, 1],
+        ])
+        XCTAssertEqual(try db.rows("PRAGMA foreign_key_check"), [])
     }
 
     private let trip = { (end: Int) in event("trip@x", "Trip", at(2026, 11, 29, 10), at(2026, 12, end, 12)) }
