@@ -20,6 +20,8 @@
  * the plain floor and --folded insert exactly the rows they inserted from older files (the view's occurrence
  * rows, and the day rows' columns of schema 9), so that their figures stay comparable across versions;
  * --same-schema and --bulk-schema take SOURCE's own tables and indexes, which no longer include occurrences.
+ * From schema 11 the sink stores day rows narrow in `day_rows` (`day_entries` is a view computing the local times
+ * and the sort key): --same-schema and --bulk-schema then insert `day_rows` as stored, with schema 11's indexes.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -123,6 +125,16 @@ int main(int argc, char **argv) {
         sourceFolded = sqlite3_column_int(kind, 0) > 0;
         check(src, sqlite3_finalize(kind), "finalize");
     }
+    /* Schema 11 and later: day rows stored in day_rows, day_entries a view over it. */
+    int sourceNarrow = 0;
+    {
+        sqlite3_stmt *kind;
+        const char *sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'day_rows'";
+        check(src, sqlite3_prepare_v2(src, sql, -1, &kind, NULL), sql);
+        if (sqlite3_step(kind) != SQLITE_ROW) fail(src, sql);
+        sourceNarrow = sqlite3_column_int(kind, 0) > 0;
+        check(src, sqlite3_finalize(kind), "finalize");
+    }
     /* The day rows' columns of schema 9. */
     const char *dayColumns = "id, occurrence_id, event_id, day, part, parts, all_day, start_local, end_local, start_utc, end_utc, sort_key, removed_run";
     char daySelect[512];
@@ -158,7 +170,7 @@ int main(int argc, char **argv) {
     } else {
         for (int i = 0; i < TABLE_COUNT; i++) {
             /* calpipe's own tables: no occurrences table from schema 10. */
-            load(src, tables[i], sourceFolded && i == 2 ? "SELECT * FROM occurrences WHERE 0" : NULL, &t[i]);
+            load(src, sourceNarrow && i == 3 ? "day_rows" : tables[i], sourceFolded && i == 2 ? "SELECT * FROM occurrences WHERE 0" : NULL, &t[i]);
         }
     }
 
@@ -168,7 +180,7 @@ int main(int argc, char **argv) {
     sqlite3_stmt *indexes = NULL;
     if (sameSchema) {
         sqlite3_stmt *m;
-        const char *sql = "SELECT sql FROM sqlite_master WHERE type = 'table' AND name IN ('events', 'attendees', 'occurrences', 'day_entries') ORDER BY rootpage";
+        const char *sql = "SELECT sql FROM sqlite_master WHERE type = 'table' AND name IN ('events', 'attendees', 'occurrences', 'day_entries', 'day_rows') ORDER BY rootpage";
         check(src, sqlite3_prepare_v2(src, sql, -1, &m, NULL), sql);
         int rc;
         while ((rc = sqlite3_step(m)) == SQLITE_ROW) exec(dst, (const char *)sqlite3_column_text(m, 0));
@@ -176,7 +188,7 @@ int main(int argc, char **argv) {
         check(src, sqlite3_finalize(m), "finalize");
         /* The sink does not enforce foreign keys on its connection (docs/sqlite-schema.md, "Speed"). */
         exec(dst, "PRAGMA foreign_keys = OFF");
-        sql = "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('events', 'attendees', 'occurrences', 'day_entries')";
+        sql = "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('events', 'attendees', 'occurrences', 'day_entries', 'day_rows')";
         check(src, sqlite3_prepare_v2(src, sql, -1, &indexes, NULL), sql);
     } else {
         for (int i = 0; i < TABLE_COUNT; i++) {
@@ -204,7 +216,12 @@ int main(int argc, char **argv) {
         check(dst, sqlite3_finalize(insert), "finalize");
         total += t[i].rows;
     }
-    if (bulkSchema && sourceFolded) {
+    if (bulkSchema && sourceNarrow) {
+        /* Schema 11's keys and indexes (SQLiteSchema.narrowIndexes). */
+        exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
+        exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_rows (event_id, instance, day)");
+        exec(dst, "CREATE INDEX day_entries_by_day ON day_rows (day)");
+    } else if (bulkSchema && sourceFolded) {
         /* Schema 10's keys and indexes (SQLiteSchema.foldedIndexes). */
         exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
         exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_entries (event_id, instance, day)");
