@@ -10,11 +10,13 @@ extension SQLiteSchema {
     /// outside 1 to 9999; a sort key an older calpipe wrote otherwise) is stored, in `start_local_text`,
     /// `end_local_text` or `sort_key_text` (NULL for every row this calpipe writes in those years). The agenda's
     /// index holds the day only (a day's entries are sorted when read). Ids, keys and the folded occurrence columns
-    /// stay as version 10 made them. `forecasts` is made again so that its foreign key names the new table.
+    /// stay as version 10 made them. The old table is renamed first, so that SQLite points the foreign key of
+    /// `forecasts` at the new name (SQLite 3.26+), which the new table then takes.
     static let version11 = """
         DROP VIEW agenda;
         DROP VIEW occurrences;
-        CREATE TABLE \(dayTable) (
+        ALTER TABLE day_entries RENAME TO \(dayTable);
+        CREATE TABLE day_rows_v11 (
             id INTEGER PRIMARY KEY,
             occurrence_id INTEGER NOT NULL,
             event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
@@ -38,7 +40,7 @@ extension SQLiteSchema {
             end_local_text TEXT,
             sort_key_text TEXT
         );
-        INSERT INTO \(dayTable)
+        INSERT INTO day_rows_v11
             SELECT id, occurrence_id, event_id, instance, day, part, parts, all_day, start_utc, end_utc,
                    start_offset, CASE WHEN end_offset IS start_offset THEN NULL ELSE end_offset END, removed_run,
                    occurrence_all_day, occurrence_start_utc, occurrence_end_utc, occurrence_start_local, occurrence_end_local,
@@ -47,28 +49,10 @@ extension SQLiteSchema {
                    CASE WHEN \(localText("end_utc", offset: "end_offset")) IS end_local THEN NULL ELSE end_local END,
                    CASE WHEN \(computedSortKey) IS sort_key THEN NULL ELSE sort_key END
             FROM (SELECT *, \(storedOffset("start_local", "start_utc")) AS start_offset, \(storedOffset("end_local", "end_utc")) AS end_offset
-                  FROM day_entries)
+                  FROM \(dayTable))
             ORDER BY id;
-        CREATE TABLE forecasts_v11 (
-            day_entry_id INTEGER PRIMARY KEY REFERENCES \(dayTable) (id) ON DELETE CASCADE,
-            status TEXT NOT NULL,
-            reason TEXT,
-            latitude REAL,
-            longitude REAL,
-            provider TEXT,
-            units TEXT,
-            weather_code INTEGER,
-            summary TEXT,
-            temperature_max REAL,
-            temperature_min REAL,
-            precipitation_probability REAL,
-            precipitation_amount REAL,
-            wind_speed_max REAL
-        );
-        INSERT INTO forecasts_v11 SELECT * FROM forecasts;
-        DROP TABLE forecasts;
-        ALTER TABLE forecasts_v11 RENAME TO forecasts;
-        DROP TABLE day_entries;
+        DROP TABLE \(dayTable);
+        ALTER TABLE day_rows_v11 RENAME TO \(dayTable);
         \(narrowIndexes.map { $0.sql + ";" }.joined(separator: "\n"))
         \(dayEntriesView)
         \(occurrencesView)
