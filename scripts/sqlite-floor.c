@@ -105,6 +105,16 @@ static void load(sqlite3 *src, const char *name, const char *select_sql, Table *
     check(src, sqlite3_finalize(select), "finalize");
 }
 
+/* The integer that `sql` (one row, one column) answers. */
+static int count(sqlite3 *db, const char *sql) {
+    sqlite3_stmt *s;
+    check(db, sqlite3_prepare_v2(db, sql, -1, &s, NULL), sql);
+    if (sqlite3_step(s) != SQLITE_ROW) fail(db, sql);
+    int n = sqlite3_column_int(s, 0);
+    check(db, sqlite3_finalize(s), "finalize");
+    return n;
+}
+
 int main(int argc, char **argv) {
     int sameSchema = argc == 4 && strcmp(argv[3], "--same-schema") == 0;
     int bulkSchema = argc == 4 && strcmp(argv[3], "--bulk-schema") == 0;
@@ -116,25 +126,9 @@ int main(int argc, char **argv) {
     sqlite3 *src, *dst;
     check(NULL, sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY, NULL), argv[1]);
     /* Schema 10 and later: occurrences are a view over the day rows. */
-    int sourceFolded = 0;
-    {
-        sqlite3_stmt *kind;
-        const char *sql = "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'occurrences'";
-        check(src, sqlite3_prepare_v2(src, sql, -1, &kind, NULL), sql);
-        if (sqlite3_step(kind) != SQLITE_ROW) fail(src, sql);
-        sourceFolded = sqlite3_column_int(kind, 0) > 0;
-        check(src, sqlite3_finalize(kind), "finalize");
-    }
+    int sourceFolded = count(src, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'occurrences'") > 0;
     /* Schema 11 and later: day rows stored in day_rows, day_entries a view over it. */
-    int sourceNarrow = 0;
-    {
-        sqlite3_stmt *kind;
-        const char *sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'day_rows'";
-        check(src, sqlite3_prepare_v2(src, sql, -1, &kind, NULL), sql);
-        if (sqlite3_step(kind) != SQLITE_ROW) fail(src, sql);
-        sourceNarrow = sqlite3_column_int(kind, 0) > 0;
-        check(src, sqlite3_finalize(kind), "finalize");
-    }
+    int sourceNarrow = count(src, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'day_rows'") > 0;
     /* The day rows' columns of schema 9. */
     const char *dayColumns = "id, occurrence_id, event_id, day, part, parts, all_day, start_local, end_local, start_utc, end_utc, sort_key, removed_run";
     char daySelect[512];
