@@ -29,6 +29,7 @@ final class StrictRepairTests: XCTestCase {
     static let samples: [RepairKind: Sample] = {
         var s: [RepairKind: Sample] = [:]
         s[.malformedLine] = calendar([start, "THIS LINE HAS NO COLON", "SUMMARY:x"])
+        s[.malformedParameter] = calendar(["DTSTART;X_A=1:20260105T090000Z", "SUMMARY:x"])
         s[.invalidComponentName] = calendar([start, "BEGIN:VAL@RM", "ACTION:DISPLAY", "END:VAL@RM"])
         s[.nestingTooDeep] = calendar([start] + (1...20).map { "BEGIN:X-LEVEL\($0)" } + (1...20).reversed().map { "END:X-LEVEL\($0)" })
         s[.componentOutsideCalendar] = raw("BEGIN:VEVENT\r\nUID:bare@example.com\r\n\(start)\r\nEND:VEVENT\r\n")

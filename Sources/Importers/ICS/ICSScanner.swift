@@ -583,7 +583,9 @@ final class ICSScanner {
                 if !b.contains(0x3A) { try lineError(number, ICSContentLine.SyntaxError.noColon.reason) }
                 return
             }
-            if let parsed = try? ICSContentLine.parse(b, line: number, decodeValue: decode) {
+            var dropped: [ICSContentLine.DroppedParameter] = []
+            if let parsed = try? ICSContentLine.parse(b, line: number, decodeValue: decode, dropped: &dropped) {
+                for d in dropped { try repair(.malformedParameter, number, d.reason, d.action) }
                 switch parsed.name {
                 case "X-WR-TIMEZONE": try emit(.calendarTimeZone(name: parsed.value.trimmingCharacters(in: .whitespaces), line: number))
                 case "X-WR-CALNAME", "NAME":
@@ -611,10 +613,16 @@ final class ICSScanner {
         } else {
             appendText(b)
         }
+        var dropped: [ICSContentLine.DroppedParameter] = []
         do {
-            try top.addProperty(b, line: number, decode: decode)
+            try top.addProperty(b, line: number, decode: decode, dropped: &dropped)
         } catch {
             try lineError(number, error.reason)
+            return
+        }
+        if !dropped.isEmpty {
+            try settleEvent()  // the event's earlier lines say their repairs first
+            for d in dropped { try repair(.malformedParameter, number, d.reason, d.action) }
         }
     }
 
