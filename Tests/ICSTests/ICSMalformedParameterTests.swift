@@ -110,4 +110,17 @@ final class ICSMalformedParameterTests: XCTestCase {
             }, "workers \(workers)")
         }
     }
+
+    /// Found by scripts/fuzz-diff: `COUN<<<T=4` (a mangled COUNT) was read without a word as a part to keep, and
+    /// the series had no end. Now it is said (and strict rejects the event); libical drops the whole rule.
+    func testARulePartThatIsNoRulePartIsARepair() throws {
+        let text = ics(["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:night", "DTSTART:20260105T090000Z",
+                        "RRULE:FREQ=DAILY;COUN<<T=4", "END:VEVENT", "END:VCALENDAR"])
+        let r = try readICS(text)
+        XCTAssertEqual(r.events.count, 1)
+        XCTAssertEqual(r.repairs, [#"test.ics:6: UID "night": RRULE part COUN<<T is not a rule part: ignored"#])
+        let strict = try readICS(text, strict: true)
+        XCTAssertEqual(strict.events.count, 0)
+        XCTAssertEqual(strict.rejections, ["test.ics:6: RRULE part COUN<<T is not a rule part"])
+    }
 }
