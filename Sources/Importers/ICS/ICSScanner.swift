@@ -502,7 +502,11 @@ final class ICSScanner {
         let name = skipping[0]
         if skippingCounts {
             let action = number.map { "skipped up to line \($0)" } ?? "skipped to the end of the input"
-            try emit(.warn("\(label):\(skippingLine): BEGIN:\(name) has no END:\(name): \(action)"))
+            if strict {
+                try emit(.reject(line: skippingLine, reason: "BEGIN:\(name) has no END:\(name)"))
+            } else {
+                try emit(.warn("\(label):\(skippingLine): BEGIN:\(name) has no END:\(name): \(action)"))
+            }
             try emit(.skip(name))
         }
         skipping = []
@@ -584,8 +588,15 @@ final class ICSScanner {
                 return
             }
             var dropped: [ICSContentLine.DroppedParameter] = []
-            if let parsed = try? ICSContentLine.parse(b, line: number, decodeValue: decode, dropped: &dropped) {
-                for d in dropped { try repair(.malformedParameter, number, d.reason, d.action) }
+            let parsed: ICSContentLine
+            do {
+                parsed = try ICSContentLine.parse(b, line: number, decodeValue: decode, dropped: &dropped)
+            } catch {
+                try lineError(number, error.reason)  // said, not silently ignored
+                return
+            }
+            for d in dropped { try repair(.malformedParameter, number, d.reason, d.action) }
+            do {
                 switch parsed.name {
                 case "X-WR-TIMEZONE": try emit(.calendarTimeZone(name: parsed.value.trimmingCharacters(in: .whitespaces), line: number))
                 case "X-WR-CALNAME", "NAME":
