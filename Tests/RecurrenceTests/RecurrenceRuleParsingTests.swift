@@ -119,6 +119,10 @@ final class RecurrenceRuleParsingTests: XCTestCase {
             "RRULE part FOO is not a rule part; ignored",
             "RRULE SKIP needs RSCALE (RFC 7529); ignored",
         ])
+        // A part that is no rule part is a repair, which strict rejects (a mangled COUNT would otherwise make an
+        // endless series without a word); an x-name is legal and kept.
+        XCTAssertEqual(error("FREQ=DAILY;COUN<<T=4"), "RRULE part COUN<<T is not a rule part")
+        XCTAssertEqual(try RecurrenceRule(parsing: "FREQ=DAILY;X-OK=2").otherParts.map(\.0), ["X-OK"])
         // Not meaningful any more: thrown in both modes (the reader keeps the event without the rule).
         XCTAssertEqual(lenientError("INTERVAL=2"), "RRULE has no FREQ")
         XCTAssertEqual(lenientError("FREQ=DAILY;BYMONTH=13"), "RRULE BYMONTH value \"13\" is out of range (1 to 12)")
