@@ -169,7 +169,9 @@ final class ICSEventMaker {
             }
             warnings.items.removeAll(keepingCapacity: true)
             do {
-                events.append(try builder.makeEvent(frame, final: false))
+                let event = try builder.makeEvent(frame, final: false)
+                frame.textHash = event.rawTextHash
+                events.append(consume event)
                 made.append(true)
                 if !warnings.items.isEmpty {
                     frame.hasWarnings = true
