@@ -81,6 +81,37 @@ final class JSONExporterTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.json"])
     }
 
+    /// The runner hands each batch to its last sink to keep (`Sink.write(owned:)`), and the json sink then moves the
+    /// events out instead of copying them: the document must be the one a sink given the shared batch writes. Two
+    /// json sinks in one run over real feeds (the corpus and the real-world files): the first gets each batch
+    /// shared, the second owned, on the sinks' thread and on the caller's.
+    func testAnOwnedBatchIsWrittenAsASharedOne() throws {
+        let dir = try T.temporaryDirectory()
+        var sources: [ICSSource] = []
+        for folder in ["corpus", "realworld"] {
+            let url = T.repositoryRoot.appendingPathComponent("Tests/Fixtures/ics/" + folder)
+            for f in try FileManager.default.contentsOfDirectory(atPath: url.path).filter({ $0.hasSuffix(".ics") }).sorted() {
+                sources.append(ICSSource(input: InputSpec(location: .path(url.appendingPathComponent(f).path, written: f))))
+            }
+        }
+        XCTAssertGreaterThan(sources.count, 50)
+        for concurrent in [true, false] {
+            for ndjson in [false, true] {
+                let shared = dir.appendingPathComponent("shared-\(concurrent)-\(ndjson).json").path
+                let owned = dir.appendingPathComponent("owned-\(concurrent)-\(ndjson).json").path
+                let context = T.context()
+                let sinks = [JSONExporter(path: shared, shape: .events, ndjson: ndjson), JSONExporter(path: owned, shape: .events, ndjson: ndjson)]
+                try Runner(concurrentSinks: concurrent).run(PipelineDefinition(environment: context.environment, sources: sources, stages: [], sinks: sinks),
+                                                            context: context)
+                let first = try Data(contentsOf: URL(fileURLWithPath: shared)), second = try Data(contentsOf: URL(fileURLWithPath: owned))
+                XCTAssertEqual(first, second, "concurrent \(concurrent), ndjson \(ndjson)")
+                let text = String(decoding: second, as: UTF8.self)
+                XCTAssertGreaterThan(text.components(separatedBy: "\"uid\"").count, 200)
+                XCTAssertTrue(text.contains("\"rrule\""))
+            }
+        }
+    }
+
     func testNDJSONOccurrencesInTheWindowOnly() throws {
         let dir = try T.temporaryDirectory()
         let path = dir.appendingPathComponent("occ.ndjson").path

@@ -157,11 +157,25 @@ package final class JSONExporter: Sink, @unchecked Sendable {
         guard shape == .events, let file else { return try write(batch, context: context) }
         var events: [Event] = []
         swap(&events, &batch.events)
-        // Moved from the end (no copy of the rest); reversed first, so they are written in order. Were the array
-        // still shared, `reverse` would copy it once: the same work as copying event by event.
-        events.reverse()
+        // Taken from the end (`popLast` moves, it does not copy), so first put in reverse order by moving the bytes
+        // (`reverse()` copied each event it swapped). Were the array still shared, the buffer access would copy it
+        // once: the work of copying event by event, as `write(_:)` does.
+        events.withUnsafeMutableBufferPointer { Self.reverseByMoving($0) }
         while let event = events.popLast() {
             try writeEvent(event, to: file)
+        }
+    }
+
+    /// Reverses the order of `events` by moving their bytes: no retain or release.
+    private static func reverseByMoving(_ events: UnsafeMutableBufferPointer<Event>) {
+        guard let base = events.baseAddress else { return }
+        var i = 0, j = events.count - 1
+        while i < j {
+            let first = (base + i).move()
+            (base + i).moveInitialize(from: base + j, count: 1)
+            (base + j).initialize(to: first)
+            i += 1
+            j -= 1
         }
     }
 

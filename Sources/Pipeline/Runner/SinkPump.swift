@@ -13,7 +13,10 @@ extension HandoffThread where Element == Batch {
     /// and `send` rethrows the error on the producer's next call, so the run stops at the next batch; `finish()`
     /// rethrows it too.
     static func sinkPump(sinks: [any Sink], context: RunContext, capacity: Int = 4) -> HandoffThread<Batch> {
-        HandoffThread(name: "calpipe-sinks", depth: capacity) { batch in
+        // Waits for the next batch before it writes one: the source has then dropped its references to it, and the
+        // last sink gets the only one (`Sink.write(owned:)`). Before, the sinks' thread, waiting, took each batch while
+        // the source still held it, and the json sink copied every event.
+        HandoffThread(name: "calpipe-sinks", depth: capacity, waitsForNext: true) { batch in
             // The batch is this thread's now: taken out of the queue's slot, so the last sink can keep it.
             var owned = Batch()
             swap(&owned, &batch)
