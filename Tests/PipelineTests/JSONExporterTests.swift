@@ -88,12 +88,21 @@ final class JSONExporterTests: XCTestCase {
     func testAnOwnedBatchIsWrittenAsASharedOne() throws {
         let dir = try T.temporaryDirectory()
         var sources: [ICSSource] = []
+        // The corpus's calendars one after the other in one file too, so that one source makes several batches.
+        var corpus = Data()
         for folder in ["corpus", "realworld"] {
             let url = T.repositoryRoot.appendingPathComponent("Tests/Fixtures/ics/" + folder)
             for f in try FileManager.default.contentsOfDirectory(atPath: url.path).filter({ $0.hasSuffix(".ics") }).sorted() {
-                sources.append(ICSSource(input: InputSpec(location: .path(url.appendingPathComponent(f).path, written: f))))
+                let path = url.appendingPathComponent(f).path
+                sources.append(ICSSource(input: InputSpec(location: .path(path, written: f))))
+                if folder == "corpus" { corpus += try Data(contentsOf: URL(fileURLWithPath: path)) + Data("\r\n".utf8) }
             }
         }
+        // Three copies, each with UIDs of its own (exact copies would be kept once): several batches of one source.
+        let copies = (1...3).map { String(decoding: corpus, as: UTF8.self).replacingOccurrences(of: "\nUID:", with: "\nUID:copy\($0)-") }
+        let combined = dir.appendingPathComponent("corpus.ics")
+        try Data(copies.joined().utf8).write(to: combined)
+        sources.append(ICSSource(input: InputSpec(location: .path(combined.path, written: "corpus.ics"))))
         XCTAssertGreaterThan(sources.count, 50)
         for concurrent in [true, false] {
             for ndjson in [false, true] {
@@ -106,7 +115,9 @@ final class JSONExporterTests: XCTestCase {
                 let first = try Data(contentsOf: URL(fileURLWithPath: shared)), second = try Data(contentsOf: URL(fileURLWithPath: owned))
                 XCTAssertEqual(first, second, "concurrent \(concurrent), ndjson \(ndjson)")
                 let text = String(decoding: second, as: UTF8.self)
-                XCTAssertGreaterThan(text.components(separatedBy: "\"uid\"").count, 200)
+                // The combined file alone makes more than one batch.
+                XCTAssertGreaterThan(text.components(separatedBy: "\"copy").count, ICSSource.batchSize + 1)
+                XCTAssertGreaterThan(text.components(separatedBy: "\"uid\"").count, 2 * ICSSource.batchSize + 1)
                 XCTAssertTrue(text.contains("\"rrule\""))
             }
         }

@@ -20,7 +20,7 @@ extension HandoffThread where Element == Batch {
             // The batch is this thread's now: taken out of the queue's slot, so the last sink can keep it.
             var owned = Batch()
             swap(&owned, &batch)
-            try write(owned, to: sinks, context: context)
+            try write(consume owned, to: sinks, context: context)
         }
     }
 
@@ -42,7 +42,7 @@ extension HandoffThread where Element == Batch {
             } else if n == receivers.count - 1 {
                 var owned = Batch()
                 swap(&owned, &batch)
-                try sink.write(owned: owned, context: context)
+                try sink.write(owned: consume owned, context: context)
             } else {
                 try sink.write(batch, context: context)
             }
