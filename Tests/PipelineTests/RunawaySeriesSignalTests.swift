@@ -55,7 +55,7 @@ final class RunawaySeriesSignalTests: XCTestCase {
     /// CPU seconds of this process's children that have ended and been waited for.
     private static func cpuOfEndedChildren() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_CHILDREN, &usage)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
