@@ -73,10 +73,11 @@ final class ICSHostileNestingTests: XCTestCase {
         let text = ics(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:p", "DTSTART:20260501T090000Z", "X FOO:bar", "X-GOOD;A B=1:kept",
                         "X-GOOD-2;X-P=1:kept", "<b>:html", "END:VEVENT", "END:VCALENDAR"])
         let r = try readICS(text)
-        XCTAssertEqual(r.events.first?.otherProperties.map(\.name), ["X-GOOD-2"])
+        XCTAssertEqual(r.events.first?.otherProperties.map(\.name), ["X-GOOD", "X-GOOD-2"])
+        XCTAssertEqual(r.events.first?.otherProperties.first?.parameters, [], "the parameter is dropped, the line kept")
         XCTAssertEqual(r.repairs, [
             "test.ics:5: UID \"p\": malformed line (the property name is not letters, digits and \"-\"): the line is dropped",
-            "test.ics:6: UID \"p\": malformed parameter (expected NAME=value): the line is dropped",
+            "test.ics:6: UID \"p\": malformed parameter \"A B=1\" (the name is not letters, digits and \"-\"): the parameter is dropped",
             "test.ics:8: UID \"p\": malformed line (the property name is not letters, digits and \"-\"): the line is dropped",
         ])
     }

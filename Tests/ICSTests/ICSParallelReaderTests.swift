@@ -50,7 +50,7 @@ final class ICSParallelReaderTests: XCTestCase {
         }
         let realWorld = try Fixtures.files(in: "realworld").count
         XCTAssertGreaterThanOrEqual(realWorld, 20)
-        XCTAssertEqual(count, 35 + realWorld)
+        XCTAssertEqual(count, 36 + realWorld)
     }
 
     /// A calendar of 3,000 events (many jobs, more than the workers may hold at once) with

@@ -20,6 +20,10 @@ final class ICSSectionCacheTests: XCTestCase {
         "X-THING;A=1,2:x",
         "X-THING;A=1,2;:x",
         "X-THING;A=\"unterminated:x",
+        "X-THING;A=1;V%LUE=2;B=3:x",
+        "X-THING;A=1;V%LUE=2;B=3:y",
+        "X-THING;A=\"1\"junk;B=3:x",
+        "ATTENDEE;CN=Ann;R@LE=CHAIR:mailto:ann@example.com",
         "SUMMARY:no parameters",
         "ATTENDEE;CN=Anna Müller;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=TRUE:mailto:anna@example.com",
         "ATTENDEE;CN=Anna Müller;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=TRUE:MAILTO:anna2@example.com",
@@ -35,11 +39,12 @@ final class ICSSectionCacheTests: XCTestCase {
         var bytes = Array(line.utf8)
         return bytes.withUnsafeMutableBufferPointer { m in
             let b = UnsafeBufferPointer(m)
+            var dropped: [ICSContentLine.DroppedParameter] = []
             do throws(ICSContentLine.SyntaxError) {
                 if ICSContentLine.isAttendee(b) {
-                    return "\(try ICSContentLine.parseAttendee(b, line: 1, decodeValue: decode, cache: caches?.attendees))"
+                    return "\(try ICSContentLine.parseAttendee(b, line: 1, decodeValue: decode, cache: caches?.attendees, dropped: &dropped)) \(dropped)"
                 }
-                return "\(try ICSContentLine.parse(b, line: 1, decodeValue: decode, cache: caches?.parameters))"
+                return "\(try ICSContentLine.parse(b, line: 1, decodeValue: decode, cache: caches?.parameters, dropped: &dropped)) \(dropped)"
             } catch {
                 return "error: \(error.reason)"
             }
@@ -50,6 +55,8 @@ final class ICSSectionCacheTests: XCTestCase {
         let expected = lines.map { parsed($0, caches: nil) }
         XCTAssertTrue(expected.contains { $0.hasPrefix("error: malformed parameter (unterminated quoted value)") })
         XCTAssertTrue(expected.contains { $0.contains("Doe: Jane; Esq.") })
+        // A repaired section says its repair each time it is read, from the cache or not.
+        XCTAssertEqual(expected.filter { $0.contains("the parameter is dropped") }.count, 4)
         for slots in [1, 2, 512] {
             let caches = ICSParameterCaches(slots: slots)
             // Three passes, forwards and backwards: every line meets a cache holding other sections.
@@ -65,7 +72,8 @@ final class ICSSectionCacheTests: XCTestCase {
         let caches = ICSParameterCaches()
         var a = Array("DTSTART;TZID=Europe/Berlin:20260301T090000".utf8)
         let b = Array("DTEND;TZID=Europe/Berlin:20260301T100000".utf8)
-        let first = a.withUnsafeBufferPointer { try? ICSContentLine.parse($0, line: 1, decodeValue: decode, cache: caches.parameters) }
+        var dropped: [ICSContentLine.DroppedParameter] = []
+        let first = a.withUnsafeBufferPointer { try? ICSContentLine.parse($0, line: 1, decodeValue: decode, cache: caches.parameters, dropped: &dropped) }
         let hit = b.withUnsafeBufferPointer { caches.parameters.lookup($0, from: 5) }
         XCTAssertEqual(hit?.value, first?.parameters)
         XCTAssertEqual(hit?.colon, 24)

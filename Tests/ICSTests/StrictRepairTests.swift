@@ -29,6 +29,7 @@ final class StrictRepairTests: XCTestCase {
     static let samples: [RepairKind: Sample] = {
         var s: [RepairKind: Sample] = [:]
         s[.malformedLine] = calendar([start, "THIS LINE HAS NO COLON", "SUMMARY:x"])
+        s[.malformedParameter] = calendar(["DTSTART;X_A=1:20260105T090000Z", "SUMMARY:x"])
         s[.invalidComponentName] = calendar([start, "BEGIN:VAL@RM", "ACTION:DISPLAY", "END:VAL@RM"])
         s[.nestingTooDeep] = calendar([start] + (1...20).map { "BEGIN:X-LEVEL\($0)" } + (1...20).reversed().map { "END:X-LEVEL\($0)" })
         s[.componentOutsideCalendar] = raw("BEGIN:VEVENT\r\nUID:bare@example.com\r\n\(start)\r\nEND:VEVENT\r\n")
@@ -178,6 +179,46 @@ final class StrictRepairTests: XCTestCase {
         }
         // The repair names the document's line of the component (ICalFeed translates lines per component).
         XCTAssertEqual(try read(xcal, strict: false).repairs.first?.location.line, 6)
+    }
+
+    /// What the readers dropped with a warning that is no `RepairKind` (a component of no interest never closed,
+    /// a calendar property that cannot be read) is data left out: said by default, rejected under strict.
+    func testWarningsThatLeaveDataOutAreRejectedUnderStrict() throws {
+        let unclosedX = Self.raw(String(decoding: Self.calendar([Self.start]).bytes, as: UTF8.self)
+            .replacingOccurrences(of: "END:VCALENDAR\r\n", with: "BEGIN:X-THING\r\nX-A:1\r\nEND:VCALENDAR\r\n"))
+        let badCalendarLine = Self.calendar([Self.start], before: ["X-WR-TIMEZONE;X-A=\"Europe/Berlin"])
+        let jcal = Sample(format: .jcal, bytes: Array(#"""
+            ["vcalendar", [["version", {}, "text", "2.0"], ["x-wr-timezone", {}, 5]],
+              [["vevent", [["uid", {}, "text", "j1@example.com"], ["dtstart", {}, "date-time", "2026-01-05T09:00:00Z"]], []]]]
+            """#.utf8))
+        let xcal = Sample(format: .xcal, bytes: Array("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0">
+             <vcalendar>
+              <properties><version><text>2.0</text></version><x-wr-timezone><parameters><tzid/></parameters><text>Europe/Berlin</text></x-wr-timezone></properties>
+              <components>
+               <vevent><properties><uid><text>x1@example.com</text></uid><dtstart><date-time>2026-01-05T09:00:00Z</date-time></dtstart></properties></vevent>
+              </components>
+             </vcalendar>
+            </icalendar>
+            """.utf8))
+        let expected: [(Sample, String, String)] = [
+            (unclosedX, "sample:9: BEGIN:X-THING has no END:X-THING: skipped to the end of the input", "sample:9: BEGIN:X-THING has no END:X-THING"),
+            (badCalendarLine, "sample:4: malformed parameter (unterminated quoted value): the line is dropped",
+             "sample:4: malformed parameter (unterminated quoted value)"),
+            (jcal, "calendar property ignored", "calendar property"),
+            (xcal, "calendar property ignored", "calendar property"),
+        ]
+        for (sample, said, rejected) in expected {
+            let lenient = try read(sample, strict: false)
+            XCTAssertEqual(lenient.events, 1, said)
+            XCTAssertEqual(lenient.rejections, [], said)
+            XCTAssertTrue((lenient.warnings + lenient.repairs.map(\.description)).contains { $0.contains(said) }, "\(said): \(lenient)")
+            let strict = try read(sample, strict: true)
+            // (the X-THING never closed swallows END:VCALENDAR too, which is rejected as well)
+            XCTAssertTrue(strict.rejections.contains { $0.contains(rejected) }, "\(rejected): \(strict.rejections)")
+            XCTAssertEqual(strict.warnings.filter { $0.contains("ignored") || $0.contains("skipped") }, [], rejected)
+        }
     }
 
     /// The three the issue names, with their messages: kept and said by default, rejected under strict.

@@ -81,6 +81,48 @@ final class JSONExporterTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.json"])
     }
 
+    /// The runner hands each batch to its last sink to keep (`Sink.write(owned:)`), and the json sink then moves the
+    /// events out instead of copying them: the document must be the one a sink given the shared batch writes. Two
+    /// json sinks in one run over real feeds (the corpus and the real-world files): the first gets each batch
+    /// shared, the second owned, on the sinks' thread and on the caller's.
+    func testAnOwnedBatchIsWrittenAsASharedOne() throws {
+        let dir = try T.temporaryDirectory()
+        var sources: [ICSSource] = []
+        // The corpus's calendars one after the other in one file too, so that one source makes several batches.
+        var corpus = Data()
+        for folder in ["corpus", "realworld"] {
+            let url = T.repositoryRoot.appendingPathComponent("Tests/Fixtures/ics/" + folder)
+            for f in try FileManager.default.contentsOfDirectory(atPath: url.path).filter({ $0.hasSuffix(".ics") }).sorted() {
+                let path = url.appendingPathComponent(f).path
+                sources.append(ICSSource(input: InputSpec(location: .path(path, written: f))))
+                if folder == "corpus" { corpus += try Data(contentsOf: URL(fileURLWithPath: path)) + Data("\r\n".utf8) }
+            }
+        }
+        // Three copies, each with UIDs of its own (exact copies would be kept once): several batches of one source.
+        let copies = (1...3).map { String(decoding: corpus, as: UTF8.self).replacingOccurrences(of: "\nUID:", with: "\nUID:copy\($0)-") }
+        let combined = dir.appendingPathComponent("corpus.ics")
+        try Data(copies.joined().utf8).write(to: combined)
+        sources.append(ICSSource(input: InputSpec(location: .path(combined.path, written: "corpus.ics"))))
+        XCTAssertGreaterThan(sources.count, 50)
+        for concurrent in [true, false] {
+            for ndjson in [false, true] {
+                let shared = dir.appendingPathComponent("shared-\(concurrent)-\(ndjson).json").path
+                let owned = dir.appendingPathComponent("owned-\(concurrent)-\(ndjson).json").path
+                let context = T.context()
+                let sinks = [JSONExporter(path: shared, shape: .events, ndjson: ndjson), JSONExporter(path: owned, shape: .events, ndjson: ndjson)]
+                try Runner(concurrentSinks: concurrent).run(PipelineDefinition(environment: context.environment, sources: sources, stages: [], sinks: sinks),
+                                                            context: context)
+                let first = try Data(contentsOf: URL(fileURLWithPath: shared)), second = try Data(contentsOf: URL(fileURLWithPath: owned))
+                XCTAssertEqual(first, second, "concurrent \(concurrent), ndjson \(ndjson)")
+                let text = String(decoding: second, as: UTF8.self)
+                // The combined file alone makes more than one batch.
+                XCTAssertGreaterThan(text.components(separatedBy: "\"copy").count, ICSSource.batchSize + 1)
+                XCTAssertGreaterThan(text.components(separatedBy: "\"uid\"").count, 2 * ICSSource.batchSize + 1)
+                XCTAssertTrue(text.contains("\"rrule\""))
+            }
+        }
+    }
+
     func testNDJSONOccurrencesInTheWindowOnly() throws {
         let dir = try T.temporaryDirectory()
         let path = dir.appendingPathComponent("occ.ndjson").path

@@ -97,6 +97,32 @@ final class SinkPumpTests: XCTestCase {
     /// A batch the sinks have written is released at once, not kept until the end of the run: each batch's
     /// event here holds its own Zone object, and by the time batch i is written, batch i - 6 (more than the
     /// queue's capacity ago) must be gone.
+    /// Each batch goes to the last sink that gets it to keep (`Sink.write(owned:)`), to the others shared; on the sinks'
+    /// thread and on the caller's, in order.
+    func testTheLastSinkGetsEachBatchToKeep() throws {
+        // @unchecked Sendable: a test double whose state is used as the plugin protocol orders the calls (one run).
+        final class OwningSink: Sink, @unchecked Sendable {
+            var needs: BatchContent { [.events] }
+            var label: String { "owning" }
+            var shared: [String] = []
+            var owned: [String] = []
+            func open(context: RunContext) throws {}
+            func write(_ batch: Batch, context: RunContext) throws { shared += batch.events.map(\.uid) }
+            func write(owned batch: consuming Batch, context: RunContext) throws { owned += batch.events.map(\.uid) }
+            func commit(context: RunContext) throws -> Int { shared.count + owned.count }
+            func abort(context: RunContext) {}
+        }
+        let expected = (0..<50).map { "e" + String(repeating: "0", count: 4 - String($0).count) + String($0) }
+        for concurrent in [true, false] {
+            let sinks = [OwningSink(), OwningSink(), OwningSink()]
+            let context = TestSupport.context()
+            try Runner(concurrentSinks: concurrent).run(PipelineDefinition(environment: context.environment, sources: [ManyBatchSource(count: 50)],
+                                                                           stages: [], sinks: sinks), context: context)
+            XCTAssertEqual(sinks.map(\.shared), [expected, expected, []], "concurrent: \(concurrent)")
+            XCTAssertEqual(sinks.map(\.owned), [[], [], expected], "concurrent: \(concurrent)")
+        }
+    }
+
     func testWrittenBatchesAreReleased() throws {
         final class WeakZone: @unchecked Sendable { weak var zone: Zone? }
         final class ZoneSource: EventSource {

@@ -99,6 +99,35 @@ final class RecurrenceRuleParsingTests: XCTestCase {
                                      to: CivilDateTime(year: 9999, month: 1, day: 1)).starts.map(\.date.year), [1, 5001])
     }
 
+    /// `text` (written as bytes by `appendText`) puts every part in its order: RSCALE, FREQ, COUNT or UNTIL,
+    /// INTERVAL, the BY parts, WKST, SKIP, other parts. The expected texts are what the String-joining writer it
+    /// replaced wrote (main at 82c09db: these rules as RRULEs of a feed, `calpipe convert r.ics -o r.json --shape
+    /// events`, each event's "rrule").
+    func testTextWritesEveryPartInItsOrder() throws {
+        let cases = [
+            ("freq=monthly;byday=-1fr,+2tu,SU;bymonthday=-1,1;interval=3;until=20261231T235959Z;wkst=su",
+             "FREQ=MONTHLY;UNTIL=20261231T235959Z;INTERVAL=3;BYDAY=-1FR,2TU,SU;BYMONTHDAY=-1,1;WKST=SU"),
+            ("FREQ=DAILY;COUNT=10;UNTIL=20260105", "FREQ=DAILY;COUNT=10;UNTIL=20260105"),
+            ("RSCALE=HEBREW;FREQ=YEARLY;BYMONTH=5L,6;BYMONTHDAY=-1;SKIP=FORWARD;COUNT=4",
+             "RSCALE=HEBREW;FREQ=YEARLY;COUNT=4;BYMONTHDAY=-1;BYMONTH=6,5L;SKIP=FORWARD"),
+            ("RSCALE=CHINESE;FREQ=MONTHLY;BYMONTH=5L;COUNT=3", "RSCALE=CHINESE;FREQ=MONTHLY;COUNT=3;BYMONTH=5L"),
+            ("FREQ=YEARLY;BYWEEKNO=20,-1;BYDAY=MO;BYYEARDAY=1,100,-366;BYSETPOS=-1,2;X-NAME=a=b;UNTIL=20301231",
+             "FREQ=YEARLY;UNTIL=20301231;BYDAY=MO;BYYEARDAY=1,100,-366;BYWEEKNO=20,-1;BYSETPOS=-1,2;X-NAME=a=b"),
+            ("FREQ=SECONDLY;BYSECOND=0,30;BYMINUTE=5;BYHOUR=12;INTERVAL=15;COUNT=100",
+             "FREQ=SECONDLY;COUNT=100;INTERVAL=15;BYSECOND=0,30;BYMINUTE=5;BYHOUR=12"),
+            ("FREQ=WEEKLY;UNTIL=20270101T090000;BYDAY=TU,TH;WKST=MO", "FREQ=WEEKLY;UNTIL=20270101T090000;BYDAY=TU,TH"),
+            ("FREQ=HOURLY;INTERVAL=1000000;COUNT=2147483647", "FREQ=HOURLY;COUNT=2147483647;INTERVAL=1000000"),
+        ]
+        for (input, expected) in cases {
+            let rule = try RecurrenceRule.parse(input).rule
+            XCTAssertEqual(rule.text, expected, input)
+            var bytes: [UInt8] = Array("RRULE:".utf8)
+            rule.appendText(to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "RRULE:" + expected, input)
+            XCTAssertEqual(try RecurrenceRule.parse(expected).rule, rule, input)
+        }
+    }
+
     /// Issue 15: what the lenient parser repairs, and what it still refuses.
     func testLenientRepairsAreNamedAndStrictRejectsThem() throws {
         let both = try lenient("FREQ=DAILY;COUNT=10;UNTIL=20260105")
@@ -119,6 +148,10 @@ final class RecurrenceRuleParsingTests: XCTestCase {
             "RRULE part FOO is not a rule part; ignored",
             "RRULE SKIP needs RSCALE (RFC 7529); ignored",
         ])
+        // A part that is no rule part is a repair, which strict rejects (a mangled COUNT would otherwise make an
+        // endless series without a word); an x-name is legal and kept.
+        XCTAssertEqual(error("FREQ=DAILY;COUN<<T=4"), "RRULE part COUN<<T is not a rule part")
+        XCTAssertEqual(try RecurrenceRule(parsing: "FREQ=DAILY;X-OK=2").otherParts.map(\.0), ["X-OK"])
         // Not meaningful any more: thrown in both modes (the reader keeps the event without the rule).
         XCTAssertEqual(lenientError("INTERVAL=2"), "RRULE has no FREQ")
         XCTAssertEqual(lenientError("FREQ=DAILY;BYMONTH=13"), "RRULE BYMONTH value \"13\" is out of range (1 to 12)")

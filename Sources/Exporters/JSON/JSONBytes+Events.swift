@@ -367,12 +367,20 @@ extension JSONBytes {
 
     /// The rules' texts (`EventJSON.list`): one as is, several as an array; read in place (no array of texts made per event).
     private func ruleTexts(_ rules: [RecurrenceRule], level: Int) {
-        if rules.count == 1 { return quoted(rules[0].text) }
+        // Each rule's text as bytes (`RecurrenceRule.appendText`), quoted from one buffer: no String per rule.
+        var text: [UInt8] = []
+        text.reserveCapacity(96)
+        func ruleText(_ rule: borrowing RecurrenceRule) {
+            text.removeAll(keepingCapacity: true)
+            rule.appendText(to: &text)
+            text.withUnsafeBufferPointer { quoted($0) }
+        }
+        if rules.count == 1 { return ruleText(rules[0]) }
         raw("[")
         var first = true
         for i in rules.indices {
             element(level: level, first: &first)
-            quoted(rules[i].text)
+            ruleText(rules[i])
         }
         close("]", level: level, empty: first)
     }

@@ -66,6 +66,9 @@ final class ICSFrame: @unchecked Sendable {
     @exclusivity(unchecked) var latin1Line: Int?
     /// Set by a worker that made the event and gave warnings (they travel in its job).
     @exclusivity(unchecked) var hasWarnings = false
+    /// The raw-text hash of the event a worker made (`Event.rawTextHash`), worked out on the worker while the text
+    /// is in its core's cache, for the reading thread's check for exact copies (`ICSEventBuilder.deliver`).
+    @exclusivity(unchecked) var textHash: Int64?
 
     init(kind: Kind, name: String, beginLine: Int) {
         self.kind = kind

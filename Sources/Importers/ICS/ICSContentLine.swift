@@ -27,22 +27,30 @@ package struct ICSContentLine: Sendable, Hashable {
 
     /// Why a line could not be split.
     enum SyntaxError: Error {
-        case noColon, emptyName, badParameter, unterminatedQuote, badName
+        case noColon, emptyName, unterminatedQuote, badName
         var reason: String {
             switch self {
             case .badName: return "malformed line (the property name is not letters, digits and \"-\")"
             case .noColon: return "malformed line (no \":\" after the property name)"
             case .emptyName: return "malformed line (empty property name)"
-            case .badParameter: return "malformed parameter (expected NAME=value)"
             case .unterminatedQuote: return "malformed parameter (unterminated quoted value)"
             }
         }
     }
 
+    /// A parameter left out of a line that is kept (RFC 5545 3.1: `;NAME=value`, the name letters, digits and "-"),
+    /// or the stray text after a quoted value: what was wrong and what was done, for the reader's repair.
+    package struct DroppedParameter: Sendable, Hashable {
+        package var reason: String
+        package var action: String
+    }
+
     /// Splits one unfolded line. `decodeValue` turns the value bytes into a String (UTF-8, or Latin-1 fallback);
     /// parameter values are UTF-8 with invalid sequences replaced. `cache` holds parameter sections seen before.
+    /// A malformed parameter is left out and told in `dropped` (the line is kept); a line whose value cannot be
+    /// found (no ':', an unterminated quote) throws.
     static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String,
-                      cache: ICSSectionCache<[Parameter]>? = nil) throws(SyntaxError) -> ICSContentLine {
+                      cache: ICSSectionCache<[Parameter]>? = nil, dropped: inout [DroppedParameter]) throws(SyntaxError) -> ICSContentLine {
         let (name, nameEnd) = try splitName(b)
         var parameters: [Parameter] = []
         var colon = nameEnd
@@ -59,9 +67,11 @@ package struct ICSContentLine: Sendable, Hashable {
                     i += 1
                 }
                 list.parameters.reserveCapacity(count)
-                colon = try splitParameters(b, from: nameEnd, into: &list)
+                let before = dropped.count
+                colon = try splitParameters(b, from: nameEnd, into: &list, dropped: &dropped)
                 parameters = list.parameters
-                cache?.store(b, from: nameEnd, colon: colon, parameters)
+                // A repaired section is parsed again each time, so that each line says its repair.
+                if dropped.count == before { cache?.store(b, from: nameEnd, colon: colon, parameters) }
             }
         }
         let value = decodeValue(UnsafeBufferPointer(rebasing: b[(colon + 1)...]))
@@ -71,7 +81,7 @@ package struct ICSContentLine: Sendable, Hashable {
     /// Splits an ATTENDEE line straight into an `Attendee` (CN, ROLE and PARTSTAT need no parameter of their
     /// own on the way, and the value is decoded only as far as the address in it).
     static func parseAttendee(_ b: UnsafeBufferPointer<UInt8>, line: Int, decodeValue: (UnsafeBufferPointer<UInt8>) -> String,
-                              cache: ICSSectionCache<Attendee>? = nil) throws(SyntaxError) -> Attendee {
+                              cache: ICSSectionCache<Attendee>? = nil, dropped: inout [DroppedParameter]) throws(SyntaxError) -> Attendee {
         let (_, nameEnd) = try splitName(b)
         // The attendee without its address, from the parameters (cached as such).
         var attendee = Attendee()
@@ -81,10 +91,11 @@ package struct ICSContentLine: Sendable, Hashable {
                 (attendee, colon) = hit
             } else {
                 var sink = AttendeeParameters()
-                colon = try splitParameters(b, from: nameEnd, into: &sink)
+                let before = dropped.count
+                colon = try splitParameters(b, from: nameEnd, into: &sink, dropped: &dropped)
                 attendee = sink.attendee
                 attendee.otherParameters = sink.rest
-                cache?.store(b, from: nameEnd, colon: colon, attendee)
+                if dropped.count == before { cache?.store(b, from: nameEnd, colon: colon, attendee) }
             }
         }
         // The address is the value without blanks around it and without "mailto:" (ASCII, so decoding only the
@@ -210,22 +221,35 @@ package struct ICSContentLine: Sendable, Hashable {
     }
 
     /// Reads the parameters from the ';' at `start` into `sink`; returns the index of the ':' before the value.
-    private static func splitParameters<Sink: ParameterSink>(_ b: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout Sink) throws(SyntaxError) -> Int {
+    /// Keeps what libical keeps: a parameter without a name (`;=DATE`, `;;`), without "=" (`;VALUE:`) or whose
+    /// name is not a name (`;V%LUE=DATE`) is left out, text after a closing quote (`X="a"b`) too, each told in
+    /// `dropped`. Throws when the value cannot be found: no ':' after the parameters, a quote never closed.
+    private static func splitParameters<Sink: ParameterSink>(_ b: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout Sink,
+                                                             dropped: inout [DroppedParameter]) throws(SyntaxError) -> Int {
         let n = b.count
         var i = start
         while i < n, b[i] == 0x3B {
             i += 1
             let nameStart = i
             while i < n, b[i] != 0x3D, b[i] != 0x3A, b[i] != 0x3B { i += 1 }  // '='
-            guard i < n, b[i] == 0x3D, i > nameStart else {
-                if i >= n { throw .noColon }
-                throw .badParameter
+            guard i < n else { throw .noColon }
+            let nameEnd = i
+            if b[i] != 0x3D {
+                // `;NAME;`, `;NAME:`, `;;`: no value to skip.
+                dropped.append(droppedParameter(b, nameStart, i, i == nameStart ? "empty" : "no \"=\""))
+                continue
             }
-            if let known = knownName(b, nameStart, i) {
+            let keep: Bool
+            if i == nameStart {
+                keep = false
+            } else if let known = knownName(b, nameStart, i) {
+                keep = true
                 sink.begin(known)
-            } else {
-                guard isName(b, nameStart, i) else { throw .badParameter }
+            } else if isName(b, nameStart, i) {
+                keep = true
                 sink.begin(upperASCII(b, nameStart, i))
+            } else {
+                keep = false
             }
             i += 1
             while true {
@@ -234,20 +258,45 @@ package struct ICSContentLine: Sendable, Hashable {
                     let start = i
                     while i < n, b[i] != 0x22 { i += 1 }
                     guard i < n else { throw .unterminatedQuote }
-                    sink.value(paramText(b, start, i))
+                    if keep { sink.value(paramText(b, start, i)) }
                     i += 1
+                    if i < n, b[i] != 0x2C, b[i] != 0x3B, b[i] != 0x3A {
+                        // `X="a"b`: the quoted value is kept, the text after it left out.
+                        let stray = i
+                        while i < n, b[i] != 0x2C, b[i] != 0x3B, b[i] != 0x3A { i += 1 }
+                        if keep {
+                            dropped.append(DroppedParameter(
+                                reason: "malformed parameter \"\(shown(b, nameStart, i))\" (text after the closing quote)",
+                                action: "\"\(shown(b, stray, i))\" is dropped"))
+                        }
+                    }
                 } else {
                     let start = i
                     while i < n, b[i] != 0x2C, b[i] != 0x3B, b[i] != 0x3A { i += 1 }
-                    sink.value(paramText(b, start, i))
+                    if keep { sink.value(paramText(b, start, i)) }
                 }
                 if i < n, b[i] == 0x2C { i += 1; continue }  // ','
                 break
             }
-            sink.end()
+            if keep {
+                sink.end()
+            } else {
+                dropped.append(droppedParameter(b, nameStart, i, nameEnd == nameStart ? "empty name" : "the name is not letters, digits and \"-\""))
+            }
         }
         guard i < n, b[i] == 0x3A else { throw .noColon }
         return i
+    }
+
+    private static func droppedParameter(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ why: String) -> DroppedParameter {
+        DroppedParameter(reason: "malformed parameter \"\(shown(b, from, to))\" (\(why))", action: "the parameter is dropped")
+    }
+
+    /// `b[from..<to]` for a message: at most 40 bytes, invalid UTF-8 and control bytes replaced.
+    private static func shown(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+        let text = String(decoding: UnsafeBufferPointer(rebasing: b[from..<min(to, from + 40)]), as: UTF8.self)
+        let clean = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }))
+        return to - from > 40 ? clean + "..." : clean
     }
 
     /// The upper-cased name when it is one that feeds use all the time: returned as a constant, which costs

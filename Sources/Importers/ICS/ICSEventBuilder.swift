@@ -221,7 +221,7 @@ final class ICSEventBuilder {
             }
         }
         var event = event
-        guard try matchToMaster(&event, frame: frame), !repeatsEarlierEvent(event) else { return }
+        guard try matchToMaster(&event, frame: frame), !repeatsEarlierEvent(event, textHash: frame.textHash) else { return }
         try handlers.event(consume event)
     }
 
@@ -234,9 +234,10 @@ final class ICSEventBuilder {
     private var seenEvents: [Int64: Int] = [:]
     static let maxSeenEvents = 1 << 17
 
-    /// True (with a warning) when `event` is an exact copy of one read earlier in this input.
-    func repeatsEarlierEvent(_ event: Event) -> Bool {
-        guard let text = event.rawTextHash else { return false }
+    /// True (with a warning) when `event` is an exact copy of one read earlier in this input; `textHash` is its
+    /// `rawTextHash`.
+    func repeatsEarlierEvent(_ event: Event, textHash: Int64?) -> Bool {
+        guard let text = textHash else { return false }
         var key = text
         // The same text means another event in a calendar with another X-WR-TIMEZONE or name.
         if let zone = calendarZone { key = key &* 31 &+ Self.textKey(zone.identifier) }
@@ -361,7 +362,7 @@ final class ICSEventBuilder {
             }
             return
         }
-        guard try matchToMaster(&event, frame: frame), !repeatsEarlierEvent(event) else { return }
+        guard try matchToMaster(&event, frame: frame), !repeatsEarlierEvent(event, textHash: event.rawTextHash) else { return }
         // Handed on as it is (no copy).
         try handlers.event(consume event)
     }

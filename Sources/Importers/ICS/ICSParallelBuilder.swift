@@ -23,8 +23,6 @@ final class ICSParallelBuilder {
     /// Jobs submitted and not yet handed on.
     private var inFlight = 0
     private var current = ICSJob()
-    /// The worker that made the job handed on last.
-    private var lastWorker = -1
 
     init(builder: ICSEventBuilder, workers: Int) {
         self.builder = builder
@@ -34,7 +32,6 @@ final class ICSParallelBuilder {
             let maker = ICSEventMaker(label: label, zones: zones, fallbackZone: fallbackZone, strict: strict)
             return { job in
                 maker.make(&job)
-                job.worker = index
                 return job
             }
         }
@@ -62,14 +59,6 @@ final class ICSParallelBuilder {
         pool.stop()
     }
 
-    /// Has a worker free events this thread is done with: the one that made the events handed on last
-    /// (a batch of the `ics` source holds about one job's events), while their memory and reference counts
-    /// are still in that core's cache; they go back to its allocator arena, where its next events come from.
-    func dispose(_ events: consuming [Event]) {
-        let spent = events
-        pool.post(toWorker: lastWorker) { withExtendedLifetime(spent) {} }
-    }
-
     /// Ends the workers without handing on what they made (after an error).
     func stop() {
         pool.stop()
@@ -93,7 +82,6 @@ final class ICSParallelBuilder {
     private func handOnOldest() throws {
         guard let job = try pool.take() else { throw CalpipeError("internal error: the ICS workers stopped") }
         inFlight -= 1
-        if job.frames > 0 { lastWorker = job.worker }
         let events = job.events
         var made = job.made.makeIterator()
         var warnings = job.warnings.makeIterator()
@@ -130,8 +118,6 @@ struct ICSJob: Sendable {
     var events: ICSMadeEvents?
     /// The warnings and repairs of each made event that gave some (`ICSFrame.hasWarnings`), in order.
     var warnings: [[ICSBuilderMessage]] = []
-    /// The worker that made the events.
-    var worker = -1
 }
 
 /// A worker's part: parses an event's deferred lines and makes the event with a builder of its own.
@@ -169,7 +155,9 @@ final class ICSEventMaker {
             }
             warnings.items.removeAll(keepingCapacity: true)
             do {
-                events.append(try builder.makeEvent(frame, final: false))
+                let event = try builder.makeEvent(frame, final: false)
+                frame.textHash = event.rawTextHash
+                events.append(consume event)
                 made.append(true)
                 if !warnings.items.isEmpty {
                     frame.hasWarnings = true

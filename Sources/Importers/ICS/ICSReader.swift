@@ -102,12 +102,6 @@ package final class ICSReader {
 
     deinit { parallel?.stop() }
 
-    /// Hands over events the caller is done with: with workers, one of them frees them (the memory is theirs),
-    /// so this thread keeps reading. Without workers they are simply released here.
-    package func dispose(_ events: consuming [Event]) {
-        if let parallel { parallel.dispose(events) }
-    }
-
     /// Reads a whole buffer (feed + finish).
     package func parse(_ bytes: [UInt8]) throws {
         try feed(bytes)

@@ -502,7 +502,11 @@ final class ICSScanner {
         let name = skipping[0]
         if skippingCounts {
             let action = number.map { "skipped up to line \($0)" } ?? "skipped to the end of the input"
-            try emit(.warn("\(label):\(skippingLine): BEGIN:\(name) has no END:\(name): \(action)"))
+            if strict {
+                try emit(.reject(line: skippingLine, reason: "BEGIN:\(name) has no END:\(name)"))
+            } else {
+                try emit(.warn("\(label):\(skippingLine): BEGIN:\(name) has no END:\(name): \(action)"))
+            }
             try emit(.skip(name))
         }
         skipping = []
@@ -583,7 +587,16 @@ final class ICSScanner {
                 if !b.contains(0x3A) { try lineError(number, ICSContentLine.SyntaxError.noColon.reason) }
                 return
             }
-            if let parsed = try? ICSContentLine.parse(b, line: number, decodeValue: decode) {
+            var dropped: [ICSContentLine.DroppedParameter] = []
+            let parsed: ICSContentLine
+            do {
+                parsed = try ICSContentLine.parse(b, line: number, decodeValue: decode, dropped: &dropped)
+            } catch {
+                try lineError(number, error.reason)  // said, not silently ignored
+                return
+            }
+            for d in dropped { try repair(.malformedParameter, number, d.reason, d.action) }
+            do {
                 switch parsed.name {
                 case "X-WR-TIMEZONE": try emit(.calendarTimeZone(name: parsed.value.trimmingCharacters(in: .whitespaces), line: number))
                 case "X-WR-CALNAME", "NAME":
@@ -611,10 +624,16 @@ final class ICSScanner {
         } else {
             appendText(b)
         }
+        var dropped: [ICSContentLine.DroppedParameter] = []
         do {
-            try top.addProperty(b, line: number, decode: decode)
+            try top.addProperty(b, line: number, decode: decode, dropped: &dropped)
         } catch {
             try lineError(number, error.reason)
+            return
+        }
+        if !dropped.isEmpty {
+            try settleEvent()  // the event's earlier lines say their repairs first
+            for d in dropped { try repair(.malformedParameter, number, d.reason, d.action) }
         }
     }
 

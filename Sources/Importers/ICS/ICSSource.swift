@@ -71,19 +71,18 @@ package final class ICSSource: EventSource {
         // Stamped here with the runner's stamp (events of a calendar share one dictionary), so the runner need
         // not copy each batch to stamp it.
         var stamp = context.runState.currentSourceLabel.map(SourceStamp.init(label:))
-        var reader: ICSReader?
         try withoutActuallyEscaping(emit) { emit in
             var handlers = ICSReader.Handlers(
                 event: { (event: consuming Event) in
                     stamp?.stamp(&event.metadata)
                     events.append(consume event)
                     if events.count >= Self.batchSize {
-                        try emit(Batch(events: events))
-                        // What the pipeline did not keep is freed by the reader's workers.
-                        var spent: [Event] = []
-                        spent.reserveCapacity(Self.batchSize)
-                        swap(&spent, &events)
-                        if let reader { reader.dispose(spent) }
+                        // Handed on whole: this closure keeps no reference to the events, so the sink that gets the
+                        // batch last may move them out rather than copy them (`Sink.write(owned:)`).
+                        var full: [Event] = []
+                        full.reserveCapacity(Self.batchSize)
+                        swap(&full, &events)
+                        try emit(Batch(events: consume full))
                     }
                 },
                 reject: { location, reason in context.report.reject(location, reason) },
@@ -95,8 +94,6 @@ package final class ICSSource: EventSource {
             handlers.unchanged = unchanged.map { check in { check($0, fileIndex, $1) } }
             let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                                        workers: workers ?? context.runState.idleCores, strict: strict || context.strict, handlers: handlers)
-            reader = fileReader
-            defer { reader = nil }
             try chunks.forEachChunk { try fileReader.feed($0) }
             try fileReader.finish()
             if !events.isEmpty { try emit(Batch(events: events)) }

@@ -70,7 +70,11 @@ package final class JCalSource: EventSource {
                 do {
                     decoded.append(try JCalDecoder().property(p, path: "[1][\(i)]"))
                 } catch let problem as CalpipeError where problem.kind == .rejected {
-                    context.warn("\(stream.label):\(propertiesLine): calendar property ignored: \(problem)")
+                    if context.strict {
+                        context.report.reject(SourceLocation(file: stream.label, line: propertiesLine), "calendar property: \(problem)")
+                    } else {
+                        context.warn("\(stream.label):\(propertiesLine): calendar property ignored: \(problem)")
+                    }
                 }
             }
             try feed.beginCalendar(properties: decoded, sourceLine: nameLine)

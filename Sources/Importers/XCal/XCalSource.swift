@@ -80,7 +80,11 @@ package final class XCalSource: EventSource {
                         let tree = try reader.expand()
                         for p in tree.children where p.namespaceURI == ns { properties.append(try decoder.property(p)) }
                     } catch let problem as CalpipeError where problem.kind == .rejected {
-                        context.warn("\(label):\(problem.line ?? 0): calendar property ignored: \(problem.message)")
+                        if context.strict {
+                            context.report.reject(SourceLocation(file: label, line: problem.line ?? reader.line), "calendar property: \(problem.message)")
+                        } else {
+                            context.warn("\(label):\(problem.line ?? 0): calendar property ignored: \(problem.message)")
+                        }
                     }
                     try openCalendar(properties)
                     moved = try reader.skipSubtree()

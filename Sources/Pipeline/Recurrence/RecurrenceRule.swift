@@ -129,43 +129,6 @@ public struct RecurrenceRule: Hashable, Sendable {
         BasicDateText.parse(text)
     }
 
-    /// The RRULE value text in a stable order (FREQ first).
-    public var text: String {
-        var parts: [String] = []
-        if let rscale { parts.append("RSCALE=" + rscale) }
-        parts.append("FREQ=" + frequency.rawValue)
-        switch end {
-        case .never: break
-        case .count(let n):
-            parts.append("COUNT=\(n)")
-            if let untilWithCount { parts.append("UNTIL=" + BasicDateText.format(untilWithCount)) }
-        case .until(let t): parts.append("UNTIL=" + BasicDateText.format(t))
-        }
-        if interval != 1 { parts.append("INTERVAL=\(interval)") }
-        func list(_ name: String, _ values: [Int]) {
-            if !values.isEmpty { parts.append(name + "=" + values.map(String.init).joined(separator: ",")) }
-        }
-        list("BYSECOND", bySecond)
-        list("BYMINUTE", byMinute)
-        list("BYHOUR", byHour)
-        if !byDay.isEmpty {
-            parts.append("BYDAY=" + byDay.map { ($0.ordinal.map(String.init) ?? "") + Self.weekdayCodes[$0.weekday - 1] }.joined(separator: ","))
-        }
-        list("BYMONTHDAY", byMonthDay)
-        list("BYYEARDAY", byYearDay)
-        list("BYWEEKNO", byWeekNo)
-        if leapMonths.isEmpty {
-            list("BYMONTH", byMonth)
-        } else {
-            parts.append("BYMONTH=" + (byMonth.map(String.init) + leapMonths.map { "\($0)L" }).joined(separator: ","))
-        }
-        list("BYSETPOS", bySetPos)
-        if weekStart != 1 { parts.append("WKST=" + Self.weekdayCodes[weekStart - 1]) }
-        if skip != .omit { parts.append("SKIP=" + skip.rawValue) }
-        for (k, v) in otherParts { parts.append(k + "=" + v) }
-        return parts.joined(separator: ";")
-    }
-
     public static func == (lhs: RecurrenceRule, rhs: RecurrenceRule) -> Bool { lhs.text == rhs.text }
     public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

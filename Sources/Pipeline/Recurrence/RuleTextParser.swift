@@ -92,8 +92,9 @@ struct RuleTextParser {
                 }
                 skip = s
             default:
-                // Kept for round trips either way; an x-name is legal (RFC 2445), anything else is noted.
-                if !key.hasPrefix("X-") && !strict { repairs.append("RRULE part \(key) is not a rule part; ignored") }
+                // Kept for round trips; an x-name is legal (RFC 2445), anything else (a mangled `COUN<<T=4`) is a
+                // repair, which strict rejects.
+                if !key.hasPrefix("X-") { try repair("RRULE part \(key) is not a rule part", "ignored") }
                 rule.otherParts.append((key, value))
             }
         }

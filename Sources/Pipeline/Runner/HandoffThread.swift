@@ -8,7 +8,9 @@ import Foundation
 /// and `finish` rethrow it. `finish()` waits until everything sent was consumed and the thread ended;
 /// `cancel()` drops what is queued and waits for the thread to end. After either returns, whatever
 /// `consume` used belongs to the caller again. A consumed element can be kept for reuse (`keepsSpares`):
-/// `spare()` hands it back, emptied by `consume`.
+/// `spare()` hands it back, emptied by `consume`. With `waitsForNext`, an element is consumed only once the next
+/// one was sent (or the producer finished): by then the producer has returned from the call that made it and
+/// dropped its own references, so `consume` holds the only one (the sinks' pump: `Sink.write(owned:)`).
 package final class HandoffThread<Element>: @unchecked Sendable {
     // @unchecked: `consume` and the elements are used by the thread from start() until finish()/cancel()
     // joined it; every shared field below is guarded by `condition`.
@@ -16,6 +18,7 @@ package final class HandoffThread<Element>: @unchecked Sendable {
     private let depth: Int
     private let name: String
     private let keepsSpares: Bool
+    private let waitsForNext: Bool
     private let consume: (inout Element) throws -> Void
     private var queue: [Element] = []
     private var spares: [Element] = []
@@ -23,10 +26,13 @@ package final class HandoffThread<Element>: @unchecked Sendable {
     private var running = false
     private var failure: (any Error)?
 
-    package init(name: String, depth: Int, keepsSpares: Bool = false, consume: @escaping (inout Element) throws -> Void) {
+    package init(name: String, depth: Int, keepsSpares: Bool = false, waitsForNext: Bool = false,
+                 consume: @escaping (inout Element) throws -> Void) {
         self.name = name
-        self.depth = max(1, depth)
+        // Room for the element held back, so the producer can send the one that releases it.
+        self.depth = max(waitsForNext ? 2 : 1, depth)
         self.keepsSpares = keepsSpares
+        self.waitsForNext = waitsForNext
         self.consume = consume
     }
 
@@ -84,7 +90,7 @@ package final class HandoffThread<Element>: @unchecked Sendable {
     private func next() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !closed { condition.wait() }
+        while queue.count < (waitsForNext ? 2 : 1) && !closed { condition.wait() }
         guard !queue.isEmpty else { return nil }
         // Taken from the front (so few that removeFirst is cheap); released as soon as it is consumed.
         let element = queue.removeFirst()

@@ -13,8 +13,7 @@ import Foundation
 ///   called at any time (more than once). After it, `submit` drops its job and `take` returns nil. The threads
 ///   start with the first job, so a pool that is given none starts none; the owner must `stop()` a pool it
 ///   started (the threads keep it alive until then).
-/// - `post(toWorker:)` runs a small task on one worker before its next job (the ICS reader has the worker that
-///   made some events free them, in that core's cache and allocator arena).
+/// - `post(toWorker:)` runs a small task on one worker before its next job.
 /// - Wake-ups are batched: a worker that ran out of jobs is woken when `wakeBatch` jobs wait (or the taker
 ///   waits), and a taker that has to wait sleeps until `wakeBatch` results are ready, so two threads do not
 ///   hand the lock over for every small job.

@@ -6,6 +6,9 @@ public enum RepairKind: String, CaseIterable, Hashable, Sendable {
     // Structure (ICS reader).
     /// A line that is not a content line (no `:`, a bad parameter or name, longer than the line limit): dropped.
     case malformedLine = "malformed line"
+    /// A parameter that is not `NAME=value` (`;V%LUE=DATE`, `;VALUE:`, `;=DATE`, `;;`), or text after a quoted
+    /// parameter value: that parameter (or text) dropped, the line kept.
+    case malformedParameter = "malformed parameter"
     /// `BEGIN:` with no name, or a name that is not a name: the component is skipped.
     case invalidComponentName = "invalid component name"
     /// Components nested deeper than the reader's limit: skipped.

@@ -123,11 +123,13 @@ public struct Runner: Sendable {
             // Time spent in stages and sinks, per stage; what is left of a source's read is the source's own.
             var stageNanos = [UInt64](repeating: 0, count: stages.count)
             var pushNanos: UInt64 = 0
-            func push(_ batch: Batch, from index: Int) throws {
+            // Batches are handed on, not copied (`consuming`): the sinks' thread then gets one no one else holds,
+            // and the last sink may keep it (`Sink.write(owned:)`).
+            func push(_ batch: consuming Batch, from index: Int) throws {
                 let started = DispatchTime.now().uptimeNanoseconds
                 defer { pushNanos &+= DispatchTime.now().uptimeNanoseconds &- started }
                 try context.checkCancellation()
-                var current = batch
+                var current = consume batch
                 for i in index..<stages.count {
                     if current.isEmpty { return }
                     let t = DispatchTime.now().uptimeNanoseconds
@@ -135,19 +137,19 @@ public struct Runner: Sendable {
                     stageNanos[i] &+= DispatchTime.now().uptimeNanoseconds &- t
                 }
                 if current.isEmpty { return }
-                try deliver(current)
+                try deliver(consume current)
             }
             /// Hands a batch to the sinks: every sink, or for deletions alone those that apply them.
-            func deliver(_ current: Batch) throws {
+            func deliver(_ current: consuming Batch) throws {
                 let deletionsOnly = current.events.isEmpty && current.occurrences.isEmpty && current.days.isEmpty && current.agendaDays.isEmpty
                 if deletionsOnly && !opened.contains(where: { $0.appliesDeletions }) { return }
                 if !deletionsOnly {
                     context.report.setOutputCounts(occurrences: current.content.contains(.occurrences) ? current.occurrences.count : 0, days: current.days.count)
                 }
                 if let pump {
-                    try pump.send(current)
+                    try pump.send(consume current)
                 } else {
-                    try HandoffThread.write(current, to: opened, context: context)
+                    try HandoffThread.write(consume current, to: opened, context: context)
                 }
             }
             for (index, source) in pipeline.sources.enumerated() {
@@ -166,8 +168,8 @@ public struct Runner: Sendable {
                 let incremental = context.runState.incremental
                 /// Leaves out what an incremental run need not redo (on the stamped events: the source is part
                 /// of their content hash), then sends the rest through the stages.
-                func pushFiltered(_ batch: Batch) throws {
-                    if let incremental { try push(incremental.filter(batch, source: label), from: 0) } else { try push(batch, from: 0) }
+                func pushFiltered(_ batch: consuming Batch) throws {
+                    if let incremental { try push(incremental.filter(batch, source: label), from: 0) } else { try push(consume batch, from: 0) }
                 }
                 var sent = 0
                 let rejectedBefore = context.report.rejections.count
@@ -189,7 +191,9 @@ public struct Runner: Sendable {
                     // Events the source stamped as it made them (`SourceStamp`) pass on without a copy of the batch.
                     // By index: iterating the events would copy each one (retaining all its fields).
                     if batch.events.indices.allSatisfy({ stamp.isStamped(batch.events[$0].metadata) }) {
-                        try pushFiltered(batch)
+                        var handed = Batch()
+                        swap(&handed, &batch)
+                        try pushFiltered(consume handed)
                     } else {
                         var stamped = batch
                         for i in stamped.events.indices { stamp.stamp(&stamped.events[i].metadata) }

@@ -171,7 +171,9 @@ public final class ExpandStage: Stage, @unchecked Sendable {
     }
 
     /// Expands one held series (or places the overrides that have no master), as `finish` hands it on.
-    static func prepare(_ master: Event?, _ overrides: [Event], expander: SeriesExpander, zone: Zone) -> Prepared {
+    /// `everyStep` runs after each step of the expansion (`finish` checks for a signal there).
+    static func prepare(_ master: Event?, _ overrides: [Event], expander: SeriesExpander, zone: Zone,
+                        everyStep: () throws -> Void = {}) -> Prepared {
         // Most series have a few dozen instances in a window; the batch grows for more.
         let batch = OccurrenceBatch(capacity: 16)
         guard let master else {
@@ -188,24 +190,27 @@ public final class ExpandStage: Stage, @unchecked Sendable {
         let weight = dayWeight(master, expander: expander)
         do {
             let result = try expander.expand(master, overrides: overrides, into: batch, chunk: max(1, finishBatchDays / weight),
-                                             flush: { _ in throw CalpipeError("the series outgrew one batch") }, everyStep: {})
+                                             flush: { _ in throw CalpipeError("the series outgrew one batch") }, everyStep: everyStep)
             return Prepared(occurrences: batch, isSeries: true, truncated: result.truncated, exhausted: result.exhausted,
                             notes: result.notes, uid: master.uid, origin: master.origin, weight: weight)
         } catch {
-            // Thrown by `flush` alone, when the series outgrows one batch: start again on the stage's thread, in
-            // chunks (`Prepared.deferred`; the work lost is one chunk), so results waiting on the worker stay small.
+            // Thrown by `flush` when the series outgrows one batch: start again on the stage's thread, in chunks
+            // (`Prepared.deferred`; the work lost is one chunk), so results waiting on the worker stay small.
+            // Thrown by `everyStep` when the run was asked to stop: the stage's thread, which checks at its
+            // first step too, ends the run there; the worker is free at once, not after a long series.
             return Prepared(occurrences: OccurrenceBatch(capacity: 16), isSeries: true, uid: master.uid, origin: master.origin,
                             weight: weight, deferred: (master, overrides))
         }
     }
 
     /// A series expanded only in the ranges the window gained (incremental runs): each range on its own.
-    static func prepareGained(_ master: Event?, _ overrides: [Event], ranges: [Range<Int64>], expander: SeriesExpander, zone: Zone) -> Prepared {
+    static func prepareGained(_ master: Event?, _ overrides: [Event], ranges: [Range<Int64>], expander: SeriesExpander, zone: Zone,
+                              everyStep: () throws -> Void = {}) -> Prepared {
         let all = Prepared(occurrences: OccurrenceBatch(capacity: 16), isSeries: false)
         for range in ranges {
             let part = SeriesExpander(zone: zone, span: SeriesExpander.Span(from: range.lowerBound, to: range.upperBound),
                                       maxOccurrences: expander.maxOccurrences, includeCancelled: expander.includeCancelled)
-            let prepared = prepare(master, overrides, expander: part, zone: zone)
+            let prepared = prepare(master, overrides, expander: part, zone: zone, everyStep: everyStep)
             all.occurrences.moveAll(from: prepared.occurrences)
         }
         return all
@@ -236,10 +241,12 @@ public final class ExpandStage: Stage, @unchecked Sendable {
                 case .full: break
                 case .skip: return Prepared(occurrences: OccurrenceBatch(capacity: 0), isSeries: false)
                 case .delta(let ranges):
-                    return Self.prepareGained(master, overrides, ranges: ranges, expander: expander, zone: zone)
+                    return Self.prepareGained(master, overrides, ranges: ranges, expander: expander, zone: zone,
+                                              everyStep: { try context.checkCancellation() })
                 }
             }
-            return Self.prepare(master, overrides, expander: expander, zone: zone)
+            // A runaway series takes long to expand even within the caps: a signal stops the worker too.
+            return Self.prepare(master, overrides, expander: expander, zone: zone, everyStep: { try context.checkCancellation() })
         }, consume: { prepared, uidRank in
             pending.uidRank = uidRank
             var prepared = prepared
