@@ -115,6 +115,8 @@ public struct Runner: Sendable {
                 // 0.93 s with one worker, 0.95 s with two, 1.04 s with none.
                 if cores > 1 && run.writesLittle(pipeline.sourceLabels) { context.runState.idleCores = max(context.runState.idleCores, min(cores - 1, 4)) }
             }
+            // A dry run has no sink but still gets the thread: the batches it is handed are freed there, not on the
+            // reading thread (task a: 1.22 s with the reading thread freeing them, 0.98 s with this thread).
             if concurrentSinks && (!opened.isEmpty || dryRun) {
                 pump = .sinkPump(sinks: opened, context: context)
                 pump?.start()
