@@ -372,6 +372,29 @@ final class IncrementalRunTests: XCTestCase {
         assertSameRows(try rows("a.db", window: ("2026-11-02", "2026-12-02")), try rows("b.db", window: ("2026-11-02", "2026-12-02")))
     }
 
+    /// A series whose instances in the days a moved window gains outgrow one batch of the expand stage
+    /// (`ExpandStage.finishBatchDays`): the gained days are expanded in chunks, as a fresh load expands the
+    /// series, and none of their instances is lost.
+    func testMovedWindowGainingMoreInstancesThanOneBatchKeepsThemAll() throws {
+        let items = [
+            Item(uid: "minutely@calpipe.test", lines: ["UID:minutely@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Every minute",
+                                                      "DTSTART;TZID=Europe/Berlin:20261102T000000", "DTEND;TZID=Europe/Berlin:20261102T000500",
+                                                      "RRULE:FREQ=MINUTELY"]),
+            Item(uid: "single@calpipe.test", lines: ["UID:single@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Once",
+                                                    "DTSTART;TZID=Europe/Berlin:20261103T090000", "DTEND;TZID=Europe/Berlin:20261103T100000"]),
+        ]
+        try writeFeed(items)
+        try run(pipelineText(db: "a.db", from: "2026-11-01", to: "2026-11-04"))
+        // Seven days gained: 10,080 instances, more than one batch holds for an event that touches two days.
+        XCTAssertGreaterThan(7 * 1440, ExpandStage.finishBatchDays / 2)
+        let report = try run(pipelineText(db: "a.db", from: "2026-11-01", to: "2026-11-11"))
+        XCTAssertEqual(report.counter("events unchanged (not parsed)"), 1, "the run was not incremental")
+        try run(pipelineText(db: "b.db", from: "2026-11-01", to: "2026-11-11"))
+        let a = try rows("a.db", window: ("2026-11-01", "2026-11-11")), b = try rows("b.db", window: ("2026-11-01", "2026-11-11"))
+        XCTAssertEqual(b["occurrences"]?.count, 9 * 1440 + 1)
+        assertSameRows(a, b)
+    }
+
     func testMovedWindowAndChangedFeedTogether() throws {
         var items = Self.items(count: 300)
         try writeFeed(items)

@@ -59,6 +59,14 @@ package struct SeriesExpander: Sendable {
         self.includeCancelled = includeCancelled
     }
 
+    /// This expander for one part of its span (an incremental run's gained days): the same zone, caps and
+    /// shared rule allowance.
+    func within(_ range: Range<Int64>) -> SeriesExpander {
+        var part = self
+        part.span = Span(from: range.lowerBound, to: range.upperBound)
+        return part
+    }
+
     /// The zone whose wall clock an event's times are generated in.
     func clockZone(of time: EventTime) -> Zone {
         switch time {

@@ -168,6 +168,9 @@ public final class ExpandStage: Stage, @unchecked Sendable {
         var weight = 1
         /// A series too large for one batch, left for the stage's thread to expand in chunks.
         var deferred: (master: Event, overrides: [Event])? = nil
+        /// The parts of the window `deferred` is expanded in (an incremental run's gained days), in order; empty:
+        /// the whole window.
+        var deferredRanges: [Range<Int64>] = []
     }
 
     /// Expands one held series (or places the overrides that have no master), as `finish` hands it on.
@@ -203,14 +206,20 @@ public final class ExpandStage: Stage, @unchecked Sendable {
         }
     }
 
-    /// A series expanded only in the ranges the window gained (incremental runs): each range on its own.
+    /// A series expanded only in the ranges the window gained (incremental runs): each range on its own, with
+    /// the run's caps and rule allowance. When the gained instances outgrow one batch, the whole delta goes to the
+    /// stage's thread (`Prepared.deferred`, with its ranges), as a large series of a fresh load does.
     static func prepareGained(_ master: Event?, _ overrides: [Event], ranges: [Range<Int64>], expander: SeriesExpander, zone: Zone,
                               everyStep: () throws -> Void = {}) -> Prepared {
         let all = Prepared(occurrences: OccurrenceBatch(capacity: 16), isSeries: false)
-        for range in ranges {
-            let part = SeriesExpander(zone: zone, span: SeriesExpander.Span(from: range.lowerBound, to: range.upperBound),
-                                      maxOccurrences: expander.maxOccurrences, includeCancelled: expander.includeCancelled)
-            let prepared = prepare(master, overrides, expander: part, zone: zone, everyStep: everyStep)
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            let prepared = prepare(master, overrides, expander: expander.within(range), zone: zone, everyStep: everyStep)
+            if let deferred = prepared.deferred {
+                var whole = Prepared(occurrences: OccurrenceBatch(capacity: 16), isSeries: false, weight: prepared.weight,
+                                     deferred: deferred)
+                whole.deferredRanges = ranges.sorted(by: { $0.lowerBound < $1.lowerBound })
+                return whole
+            }
             all.occurrences.moveAll(from: prepared.occurrences)
         }
         return all
@@ -253,12 +262,15 @@ public final class ExpandStage: Stage, @unchecked Sendable {
             if let (master, overrides) = prepared.deferred {
                 // A large series: expanded here, handed on a chunk at a time.
                 try flush()
-                let chunk = max(1, Self.finishBatchDays / prepared.weight)
-                let result = try expander.expand(master, overrides: overrides, into: pending, chunk: min(chunk, Self.finishBatchSize),
+                let chunk = min(max(1, Self.finishBatchDays / prepared.weight), Self.finishBatchSize)
+                let parts = prepared.deferredRanges.isEmpty ? [expander] : prepared.deferredRanges.map { expander.within($0) }
+                for part in parts {
+                    let result = try part.expand(master, overrides: overrides, into: pending, chunk: chunk,
                                                  flush: { _ in try flush() }, everyStep: { try context.checkCancellation() })
-                prepared.truncated = result.truncated
-                prepared.exhausted = result.exhausted
-                prepared.notes = result.notes
+                    prepared.truncated = prepared.truncated || result.truncated
+                    prepared.exhausted = prepared.exhausted || result.exhausted
+                    prepared.notes += result.notes.filter { !prepared.notes.contains($0) }
+                }
                 pendingDays = pending.count * prepared.weight
             } else {
                 pendingDays += prepared.occurrences.count * prepared.weight
