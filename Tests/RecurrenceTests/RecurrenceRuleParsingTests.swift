@@ -151,6 +151,12 @@ final class RecurrenceRuleParsingTests: XCTestCase {
         // A part that is no rule part is a repair, which strict rejects (a mangled COUNT would otherwise make an
         // endless series without a word); an x-name is legal and kept.
         XCTAssertEqual(error("FREQ=DAILY;COUN<<T=4"), "RRULE part COUN<<T is not a rule part")
+        // A BY part with no value is ignored with a word (libical reads `BYHOUR=` as 0; it once vanished silently).
+        let empty = try lenient("FREQ=DAILY;BYHOUR=;BYDAY=,;BYMONTH=;COUNT=3")
+        XCTAssertEqual(empty.rule.text, "FREQ=DAILY;COUNT=3")
+        XCTAssertEqual(empty.repairs, ["RRULE BYHOUR has no value; the part is ignored", "RRULE BYDAY has no value; the part is ignored",
+                                       "RRULE BYMONTH has no value; the part is ignored"])
+        XCTAssertEqual(error("FREQ=DAILY;BYHOUR="), "RRULE BYHOUR has no value")
         XCTAssertEqual(try RecurrenceRule(parsing: "FREQ=DAILY;X-OK=2").otherParts.map(\.0), ["X-OK"])
         // Not meaningful any more: thrown in both modes (the reader keeps the event without the rule).
         XCTAssertEqual(lenientError("INTERVAL=2"), "RRULE has no FREQ")

@@ -36,6 +36,12 @@ struct RuleTextParser {
                 continue
             }
             seen.append(key)
+            // A BY list with no value (`BYHOUR=`): libical reads it as 0, other readers refuse the rule; it says
+            // nothing, so the part is ignored, never silently.
+            if key.utf8.starts(with: [0x42, 0x59]), value.utf8.allSatisfy({ $0 == 0x2C }) {
+                try repair("RRULE \(key) has no value", "the part is ignored")
+                continue
+            }
             switch key {
             case "FREQ":
                 guard let f = RecurrenceRule.Frequency(rawValue: Self.upper(value[...])) else {
