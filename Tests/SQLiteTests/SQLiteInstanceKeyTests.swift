@@ -65,4 +65,27 @@ final class SQLiteInstanceKeyTests: XCTestCase {
         XCTAssertEqual(SQLiteRowEncoding.iso(amsterdam, startUTC: nil), "1930-06-01T09:00:00+00:19:32")
         XCTAssertNotEqual(SQLiteRowEncoding.instanceKey(amsterdam).key, SQLiteRowEncoding.instanceKey(far).key)
     }
+
+    /// Through the sink: an override whose RECURRENCE-ID the key cannot give back is stored with its text, the views
+    /// show that text, and a re-run finds the rows by the same key (nothing changes).
+    func testAnInstanceWithItsTextKeptIsFoundAgain() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("a.db").path
+        let lmt = Zone(identifier: "Europe/Amsterdam", transitions: [], offsets: [19 * 60 + 32])
+        let moved = event("series@x", "Moved", at(2026, 11, 10, 11), at(2026, 11, 10, 12)) {
+            $0.recurrenceID = RecurrenceID(time: .zoned(CivilDateTime(year: 2026, month: 11, day: 10, hour: 9), lmt))
+        }
+        let plain = event("one@x", "One", at(2026, 11, 11, 9), at(2026, 11, 11, 10))
+        try runSink(path: path, events: [moved, plain])
+        let db = try Database(path: path, configuration: .init(readOnly: true))
+        XCTAssertEqual(try db.rows("SELECT instance FROM occurrences ORDER BY id"), [["2026-11-10T09:00:00+00:19:32"], [""]])
+        XCTAssertEqual(try db.rows("SELECT instance FROM day_entries ORDER BY id"), [["2026-11-10T09:00:00+00:19:32"], [""]])
+        XCTAssertEqual(try db.rows("SELECT instance_text, instance_key & 4095 FROM day_rows ORDER BY id"), [
+            ["2026-11-10T09:00:00+00:19:32", 4095], [.null, 3],
+        ])
+        let before = try dataDump(path)
+        try runSink(path: path, events: [moved, plain])
+        XCTAssertEqual(try dataDump(path), before)
+    }
 }
