@@ -21,7 +21,8 @@
  * rows, and the day rows' columns of schema 9), so that their figures stay comparable across versions;
  * --same-schema and --bulk-schema take SOURCE's own tables and indexes, which no longer include occurrences.
  * From schema 11 the sink stores day rows narrow in `day_rows` (`day_entries` is a view computing the local times
- * and the sort key): --same-schema and --bulk-schema then insert `day_rows` as stored, with schema 11's indexes.
+ * and the sort key): --same-schema and --bulk-schema then insert `day_rows` as stored, with schema 11's indexes
+ * (from schema 12 keyed on the integer `instance_key`).
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -129,6 +130,8 @@ int main(int argc, char **argv) {
     int sourceFolded = count(src, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'occurrences'") > 0;
     /* Schema 11 and later: day rows stored in day_rows, day_entries a view over it. */
     int sourceNarrow = count(src, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'day_rows'") > 0;
+    /* Schema 12 and later: the instance as an integer key (day_rows.instance_key). */
+    int sourceKeyed = sourceNarrow && count(src, "SELECT count(*) FROM pragma_table_info('day_rows') WHERE name = 'instance_key'") > 0;
     /* The day rows' columns of schema 9. */
     const char *dayColumns = "id, occurrence_id, event_id, day, part, parts, all_day, start_local, end_local, start_utc, end_utc, sort_key, removed_run";
     char daySelect[512];
@@ -210,7 +213,12 @@ int main(int argc, char **argv) {
         check(dst, sqlite3_finalize(insert), "finalize");
         total += t[i].rows;
     }
-    if (bulkSchema && sourceNarrow) {
+    if (bulkSchema && sourceKeyed) {
+        /* Schema 12's keys and indexes (SQLiteSchema.keyedIndexes). */
+        exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
+        exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_rows (event_id, instance_key, day)");
+        exec(dst, "CREATE INDEX day_entries_by_day ON day_rows (day)");
+    } else if (bulkSchema && sourceNarrow) {
         /* Schema 11's keys and indexes (SQLiteSchema.narrowIndexes). */
         exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
         exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_rows (event_id, instance, day)");

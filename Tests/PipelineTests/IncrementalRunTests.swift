@@ -311,7 +311,7 @@ final class IncrementalRunTests: XCTestCase {
         }
         report = try run(pipelineText(db: "a.db"))
         XCTAssertEqual(report.outcomes(of: "sqlite a.db")[.unchanged], 0, "read in full after the upgrade")
-        XCTAssertEqual(try Database(path: path).userVersion, 11)
+        XCTAssertEqual(try Database(path: path).userVersion, 12)
         assertSameRows(try rows("a.db"), try rows("b.db"))
     }
 

@@ -217,7 +217,7 @@ final class PluginStateTests: XCTestCase {
         XCTAssertEqual(box.seen, [nil, 1, 1, 1])
         XCTAssertEqual(try databaseStates(), [[.text("test"), .text("feed"), .text(#"{"cursor":2}"#)]])
         XCTAssertEqual(try runCount(), 2)
-        XCTAssertEqual(try Database(path: databasePath).userVersion, 11)
+        XCTAssertEqual(try Database(path: databasePath).userVersion, 12)
     }
 
     func testWithTwoDatabasesTheStateWaitsForTheLastOne() throws {

@@ -55,7 +55,7 @@ final class SQLiteDaysTableTests: XCTestCase {
         XCTAssertEqual(days[2], ["2026-11-25", "Mittwoch", "Mi.", "forecast", .null, "snow", "Slight snowfall", "Berlin"])
         XCTAssertEqual(days[3], ["2026-11-26", "Donnerstag", "Do.", "missing", "beyond-horizon", .null, .null, "Berlin"])
         XCTAssertEqual(try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, generated_at, schema_version FROM meta"),
-                       [["test", "Europe/Berlin", "2026-11-23", "2026-11-30", "de", "2026-11-23T00:00:00Z", 11]])
+                       [["test", "Europe/Berlin", "2026-11-23", "2026-11-30", "de", "2026-11-23T00:00:00Z", 12]])
         XCTAssertEqual(try db.rows("SELECT day, title, day_weekday, day_weather_status, day_icon, timezone FROM agenda"),
                        [["2026-11-24", "Standup", "Dienstag", "missing", .null, "Europe/Berlin"]])
 
@@ -90,7 +90,7 @@ final class SQLiteDaysTableTests: XCTestCase {
         _ = try run(path, events: [event("a@x", "Standup", at(2026, 11, 24, 9), at(2026, 11, 24, 10))], locale: "de")
 
         let db = try Database(path: path, configuration: .init(readOnly: true))
-        XCTAssertEqual(try db.userVersion, 11)
+        XCTAssertEqual(try db.userVersion, 12)
         XCTAssertEqual(try db.rows("SELECT name FROM pragma_table_info('days') ORDER BY cid LIMIT 2"), [["date"], ["weekday"]])
         // The day before the window keeps its row as it was; the window's days are this run's.
         XCTAssertEqual(try db.rows("SELECT date, weekday, weather_status, summary, temperature_max, updated_run FROM days ORDER BY date LIMIT 3"), [

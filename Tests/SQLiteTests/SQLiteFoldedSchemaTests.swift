@@ -5,7 +5,8 @@ import Pipeline
 import XCTest
 
 /// Schema 10 (issue 30): occurrences folded into their day entries, `occurrences` a view with the old table's
-/// columns and rows; schema 11: day entries stored narrow, `day_entries` a view with version 10's columns and rows. An upgraded file answers every reader as a file written fresh does, and an occurrence's values
+/// columns and rows; schema 11: day entries stored narrow, `day_entries` a view with version 10's columns and rows;
+/// schema 12: the instance as an integer key. An upgraded file answers every reader as a file written fresh does, and an occurrence's values
 /// follow its event also on the day entries a moved window no longer covers.
 final class SQLiteFoldedSchemaTests: XCTestCase {
     private var dir: URL!
@@ -102,6 +103,42 @@ final class SQLiteFoldedSchemaTests: XCTestCase {
         }
         try db.execute("UPDATE main.meta SET schema_version = 10")
         try db.execute("DETACH DATABASE fresh")
+    }
+
+    /// The rows of the file `source` (the current schema) as a calpipe of schema 11 stored them: `day_rows` with each
+    /// occurrence's instance as text and every row's occurrence id.
+    private func writeVersion11(of source: String, to target: String) throws {
+        let db = try Database(path: path(target))
+        for migration in SQLiteSchema.migrations.prefix(11) { try db.execute(migration) }
+        try db.setUserVersion(11)
+        try db.execute("ATTACH DATABASE '\(path(source))' AS fresh")
+        for table in ["events", "attendees", "runs", "days", "meta", "source_state", "plugin_state", "forecasts"] {
+            try db.execute("INSERT INTO main.\(table) SELECT * FROM fresh.\(table)")
+        }
+        try db.execute("""
+            INSERT INTO main.day_rows
+                SELECT r.id, d.occurrence_id, r.event_id, d.instance, r.day, r.part, r.parts, r.all_day, r.start_utc, r.end_utc,
+                       r.start_offset, r.end_offset, r.removed_run, r.occurrence_all_day, r.occurrence_start_utc, r.occurrence_end_utc,
+                       r.occurrence_start_local, r.occurrence_end_local, r.occurrence_removed_run, r.start_local_text, r.end_local_text,
+                       r.sort_key_text
+                FROM fresh.day_rows r JOIN fresh.day_entries d ON d.id = r.id;
+            UPDATE main.meta SET schema_version = 11;
+            """)
+        try db.execute("DETACH DATABASE fresh")
+    }
+
+    /// Schema 12 keeps an occurrence's instance as an integer key and its occurrence id only where it is not the row's
+    /// own: an upgraded file of schema 11 shows what it showed, and its keys are those a run computes (the moved
+    /// window's run below finds every row by them).
+    func testUpgradeFromVersion11KeepsEveryRowAndEveryQueryAnswer() throws {
+        try assertUpgradeKeepsEveryRowAndEveryQueryAnswer(writeOld: writeVersion11) { fresh, old in
+            XCTAssertGreaterThan(try old.scalarInt("SELECT count(*) FROM day_rows WHERE instance <> ''") ?? 0, 100)
+            let db = try Database(path: self.path("fresh.db"), configuration: .init(readOnly: true))
+            XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM day_rows WHERE instance_text IS NOT NULL"), 0)
+            XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM day_rows WHERE occurrence_id IS NULL"), fresh["occurrences"]!.count)
+            // Instances of every form the corpus has: dates, UTC, zoned at two offsets (Berlin's and others').
+            XCTAssertGreaterThan(try db.scalarInt("SELECT count(DISTINCT instance_key & 4095) FROM day_rows") ?? 0, 4)
+        }
     }
 
     func testUpgradeFromVersion9KeepsEveryRowAndEveryQueryAnswer() throws {

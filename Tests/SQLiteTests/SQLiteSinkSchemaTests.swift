@@ -26,7 +26,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let path = dir.appendingPathComponent("new.db").path
         try runSink(path: path, events: [])
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 11)
+        XCTAssertEqual(try db.userVersion, 12)
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
@@ -60,11 +60,11 @@ final class SQLiteSinkSchemaTests: XCTestCase {
             "end_utc", "sort_key", "removed_run", "occurrence_all_day", "occurrence_start_utc", "occurrence_end_utc",
             "occurrence_start_local", "occurrence_end_local", "occurrence_removed_run",
         ])
-        // What day entries store (schema 11): the view computes the local times and the sort key from these.
+        // What day entries store (schemas 11, 12): the view computes the local times, the sort key and the instance from these.
         XCTAssertEqual(try columns(db, "day_rows"), [
-            "id", "occurrence_id", "event_id", "instance", "day", "part", "parts", "all_day", "start_utc", "end_utc", "start_offset",
+            "id", "occurrence_id", "event_id", "instance_key", "day", "part", "parts", "all_day", "start_utc", "end_utc", "start_offset",
             "end_offset", "removed_run", "occurrence_all_day", "occurrence_start_utc", "occurrence_end_utc", "occurrence_start_local",
-            "occurrence_end_local", "occurrence_removed_run", "start_local_text", "end_local_text", "sort_key_text",
+            "occurrence_end_local", "occurrence_removed_run", "start_local_text", "end_local_text", "sort_key_text", "instance_text",
         ])
         XCTAssertEqual(try columns(db, "forecasts"), [
             "day_entry_id", "status", "reason", "latitude", "longitude", "provider", "units", "weather_code", "summary",
@@ -99,11 +99,11 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         try runSink(path: path, events: feed)
 
         let db = try Database(path: path)
-        XCTAssertEqual(try db.userVersion, 11)
+        XCTAssertEqual(try db.userVersion, 12)
         // The days of the window and the pipeline's facts are there after the upgrade.
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM days"), 30)
         XCTAssertEqual(try db.rows("SELECT pipeline, timezone, window_from, window_to, locale, schema_version FROM meta"),
-                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 11]])
+                       [["test", "Europe/Berlin", "2026-11-01", "2026-12-01", "en", 12]])
         // A and B were unchanged: same rows and ids, only their content hash written (version 5, so updated_run
         // is this run's); C deleted with its rows; E inserted.
         XCTAssertEqual(try db.rows("SELECT id, uid, created_run, updated_run, span_end_utc = end_utc, content_hash IS NOT NULL FROM events ORDER BY id"), [
@@ -128,10 +128,10 @@ final class SQLiteSinkSchemaTests: XCTestCase {
     func testNewerSchemaIsRefusedUntouched() throws {
         let path = dir.appendingPathComponent("future.db").path
         try runSink(path: path, events: [])
-        try Database(path: path).setUserVersion(12)
+        try Database(path: path).setUserVersion(13)
         let before = try dataDump(path)
         XCTAssertThrowsError(try runSink(path: path, events: [event("a@x", "A", at(2026, 11, 2, 9), at(2026, 11, 2, 10))])) { error in
-            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 12, newer than this calpipe knows (11); use a newer calpipe or another file")
+            XCTAssertEqual("\(error)", "sqlite agenda.db: the database has schema version 13, newer than this calpipe knows (12); use a newer calpipe or another file")
         }
         XCTAssertEqual(try dataDump(path), before)
         XCTAssertEqual(try Database(path: path).scalarInt("SELECT count(*) FROM runs"), 1)

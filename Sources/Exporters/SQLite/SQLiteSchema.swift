@@ -11,13 +11,13 @@ enum SQLiteSchema {
     /// The version this calpipe writes.
     static var currentVersion: Int { migrations.count }
 
-    static let migrations: [String] = [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11]
+    static let migrations: [String] = [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12]
 
     /// The indexes a bulk load (docs/sqlite-schema.md, "Speed") drops before it writes and builds again, in one
     /// pass each, before the run commits: the unique key of day entries and the agenda's index
-    /// (`narrowIndexes`, version 11). The unique key of `events` stays (the load looks events up by it and finds
-    /// duplicates with it). The SQL is exactly what migration 11 runs, so a rebuilt index is the same as a migrated one.
-    static var bulkIndexes: [(name: String, sql: String)] { narrowIndexes }
+    /// (`keyedIndexes`, version 12). The unique key of `events` stays (the load looks events up by it and finds
+    /// duplicates with it). The SQL is exactly what migration 12 runs, so a rebuilt index is the same as a migrated one.
+    static var bulkIndexes: [(name: String, sql: String)] { keyedIndexes }
 
     /// The indexes migration 3 made (versions 3 to 9 bulk-loaded these).
     static let version3Indexes: [(name: String, sql: String)] = [

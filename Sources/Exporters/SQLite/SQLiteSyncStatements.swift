@@ -14,11 +14,13 @@ struct SQLiteSyncStatements {
     let deleteForecast: Statement
     let sourceHasRows: Statement
 
-    /// The columns of a day entry row in bind order (`SQLiteSchema.dayTable`, schema 11): id, occurrence id (the id of
-    /// the occurrence's first row), the day's values from `event_id` (`SQLiteRowEncoding.bindNarrowDayValues`,
-    /// parameters 3 to 12), the key's `instance` and `day`, and the occurrence's values where they differ from the
-    /// day's (parameters 15 to 19).
-    static let dayColumns = ["id", "occurrence_id"] + SQLiteRowEncoding.narrowDayColumns + ["instance", "day"] + SQLiteRowEncoding.foldedOccurrenceColumns
+    /// The columns of a day entry row in bind order (`SQLiteSchema.dayTable`, schema 12): id, occurrence id (the id of
+    /// the occurrence's first row; NULL on that row), the day's values from `event_id`
+    /// (`SQLiteRowEncoding.bindNarrowDayValues`, parameters 3 to 12), the key's `instance_key` and `day`, the
+    /// occurrence's values where they differ from the day's (parameters 15 to 19), and the instance's text where its
+    /// key cannot give it (20).
+    static let dayColumns = ["id", "occurrence_id"] + SQLiteRowEncoding.narrowDayColumns + ["instance_key", "day"]
+        + SQLiteRowEncoding.foldedOccurrenceColumns + ["instance_text"]
 
     /// What an upsert of a day entry compares and updates: all but the key and the ids.
     static let dayUpdatedColumns = Array(SQLiteRowEncoding.narrowDayColumns.dropFirst()) + SQLiteRowEncoding.foldedOccurrenceColumns
@@ -55,26 +57,28 @@ struct SQLiteSyncStatements {
         let selectDay: Statement
 
         init(_ db: Database) throws {
-            let value = { (column: String) in SQLiteSchema.occurrenceValue(column, of: "day_entries") }
+            let t = SQLiteSchema.dayTable
+            let value = { (column: String) in SQLiteSchema.occurrenceValue(column, of: t) }
             selectOccurrence = try db.prepare("""
-                SELECT occurrence_id, \(value("all_day")), \(value("start_utc")), \(value("end_utc")), \(value("start_local")),
-                    \(value("end_local")), occurrence_removed_run
-                FROM day_entries WHERE event_id = ?1 AND instance = ?2 LIMIT 1
+                SELECT coalesce(occurrence_id, id), \(value("all_day")), \(value("start_utc")), \(value("end_utc")),
+                    coalesce(occurrence_start_local, \(SQLiteSchema.startLocal(of: t))), coalesce(occurrence_end_local, \(SQLiteSchema.endLocal(of: t))),
+                    occurrence_removed_run
+                FROM \(t) WHERE event_id = ?1 AND instance_key = ?2 LIMIT 1
                 """)
             updateOccurrence = try db.prepare("""
                 UPDATE \(SQLiteSchema.dayTable) SET occurrence_all_day = nullif(?3, all_day), occurrence_start_utc = nullif(?4, start_utc),
                     occurrence_end_utc = nullif(?5, end_utc), occurrence_start_local = nullif(?6, \(SQLiteSchema.startLocal())),
                     occurrence_end_local = nullif(?7, \(SQLiteSchema.endLocal())), occurrence_removed_run = NULL
-                WHERE event_id = ?1 AND instance = ?2
+                WHERE event_id = ?1 AND instance_key = ?2
                 """)
             let columns = SQLiteSyncStatements.dayUpdatedColumns
             upsertDay = try db.prepare(SQLiteSyncStatements.insertSQL(table: SQLiteSchema.dayTable, columns: SQLiteSyncStatements.dayColumns) + """
 
-                ON CONFLICT (event_id, instance, day) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")), removed_run = NULL
+                ON CONFLICT (event_id, instance_key, day) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")), removed_run = NULL
                 WHERE \(columns.map { "\(SQLiteSchema.dayTable).\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")) OR \(SQLiteSchema.dayTable).removed_run IS NOT NULL
                 RETURNING id
                 """)
-            selectDay = try db.prepare("SELECT id FROM \(SQLiteSchema.dayTable) WHERE event_id = ?1 AND instance = ?2 AND day = ?3")
+            selectDay = try db.prepare("SELECT id FROM \(SQLiteSchema.dayTable) WHERE event_id = ?1 AND instance_key = ?2 AND day = ?3")
         }
     }
 

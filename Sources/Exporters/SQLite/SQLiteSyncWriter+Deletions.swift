@@ -24,7 +24,8 @@ extension SQLiteSyncWriter {
             try removeOccurrences(of: "event_id IN (SELECT id FROM temp.doomed)", arguments: [])
             try removeEvents()
             if d.recurrenceID != nil {
-                try removeOccurrences(of: "instance = ?3 AND event_id IN (SELECT id FROM events WHERE source = ?1 AND uid = ?2)", arguments: args)
+                try removeOccurrences(of: "instance_key = ?3 AND event_id IN (SELECT id FROM events WHERE source = ?1 AND uid = ?2)",
+                                      arguments: [args[0], args[1], .integer(SQLiteRowEncoding.instanceKey(d.recurrenceID).key)])
             }
         }
     }
@@ -34,13 +35,13 @@ extension SQLiteSyncWriter {
     private func removeOccurrences(of condition: String, arguments: [SQLiteValue]) throws {
         if keepRemoved {
             counts.occurrencesRemoved += try db.scalarInt(
-                "SELECT count(*) FROM (SELECT DISTINCT event_id, instance FROM \(SQLiteSchema.dayTable) WHERE occurrence_removed_run IS NULL AND \(condition))",
+                "SELECT count(*) FROM (SELECT DISTINCT event_id, instance_key FROM \(SQLiteSchema.dayTable) WHERE occurrence_removed_run IS NULL AND \(condition))",
                 arguments: arguments) ?? 0
             try db.execute("UPDATE \(SQLiteSchema.dayTable) SET occurrence_removed_run = \(runID) WHERE occurrence_removed_run IS NULL AND \(condition)", arguments: arguments)
             try db.execute("UPDATE \(SQLiteSchema.dayTable) SET removed_run = \(runID) WHERE removed_run IS NULL AND \(condition)", arguments: arguments)
             counts.daysRemoved += db.changes
         } else {
-            counts.occurrencesRemoved += try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT event_id, instance FROM \(SQLiteSchema.dayTable) WHERE \(condition))",
+            counts.occurrencesRemoved += try db.scalarInt("SELECT count(*) FROM (SELECT DISTINCT event_id, instance_key FROM \(SQLiteSchema.dayTable) WHERE \(condition))",
                                                           arguments: arguments) ?? 0
             // What ON DELETE CASCADE would do (this connection does not enforce foreign keys): children first.
             try db.execute("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM \(SQLiteSchema.dayTable) WHERE \(condition))", arguments: arguments)

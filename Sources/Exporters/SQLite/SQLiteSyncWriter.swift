@@ -34,7 +34,7 @@ final class SQLiteSyncWriter {
 
     private struct OccurrenceKey: Hashable {
         var eventID: Int64
-        var instance: String
+        var instance: SQLiteRowEncoding.InstanceKey
     }
 
     let db: Database
@@ -152,7 +152,7 @@ final class SQLiteSyncWriter {
                 CREATE TEMP TABLE IF NOT EXISTS seen_occurrences (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS seen_days (id INTEGER PRIMARY KEY);
                 CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY);
-                CREATE TEMP TABLE IF NOT EXISTS doomed_occurrences (event_id INTEGER, instance TEXT, PRIMARY KEY (event_id, instance)) WITHOUT ROWID;
+                CREATE TEMP TABLE IF NOT EXISTS doomed_occurrences (event_id INTEGER, instance_key INTEGER, PRIMARY KEY (event_id, instance_key)) WITHOUT ROWID;
                 """)
             statements = try SQLiteSyncStatements(db)
             let env = context.environment
@@ -241,9 +241,10 @@ final class SQLiteSyncWriter {
             }
         } else {
             rows.reserveCapacity(batch.occurrences.count)
-            // Reading isCancelled in place first: passing the event to `wanted` copies it (dozens of references).
+            // Reading isCancelled through `withEvent`: `occurrence.event` from this module copies the whole event
+            // (dozens of references; a tenth of a fresh load's sink thread, perf), passing it to `wanted` too.
             for i in batch.occurrences.indices {
-                guard !batch.occurrences[i].event.isCancelled && (duplicated.isEmpty || wanted(batch.occurrences[i].event)) else {
+                guard !batch.occurrences[i].withEvent({ $0.isCancelled }) && (duplicated.isEmpty || wanted(batch.occurrences[i].event)) else {
                     rows.append(nil)
                     continue
                 }
@@ -261,7 +262,7 @@ final class SQLiteSyncWriter {
         // A day's link (`DayEntry.occurrenceIndex`) finds its occurrence's row without building its key; a day
         // without one (held back by a stage) is looked up by key.
         for i in batch.days.indices
-        where !batch.days[i].occurrence.event.isCancelled && (duplicated.isEmpty || wanted(batch.days[i].occurrence.event)) {
+        where !batch.days[i].occurrence.withEvent({ $0.isCancelled }) && (duplicated.isEmpty || wanted(batch.days[i].occurrence.event)) {
             var found: (occurrence: Int, event: Int64)?
             if let j = batch.days[i].occurrenceIndex, j < rows.count, let row = rows[j], isOccurrence(batch.days[i].occurrence, at: j) {
                 found = row
@@ -333,12 +334,12 @@ final class SQLiteSyncWriter {
     private func mergeBulkDuplicates() throws {
         // An occurrence handed on twice got an id per copy: the first one stays.
         try db.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS bulk_occurrences (event_id INTEGER, instance TEXT, id INTEGER, extra INTEGER, PRIMARY KEY (event_id, instance)) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS bulk_occurrences (event_id INTEGER, instance_key INTEGER, id INTEGER, extra INTEGER, PRIMARY KEY (event_id, instance_key)) WITHOUT ROWID;
             DELETE FROM temp.bulk_occurrences;
-            INSERT INTO temp.bulk_occurrences SELECT event_id, instance, min(occurrence_id), count(DISTINCT occurrence_id) - 1 FROM \(SQLiteSchema.dayTable)
-                GROUP BY event_id, instance HAVING count(DISTINCT occurrence_id) > 1;
-            UPDATE \(SQLiteSchema.dayTable) SET occurrence_id = (SELECT u.id FROM temp.bulk_occurrences u WHERE u.event_id = \(SQLiteSchema.dayTable).event_id AND u.instance = \(SQLiteSchema.dayTable).instance)
-                WHERE (event_id, instance) IN (SELECT event_id, instance FROM temp.bulk_occurrences);
+            INSERT INTO temp.bulk_occurrences SELECT event_id, instance_key, min(coalesce(occurrence_id, id)), count(DISTINCT coalesce(occurrence_id, id)) - 1 FROM \(SQLiteSchema.dayTable)
+                GROUP BY event_id, instance_key HAVING count(DISTINCT coalesce(occurrence_id, id)) > 1;
+            UPDATE \(SQLiteSchema.dayTable) SET occurrence_id = nullif((SELECT u.id FROM temp.bulk_occurrences u WHERE u.event_id = \(SQLiteSchema.dayTable).event_id AND u.instance_key = \(SQLiteSchema.dayTable).instance_key), id)
+                WHERE (event_id, instance_key) IN (SELECT event_id, instance_key FROM temp.bulk_occurrences);
             """)
         counts.occurrencesWritten -= try db.scalarInt("SELECT coalesce(sum(extra), 0) FROM temp.bulk_occurrences") ?? 0
         let columns = SQLiteSyncStatements.dayUpdatedColumns
@@ -347,8 +348,8 @@ final class SQLiteSyncWriter {
             DELETE FROM temp.bulk_duplicates;
             INSERT INTO temp.bulk_duplicates (id, keep, last)
                 SELECT o.id, g.keep, g.last FROM \(SQLiteSchema.dayTable) o
-                JOIN (SELECT event_id, instance, day, min(id) AS keep, max(id) AS last FROM \(SQLiteSchema.dayTable) GROUP BY event_id, instance, day
-                      HAVING count(*) > 1) g ON o.event_id = g.event_id AND o.instance = g.instance AND o.day = g.day;
+                JOIN (SELECT event_id, instance_key, day, min(id) AS keep, max(id) AS last FROM \(SQLiteSchema.dayTable) GROUP BY event_id, instance_key, day
+                      HAVING count(*) > 1) g ON o.event_id = g.event_id AND o.instance_key = g.instance_key AND o.day = g.day;
             UPDATE \(SQLiteSchema.dayTable) SET (\(columns.joined(separator: ", "))) =
                 (SELECT \(columns.map { "l.\($0)" }.joined(separator: ", ")) FROM \(SQLiteSchema.dayTable) l
                  WHERE l.id = (SELECT last FROM temp.bulk_duplicates d WHERE d.id = \(SQLiteSchema.dayTable).id))
@@ -515,7 +516,7 @@ final class SQLiteSyncWriter {
         if bulkLoading {
             // Borrowed in place: `occurrence.event` as an argument copies the whole event (Occurrence.withEvent).
             let eventID: Int64 = try occurrence.withEvent { try self.eventID($0) }
-            let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.OccurrenceTimes(occurrence).instance)
+            let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.instanceKey(occurrence.recurrenceID))
             if let slot = occurrenceIDs[k] { return (slot, eventID) }
             try endBulkLoad()
         }
@@ -531,7 +532,7 @@ final class SQLiteSyncWriter {
     /// an occurrence the file does not have yet: it takes that row's id).
     private struct OccurrenceSlot {
         var eventID: Int64
-        var instance: String
+        var instance: SQLiteRowEncoding.InstanceKey
         var values: SQLiteRowEncoding.OccurrenceValues
         var id: Int64?
     }
@@ -540,7 +541,7 @@ final class SQLiteSyncWriter {
     /// carry up to date; returns its slot. Occurrences are stored in their day entries (schema 10): a new one is
     /// written with its first day entry.
     private func writeOccurrence(_ occurrence: SQLiteRowEncoding.OccurrenceTimes, eventID: Int64) throws -> Int {
-        let k = OccurrenceKey(eventID: eventID, instance: occurrence.instance)
+        let k = OccurrenceKey(eventID: eventID, instance: SQLiteRowEncoding.instanceKey(occurrence.recurrenceID))
         if let slot = occurrenceIDs[k] { return slot }
         let values = SQLiteRowEncoding.OccurrenceValues(occurrence, zone: zone)
         var id: Int64?
@@ -550,7 +551,7 @@ final class SQLiteSyncWriter {
             let keyed = try keyedChildren()
             let select = keyed.selectOccurrence
             try select.bind(eventID, at: 1)
-            try select.bind(k.instance, at: 2)
+            try select.bind(k.instance.key, at: 2)
             if try select.step() {
                 id = select.int64(at: 0)
                 let unchanged = select.bool(at: 1) == values.allDay && select.int64(at: 2) == values.startUTC && select.int64(at: 3) == values.endUTC
@@ -561,7 +562,7 @@ final class SQLiteSyncWriter {
                     // Every day entry of the occurrence, also those outside the window, carries its values.
                     let update = keyed.updateOccurrence
                     try update.bind(eventID, at: 1)
-                    try update.bind(k.instance, at: 2)
+                    try update.bind(k.instance.key, at: 2)
                     try values.bind(to: update, from: 3)
                     try update.run()
                     counts.occurrencesWritten += 1
@@ -584,11 +585,12 @@ final class SQLiteSyncWriter {
         let newID = nextDayID
         func bind(_ s: Statement) throws {
             try s.bind(newID, at: 1)
-            try s.bind(occurrence.id ?? newID, at: 2)
+            // The occurrence's first row holds NULL: the occurrence's id is that row's own (schema 12).
+            if let id = occurrence.id { try s.bind(id, at: 2) } else { try s.bindNull(at: 2) }
             try SQLiteRowEncoding.bindNarrowDayValues(day, eventID: eventID, to: s, from: 3)
-            try s.bind(occurrence.instance, at: 13)
             try s.bind(dayText, at: 14)
             try occurrence.values.bind(to: s, from: 15, besides: day)
+            try SQLiteRowEncoding.bind(occurrence.instance, to: s, key: 13, text: 20)
         }
         var result: Int64?
         var written = false
@@ -605,7 +607,7 @@ final class SQLiteSyncWriter {
             if occurrence.id == nil {
                 // A copy of a day entry this run wrote already (a stage handed it on twice): its occurrence's id.
                 try keyed.selectOccurrence.bind(eventID, at: 1)
-                try keyed.selectOccurrence.bind(occurrence.instance, at: 2)
+                try keyed.selectOccurrence.bind(occurrence.instance.key, at: 2)
                 let found = try keyed.selectOccurrence.step() ? keyed.selectOccurrence.int64(at: 0) : nil
                 try keyed.selectOccurrence.reset()
                 guard let found else { throw CalpipeError.sqlite(path, "a row vanished during the run (\(keyed.selectOccurrence.sql))") }
@@ -619,7 +621,7 @@ final class SQLiteSyncWriter {
             } else {
                 let select = keyed.selectDay
                 try select.bind(eventID, at: 1)
-                try select.bind(occurrence.instance, at: 2)
+                try select.bind(occurrence.instance.key, at: 2)
                 try select.bind(dayText, at: 3)
                 defer { try? select.reset() }
                 guard try select.step() else { throw CalpipeError.sqlite(path, "a row vanished during the run (\(select.sql))") }
@@ -780,9 +782,9 @@ final class SQLiteSyncWriter {
         let inRange = occurrencesInRange ? "day >= :fromDay AND day < :toDay AND " : ""
         let start = SQLiteSchema.occurrenceValue("start_utc", of: SQLiteSchema.dayTable), end = SQLiteSchema.occurrenceValue("end_utc", of: SQLiteSchema.dayTable)
         let occurrenceInWindow = """
-            \(inRange)\(children) AND occurrence_id <= :maxDay
+            \(inRange)\(children) AND coalesce(occurrence_id, id) <= :maxDay
             AND \(start) < :end AND (\(end) > :start OR (\(end) <= \(start) AND \(start) >= :start))
-            AND occurrence_id NOT IN (SELECT id FROM temp.seen_occurrences)\(keepRemoved ? " AND occurrence_removed_run IS NULL" : "")
+            AND coalesce(occurrence_id, id) NOT IN (SELECT id FROM temp.seen_occurrences)\(keepRemoved ? " AND occurrence_removed_run IS NULL" : "")
             """
         // Day entries carry their event (the unique key begins with it); a condition marked unindexed ("+event_id
         // ...", the ranges the window gained) is read off the day range.
@@ -791,7 +793,7 @@ final class SQLiteSyncWriter {
             AND day >= :fromDay AND day < :toDay
             AND id NOT IN (SELECT id FROM temp.seen_days)
             """
-        let ofDoomedOccurrences = "(event_id, instance) IN (SELECT event_id, instance FROM temp.doomed_occurrences)"
+        let ofDoomedOccurrences = "(event_id, instance_key) IN (SELECT event_id, instance_key FROM temp.doomed_occurrences)"
         @discardableResult
         func run(_ sql: String) throws -> Int {
             let statement = try db.cachedStatement(sql)
@@ -811,7 +813,7 @@ final class SQLiteSyncWriter {
                 counts.eventsRemoved += try run("UPDATE events SET removed_run = :run WHERE removed_run IS NULL AND \(eventInWindow)")
             }
             try run("DELETE FROM temp.doomed_occurrences")
-            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance FROM \(SQLiteSchema.dayTable) WHERE \(occurrenceInWindow)")
+            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance_key FROM \(SQLiteSchema.dayTable) WHERE \(occurrenceInWindow)")
             try run("UPDATE \(SQLiteSchema.dayTable) SET occurrence_removed_run = :run WHERE occurrence_removed_run IS NULL AND \(ofDoomedOccurrences)")
             counts.daysRemoved += try run("UPDATE \(SQLiteSchema.dayTable) SET removed_run = :run WHERE removed_run IS NULL AND \(dayInWindow)")
         } else {
@@ -827,7 +829,7 @@ final class SQLiteSyncWriter {
                 counts.eventsRemoved += try run("DELETE FROM events WHERE id IN (SELECT id FROM temp.doomed)")
             }
             try run("DELETE FROM temp.doomed_occurrences")
-            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance FROM \(SQLiteSchema.dayTable) WHERE \(occurrenceInWindow)")
+            counts.occurrencesRemoved += try run("INSERT OR IGNORE INTO temp.doomed_occurrences SELECT event_id, instance_key FROM \(SQLiteSchema.dayTable) WHERE \(occurrenceInWindow)")
             try run("DELETE FROM forecasts WHERE day_entry_id IN (SELECT id FROM \(SQLiteSchema.dayTable) WHERE \(ofDoomedOccurrences))")
             try run("DELETE FROM \(SQLiteSchema.dayTable) WHERE \(ofDoomedOccurrences)")
             try run("DELETE FROM temp.doomed")
