@@ -200,6 +200,25 @@ final class JSONBytesTests: XCTestCase {
         XCTAssertEqual(decoded, long)
     }
 
+    /// Two bytes to escape anywhere in a string of 40 (across the 16- and 8-byte blocks the escaper stores whole),
+    /// quoted by `JSONBytes` as JSONSerialization reads it back: the bytes stored past an escape are overwritten.
+    func testEscapingTwoBytesAnywhereInOneString() throws {
+        let plain = Array("Zürich Übergabe 会議 ok, and some more text".utf8)
+        for special: (UInt8, UInt8) in [(0x22, 0x0A), (0x5C, 0x01), (0x09, 0x22)] {
+            for a in 0..<40 {
+                for b in a..<40 {
+                    var bytes = Array(plain[0..<40])
+                    bytes[a] = special.0
+                    bytes[b] = special.1
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let written = rendered(pretty: false) { $0.quoted(text) }
+                    let decoded = try JSONSerialization.jsonObject(with: Data(written.utf8), options: [.fragmentsAllowed]) as? String
+                    XCTAssertEqual(decoded, text, "bytes \(special) at \(a) and \(b)")
+                }
+            }
+        }
+    }
+
     func testNumbersDatesAndOffsetsAsTheirStringForms() {
         for n in [0.0, -0.0, 1, -1, 0.1, -5.5, 1e15, -1e15, 999_999_999_999_999, 1e300, 2.5e-8, .nan, .infinity, -.infinity, 47.376_887] {
             XCTAssertEqual(rendered(pretty: false) { $0.number(n) }, JSONWriter.numberText(n), "\(n)")

@@ -243,7 +243,7 @@ extension ICSEventBuilder {
         event.otherProperties = consume other
         event.components = frame.children
         event.origin = SourceLocation(file: label, line: frame.beginLine)
-        frame.text.withUnsafeBufferPointer { event.setSourceText(utf8: $0) }
+        event.setSourceText(utf8: frame.text)
 
         // Parameters of fields that have no field of their own.
         var fieldParameters: [String: [Parameter]] = consume listParameters

@@ -10,21 +10,23 @@ public enum JSONEscaping {
         return firstEscaped(base, from: 0, count: utf8.count) == utf8.count
     }
 
-    /// The index of the first byte at or after `from` that needs an escape, or `count`. Sixteen bytes at a time
-    /// (strings are mostly plain: this test, not the copy, was the JSON sinks' largest cost).
+    /// The index of the first byte at or after `from` that needs an escape, or `count`. Sixteen bytes at a time,
+    /// then eight (strings are mostly plain: this test, not the copy, was the JSON sinks' largest cost).
     @inlinable
     static func firstEscaped(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
         var i = from
         let raw = UnsafeRawPointer(base)
-        let space = SIMD16<UInt8>(repeating: 0x20), quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
         while i + 16 <= count {
-            let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            if any((v .< space) .| (v .== quote) .| (v .== backslash)) { break }
+            if let k = escapedIndex16(raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)) { return i + k }
             i += 16
         }
+        while i + 8 <= count {
+            let bits = escapedBits(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            if bits != 0 { return i + firstByte(bits) }
+            i += 8
+        }
         while i < count {
-            let u = base[i]
-            if u < 0x20 || u == 0x22 || u == 0x5C { return i }
+            if needsEscape(base[i]) { return i }
             i += 1
         }
         return count
@@ -35,23 +37,43 @@ public enum JSONEscaping {
     public static func worstCase(_ count: Int) -> Int { count * 6 }
 
     /// Writes the escaped form of `utf8` (without quotes) at `out`, which has room for `worstCase(utf8.count)`
-    /// bytes; returns the position after it.
+    /// bytes; returns the position after it. One pass: plain bytes are stored 16 (then 8) at a time as they are
+    /// checked, and the position of an escape comes from the check itself. A block stored past an escape is
+    /// overwritten by what follows; the room for the worst case covers the overhang.
     @inlinable
     public static func escape(_ utf8: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         guard let base = utf8.baseAddress else { return start }
+        let raw = UnsafeRawPointer(base)
         var out = start
         var i = 0
         let n = utf8.count
         while i < n {
-            // The plain run up to the next byte to escape, copied at once.
-            let next = firstEscaped(base, from: i, count: n)
-            if next > i {
-                out.update(from: base + i, count: next - i)
-                out += next - i
+            // The plain run up to the next byte to escape, stored as it is checked.
+            var hit = false
+            while i + 16 <= n {
+                let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                UnsafeMutableRawPointer(out).storeBytes(of: v, as: SIMD16<UInt8>.self)
+                if let k = escapedIndex16(v) { out += k; i += k; hit = true; break }
+                out += 16
+                i += 16
             }
-            guard next < n else { break }
-            let u = base[next]
-            i = next + 1
+            while !hit, i + 8 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                UnsafeMutableRawPointer(out).storeBytes(of: w, as: UInt64.self)
+                let bits = escapedBits(w)
+                if bits != 0 { let k = firstByte(bits); out += k; i += k; hit = true; break }
+                out += 8
+                i += 8
+            }
+            while !hit, i < n {
+                if needsEscape(base[i]) { break }
+                out.pointee = base[i]
+                out += 1
+                i += 1
+            }
+            guard i < n else { break }
+            let u = base[i]
+            i += 1
             out[0] = 0x5C
             switch u {
             case 0x22: out[1] = 0x22
@@ -72,6 +94,38 @@ public enum JSONEscaping {
         }
         return out
     }
+
+    @inlinable @inline(__always)
+    static func needsEscape(_ u: UInt8) -> Bool { u < 0x20 || u == 0x22 || u == 0x5C }
+
+    /// The offset of the first byte of the block that needs an escape, or nil: a vector test for the block (most
+    /// are plain), then the two halves as words for the position.
+    @inlinable @inline(__always)
+    static func escapedIndex16(_ v: SIMD16<UInt8>) -> Int? {
+        let space = SIMD16<UInt8>(repeating: 0x20), quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
+        guard any((v .< space) .| (v .== quote) .| (v .== backslash)) else { return nil }
+        let words = unsafeBitCast(v, to: SIMD2<UInt64>.self)
+        let low = escapedBits(words[0])
+        return low != 0 ? firstByte(low) : 8 + firstByte(escapedBits(words[1]))
+    }
+
+    /// For eight bytes read as a word (the first byte lowest), a word whose lowest set bit is the high bit of the
+    /// first byte below 0x20 or equal to `"` or `\`; zero when there is none. (The borrow of a subtraction may
+    /// mark bytes after a real one, never before it, so only the lowest bit is meaningful.)
+    @inlinable @inline(__always)
+    static func escapedBits(_ word: UInt64) -> UInt64 {
+        let x = UInt64(littleEndian: word)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let q = x ^ (ones &* 0x22), b = x ^ (ones &* 0x5C)
+        let control = (x &- ones &* 0x20) & ~x
+        let quote = (q &- ones) & ~q
+        let backslash = (b &- ones) & ~b
+        return (control | quote | backslash) & (ones &* 0x80)
+    }
+
+    /// The byte offset of the lowest set bit of `escapedBits`.
+    @inlinable @inline(__always)
+    static func firstByte(_ bits: UInt64) -> Int { bits.trailingZeroBitCount >> 3 }
 
     @inlinable
     static func hexDigit(_ v: UInt8) -> UInt8 {

@@ -55,6 +55,12 @@ public struct Event: Hashable, Sendable {
         })
     }
 
+    /// The same from an array (which may have room to spare), so that a reader need not capture its event in a
+    /// closure to pass a pointer (the ICS builder did: about 1 M more instructions per 5,000 events).
+    package mutating func setSourceText(utf8 bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { setSourceText(utf8: $0) }
+    }
+
     /// The length of `sourceText` in UTF-8 bytes, without decoding it.
     package var sourceTextUTF8Count: Int { source?.utf8Count ?? 0 }
 
