@@ -26,6 +26,12 @@ final class IncrementalRunTests: XCTestCase {
 
     static func stamp(_ d: CivilDate) -> String { d.iso8601.replacingOccurrences(of: "-", with: "") }
 
+    /// One event in Europe/Berlin from `start` to `end` (local `yyyyMMddTHHmmss`), with a rule when given.
+    static func berlin(_ uid: String, _ summary: String, _ start: String, _ end: String, rule: String? = nil) -> Item {
+        Item(uid: uid, lines: ["UID:\(uid)", "DTSTAMP:20261101T000000Z", "SUMMARY:\(summary)", "DTSTART;TZID=Europe/Berlin:\(start)",
+                               "DTEND;TZID=Europe/Berlin:\(end)"] + (rule.map { ["RRULE:\($0)"] } ?? []))
+    }
+
     /// A feed of `count` events around November and December 2026 in Europe/Berlin: timed, all-day over
     /// several days, across midnight, weekly and daily series (COUNT or open-ended), some with overrides;
     /// some start before the window and some after it.
@@ -354,14 +360,9 @@ final class IncrementalRunTests: XCTestCase {
     /// reaches every gained day and is parsed.
     func testMovedWindowLeavesAnEndedCountSeriesUnparsed() throws {
         let items = [
-            Item(uid: "count@calpipe.test", lines: ["UID:count@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Three weeks",
-                                                   "DTSTART;TZID=Europe/Berlin:20261102T090000", "DTEND;TZID=Europe/Berlin:20261102T100000",
-                                                   "RRULE:FREQ=WEEKLY;COUNT=3"]),
-            Item(uid: "open@calpipe.test", lines: ["UID:open@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Every day",
-                                                  "DTSTART;TZID=Europe/Berlin:20261102T120000", "DTEND;TZID=Europe/Berlin:20261102T123000",
-                                                  "RRULE:FREQ=DAILY"]),
-            Item(uid: "single@calpipe.test", lines: ["UID:single@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Once",
-                                                    "DTSTART;TZID=Europe/Berlin:20261110T090000", "DTEND;TZID=Europe/Berlin:20261110T100000"]),
+            Self.berlin("count@calpipe.test", "Three weeks", "20261102T090000", "20261102T100000", rule: "FREQ=WEEKLY;COUNT=3"),
+            Self.berlin("open@calpipe.test", "Every day", "20261102T120000", "20261102T123000", rule: "FREQ=DAILY"),
+            Self.berlin("single@calpipe.test", "Once", "20261110T090000", "20261110T100000"),
         ]
         try writeFeed(items)
         try run(pipelineText(db: "a.db", from: "2026-11-01", to: "2026-12-01"))
@@ -377,11 +378,8 @@ final class IncrementalRunTests: XCTestCase {
     /// series, and none of their instances is lost.
     func testMovedWindowGainingMoreInstancesThanOneBatchKeepsThemAll() throws {
         let items = [
-            Item(uid: "minutely@calpipe.test", lines: ["UID:minutely@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Every minute",
-                                                      "DTSTART;TZID=Europe/Berlin:20261102T000000", "DTEND;TZID=Europe/Berlin:20261102T000500",
-                                                      "RRULE:FREQ=MINUTELY"]),
-            Item(uid: "single@calpipe.test", lines: ["UID:single@calpipe.test", "DTSTAMP:20261101T000000Z", "SUMMARY:Once",
-                                                    "DTSTART;TZID=Europe/Berlin:20261103T090000", "DTEND;TZID=Europe/Berlin:20261103T100000"]),
+            Self.berlin("minutely@calpipe.test", "Every minute", "20261102T000000", "20261102T000500", rule: "FREQ=MINUTELY"),
+            Self.berlin("single@calpipe.test", "Once", "20261103T090000", "20261103T100000"),
         ]
         try writeFeed(items)
         try run(pipelineText(db: "a.db", from: "2026-11-01", to: "2026-11-04"))
