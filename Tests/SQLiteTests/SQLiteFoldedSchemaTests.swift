@@ -67,16 +67,23 @@ final class SQLiteFoldedSchemaTests: XCTestCase {
         return out
     }
 
+    /// An empty file of schema `version` (its migrations, as that calpipe ran them) with `source` attached as
+    /// `fresh` and `tables` copied from it as they are; the caller writes the rest and detaches.
+    private func oldFile(version: Int, of source: String, to target: String, copying tables: [String]) throws -> Database {
+        let db = try Database(path: path(target))
+        for migration in SQLiteSchema.migrations.prefix(version) { try db.execute(migration) }
+        try db.setUserVersion(version)
+        try db.execute("ATTACH DATABASE '\(path(source))' AS fresh")
+        for table in tables {
+            try db.execute("INSERT INTO main.\(table) SELECT * FROM fresh.\(table)")
+        }
+        return db
+    }
+
     /// The rows of the version 10 file `source` as a calpipe of schema 9 stored them: an `occurrences` table numbered
     /// 1...n in id order, day entries pointing at it, and no folded columns.
     private func writeVersion9(of source: String, to target: String) throws {
-        let db = try Database(path: path(target))
-        for migration in SQLiteSchema.migrations.prefix(9) { try db.execute(migration) }
-        try db.setUserVersion(9)
-        try db.execute("ATTACH DATABASE '\(path(source))' AS fresh")
-        for table in ["events", "attendees", "runs", "days", "meta", "source_state", "plugin_state"] {
-            try db.execute("INSERT INTO main.\(table) SELECT * FROM fresh.\(table)")
-        }
+        let db = try oldFile(version: 9, of: source, to: target, copying: ["events", "attendees", "runs", "days", "meta", "source_state", "plugin_state"])
         try db.execute("""
             CREATE TEMP TABLE numbering AS SELECT id AS old, row_number() OVER (ORDER BY id) AS new FROM fresh.occurrences;
             INSERT INTO main.occurrences
@@ -94,13 +101,7 @@ final class SQLiteFoldedSchemaTests: XCTestCase {
     /// The rows of the file `source` (the current schema) as a calpipe of schema 10 stored them: day entries in a
     /// table with their local times and sort key (what the `day_entries` view shows).
     private func writeVersion10(of source: String, to target: String) throws {
-        let db = try Database(path: path(target))
-        for migration in SQLiteSchema.migrations.prefix(10) { try db.execute(migration) }
-        try db.setUserVersion(10)
-        try db.execute("ATTACH DATABASE '\(path(source))' AS fresh")
-        for table in ["events", "attendees", "runs", "days", "meta", "source_state", "plugin_state", "day_entries", "forecasts"] {
-            try db.execute("INSERT INTO main.\(table) SELECT * FROM fresh.\(table)")
-        }
+        let db = try oldFile(version: 10, of: source, to: target, copying: ["events", "attendees", "runs", "days", "meta", "source_state", "plugin_state", "day_entries", "forecasts"])
         try db.execute("UPDATE main.meta SET schema_version = 10")
         try db.execute("DETACH DATABASE fresh")
     }
@@ -108,13 +109,7 @@ final class SQLiteFoldedSchemaTests: XCTestCase {
     /// The rows of the file `source` (the current schema) as a calpipe of schema 11 stored them: `day_rows` with each
     /// occurrence's instance as text and every row's occurrence id.
     private func writeVersion11(of source: String, to target: String) throws {
-        let db = try Database(path: path(target))
-        for migration in SQLiteSchema.migrations.prefix(11) { try db.execute(migration) }
-        try db.setUserVersion(11)
-        try db.execute("ATTACH DATABASE '\(path(source))' AS fresh")
-        for table in ["events", "attendees", "runs", "days", "meta", "source_state", "plugin_state", "forecasts"] {
-            try db.execute("INSERT INTO main.\(table) SELECT * FROM fresh.\(table)")
-        }
+        let db = try oldFile(version: 11, of: source, to: target, copying: ["events", "attendees", "runs", "days", "meta", "source_state", "plugin_state", "forecasts"])
         try db.execute("""
             INSERT INTO main.day_rows
                 SELECT r.id, d.occurrence_id, r.event_id, d.instance, r.day, r.part, r.parts, r.all_day, r.start_utc, r.end_utc,
