@@ -218,6 +218,7 @@ int main(int argc, char **argv) {
         exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");
         exec(dst, "CREATE UNIQUE INDEX day_entries_key ON day_rows (event_id, instance_key, day)");
         exec(dst, "CREATE INDEX day_entries_by_day ON day_rows (day)");
+        exec(dst, "CREATE INDEX day_entries_occurrence ON day_rows (occurrence_id) WHERE occurrence_id IS NOT NULL");
     } else if (bulkSchema && sourceNarrow) {
         /* Schema 11's keys and indexes (SQLiteSchema.narrowIndexes). */
         exec(dst, "CREATE UNIQUE INDEX events_key ON events (source, uid, recurrence_id)");

@@ -30,7 +30,7 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         XCTAssertEqual(try db.journalMode, "wal")
         XCTAssertEqual(try db.scalarInt("PRAGMA page_size"), 16_384)
         XCTAssertEqual(try db.rows("SELECT type, name FROM sqlite_master ORDER BY type, name"), [
-            ["index", "day_entries_by_day"], ["index", "day_entries_key"],
+            ["index", "day_entries_by_day"], ["index", "day_entries_key"], ["index", "day_entries_occurrence"],
             ["index", "events_key"],
             ["index", "sqlite_autoindex_plugin_state_1"], ["index", "sqlite_autoindex_source_state_1"],
             ["table", "attendees"], ["table", "day_rows"], ["table", "days"], ["table", "events"], ["table", "forecasts"],
@@ -78,6 +78,53 @@ final class SQLiteSinkSchemaTests: XCTestCase {
         let plan = try db.rows("EXPLAIN QUERY PLAN SELECT * FROM day_entries WHERE day >= '2026-11-01' AND day < '2026-11-08' ORDER BY day, sort_key")
         XCTAssertEqual(plan.map { $0[3] }, ["SEARCH r USING INDEX day_entries_by_day (day>? AND day<?)", "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"])
         XCTAssertEqual(try db.integrityCheck(), ["ok"])
+    }
+
+    /// `occurrences` is a view over the day rows: finding an occurrence by its id, or joining the day entries to
+    /// their occurrence as readers of the old tables did, must seek, not scan the day rows once per row (that took
+    /// 10 s for one minutely series' 8,724 entries). An occurrence whose earliest row is not its first (a window
+    /// moved back gained a day before it) keeps its id.
+    func testOccurrencesAreFoundByIdAndJoinedToTheirDayEntries() throws {
+        let path = dir.appendingPathComponent("join.db").path
+        let feed = [
+            event("trip@x", "Trip", at(2026, 11, 2, 18), at(2026, 11, 5, 9)),
+            event("call@x", "Call", at(2026, 11, 4, 10), at(2026, 11, 4, 11)),
+        ]
+        let joined = """
+            SELECT e.uid, d.day, o.id = d.occurrence_id, o.start_local, o.end_local FROM day_entries d
+            JOIN occurrences o ON o.id = d.occurrence_id JOIN events e ON e.id = o.event_id ORDER BY e.uid, d.day
+            """
+        let trip = "SELECT o.id FROM occurrences o JOIN events e ON e.id = o.event_id WHERE e.uid = 'trip@x'"
+        // First the window from the 3rd: the trip's row of the 3rd is its first, the occurrence's id.
+        try runSink(path: path, events: feed, window: Window(from: CivilDate(year: 2026, month: 11, day: 3), to: CivilDate(year: 2026, month: 12, day: 1)))
+        let tripId = try Database(path: path).rows(trip)
+        XCTAssertEqual(try Database(path: path).rows(joined).map { $0[1].text }, ["2026-11-04", "2026-11-03", "2026-11-04", "2026-11-05"])
+        // Then from the 1st: the gained row of the 2nd comes first and names the occurrence.
+        try runSink(path: path, events: feed)
+        let db = try Database(path: path)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM day_rows WHERE occurrence_id IS NOT NULL AND day = '2026-11-02'"), 1)
+        XCTAssertEqual(try db.rows(joined).map { $0.map(\.description).joined(separator: "|") }, [
+            "'call@x'|'2026-11-04'|1|'2026-11-04T10:00:00'|'2026-11-04T11:00:00'",
+            "'trip@x'|'2026-11-02'|1|'2026-11-02T18:00:00'|'2026-11-05T09:00:00'",
+            "'trip@x'|'2026-11-03'|1|'2026-11-02T18:00:00'|'2026-11-05T09:00:00'",
+            "'trip@x'|'2026-11-04'|1|'2026-11-02T18:00:00'|'2026-11-05T09:00:00'",
+            "'trip@x'|'2026-11-05'|1|'2026-11-02T18:00:00'|'2026-11-05T09:00:00'",
+        ])
+        XCTAssertEqual(try db.rows(trip), tripId)
+        XCTAssertEqual(try db.rows("SELECT count(*) FROM occurrences WHERE id = ?", arguments: [tripId[0][0]]), [[1]])
+        XCTAssertEqual(try db.rows("SELECT count(*) FROM occurrences"), [[2]])
+        // The plans: a lookup by id seeks in both parts of the view, and no loop of the join scans the day rows
+        // inside another scan (two SCANs under one parent are nested loops).
+        func plan(_ sql: String) throws -> [(parent: Int, detail: String)] {
+            try db.rows("EXPLAIN QUERY PLAN " + sql).map { (Int($0[1].int64 ?? -1), $0[3].text ?? "") }
+        }
+        let byId = try plan("SELECT * FROM occurrences WHERE id = 7")
+        XCTAssertEqual(byId.filter { $0.detail.hasPrefix("SCAN") }.count, 0, "\(byId)")
+        for sql in ["SELECT * FROM day_entries d JOIN occurrences o ON o.id = d.occurrence_id", joined] {
+            let steps = try plan(sql)
+            let scans = Dictionary(grouping: steps.filter { $0.detail.hasPrefix("SCAN") }, by: \.parent)
+            XCTAssertEqual(scans.values.filter { $0.count > 1 }.count, 0, "nested scans: \(steps)")
+        }
     }
 
     func testVersion1DatabaseIsUpgradedInPlace() throws {

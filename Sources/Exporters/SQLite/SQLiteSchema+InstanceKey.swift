@@ -56,6 +56,9 @@ extension SQLiteSchema {
     static let keyedIndexes: [(name: String, sql: String)] = [
         ("day_entries_key", "CREATE UNIQUE INDEX day_entries_key ON \(dayTable) (event_id, instance_key, day)"),
         ("day_entries_by_day", "CREATE INDEX day_entries_by_day ON \(dayTable) (day)"),
+        // The rows that name their occurrence (an occurrence's second and later days): `occurrences` finds an
+        // occurrence whose first row is gone by this id. Only multi-day occurrences have such rows.
+        ("day_entries_occurrence", "CREATE INDEX day_entries_occurrence ON \(dayTable) (occurrence_id) WHERE occurrence_id IS NOT NULL"),
     ]
 
     /// The instance text a key stands for (`SQLiteRowEncoding.instanceKey`), in SQL: the form in the low 12 bits
@@ -94,16 +97,30 @@ extension SQLiteSchema {
         .replacingOccurrences(of: "r.id, r.occurrence_id, r.event_id, r.instance,", with: "r.id, coalesce(r.occurrence_id, r.id) AS occurrence_id, r.event_id, \(instance(of: "r")) AS instance,")
 
     /// `occurrences` as readers knew the table (columns and rows): one row per occurrence, read off its first day
-    /// row by the unique key.
+    /// row by the unique key. Two parts, so that the id is a column SQLite can seek, not `coalesce(occurrence_id,
+    /// id)`: a join `day_entries d JOIN occurrences o ON o.id = d.occurrence_id` or a lookup `WHERE id = ?` would
+    /// otherwise scan every day row for each row it looks up. An occurrence's first row holds NULL in
+    /// `occurrence_id`, its id is the row's (found by the rowid); where that row is gone (the window moved past
+    /// the occurrence's first day), the earliest row left names the id (found by `day_entries_occurrence`).
     static let occurrencesViewV12 = """
         CREATE VIEW occurrences AS
-        SELECT coalesce(r.occurrence_id, r.id) AS id, r.event_id, \(instance(of: "r")) AS instance,
+        \(occurrencesPart(id: "r.id", where: "r.occurrence_id IS NULL"))
+        UNION ALL
+        \(occurrencesPart(id: "r.occurrence_id", where: "r.occurrence_id IS NOT NULL"));
+        """
+
+    /// One part of `occurrences`: the earliest day rows of their occurrence among those `where` admits.
+    private static func occurrencesPart(id: String, where condition: String) -> String {
+        """
+        SELECT \(id) AS id, r.event_id, \(instance(of: "r")) AS instance,
             \(occurrenceValue("all_day", of: "r")) AS all_day, \(occurrenceValue("start_utc", of: "r")) AS start_utc,
             \(occurrenceValue("end_utc", of: "r")) AS end_utc,
             coalesce(r.occurrence_start_local, \(startLocal(of: "r"))) AS start_local,
             coalesce(r.occurrence_end_local, \(endLocal(of: "r"))) AS end_local,
             r.occurrence_removed_run AS removed_run
         FROM \(dayTable) r
-        WHERE NOT EXISTS (SELECT 1 FROM \(dayTable) x WHERE x.event_id = r.event_id AND x.instance_key = r.instance_key AND x.day < r.day);
+        WHERE \(condition)
+            AND NOT EXISTS (SELECT 1 FROM \(dayTable) x WHERE x.event_id = r.event_id AND x.instance_key = r.instance_key AND x.day < r.day)
         """
+    }
 }
