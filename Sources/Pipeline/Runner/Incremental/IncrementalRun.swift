@@ -283,8 +283,8 @@ public final class IncrementalRun: Sendable {
 
     private static func position(file: Int, line: Int) -> Int64 { Int64(file) << 40 | Int64(line & 0xFF_FFFF_FFFF) }
 
-    /// For a source read event by event whose context is the stored one: a check a reader calls with an event's
-    /// raw text (BEGIN to END, unfolded, as `Event.sourceText`) before it parses it. True when the text is that of
+    /// For a source read event by event whose context is the stored one: a check a reader calls with the hash of an
+    /// event's raw text (BEGIN to END, unfolded, as `Event.sourceText`) before it parses it. True when the text is that of
     /// a stored single event that needs no work (as `filter` decides for parsed events: not seen before in this
     /// run, not touching a range the window gained): the reader leaves it out unparsed and its row is kept.
     /// Series parts are always parsed (the expand stage may need them). nil: every event must be parsed.
@@ -304,11 +304,11 @@ public final class IncrementalRun: Sendable {
         memory(for: source)?.stored(textHash: hash) != nil
     }
 
-    /// The check's arguments: the text, the index of its file (in the order given to `setContext`) and the line
-    /// of its BEGIN. With a `scan` of the files, the parts of a series are left out too when the series is
+    /// The check's arguments: the hash of the text (`Fingerprint.rawText(bytes:)`), the index of its file (in the
+    /// order given to `setContext`) and the line of its BEGIN. With a `scan` of the files, the parts of a series are left out too when the series is
     /// unchanged as a whole: every stored part's text is in the files once, no new or changed event has its UID,
     /// and no part touches a range the window gained (the expand stage then has nothing to do with it).
-    package func unchangedTextCheck(source: String, scan: TextScan?) -> ((UnsafeRawBufferPointer, Int, Int) -> Bool)? {
+    package func unchangedTextCheck(source: String, scan: TextScan?) -> ((Int64, Int, Int) -> Bool)? {
         guard case .events(let delta) = plan(for: source), let memory = memory(for: source),
               let stored = memory.contextHash, stored == context(for: source) else { return nil }
         var unchangedSeries: Set<UInt64> = []
@@ -321,8 +321,8 @@ public final class IncrementalRun: Sendable {
             }
         }
         let mine = state.withLock { $0.progress(of: source) }
-        return { [self] text, file, line in
-            guard let event = memory.stored(textHash: Fingerprint.rawText(bytes: text)) else { return false }
+        return { [self] hash, file, line in
+            guard let event = memory.stored(textHash: hash) else { return false }
             if let series = event.series {
                 guard unchangedSeries.contains(series) else { return false }
             } else if event.touches(delta) {
