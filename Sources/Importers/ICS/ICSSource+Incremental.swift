@@ -87,16 +87,27 @@ extension ICSSource {
                     uidLines += 1
                     if l[3] == 0x3B { uidUnsafe = true } else { uid = Array(UnsafeRawBufferPointer(rebasing: l[4...])) }
                 }
-                if Self.isKeyword(l, "BEGIN:", "VALARM") {
-                    alarmsOpen += 1
-                    hadAlarm = true
-                } else if Self.isKeyword(l, "END:", "VALARM") {
-                    if alarmsOpen == 0 { plain = false }
-                    alarmsOpen -= 1
-                } else if Self.isPrefix(l, "BEGIN:") || (Self.isPrefix(l, "END:") && !Self.isKeyword(l, "END:", "VEVENT")) {
-                    plain = false
+                // Only a line that starts with B or E can begin or end a component.
+                let first = l[0] | 0x20
+                var end = false
+                if first == 0x62 {
+                    if Self.isKeyword(l, "BEGIN:", "VALARM") {
+                        alarmsOpen += 1
+                        hadAlarm = true
+                    } else if Self.isPrefix(l, "BEGIN:") {
+                        plain = false
+                    }
+                } else if first == 0x65 {
+                    if Self.isKeyword(l, "END:", "VEVENT") {
+                        end = true
+                    } else if Self.isKeyword(l, "END:", "VALARM") {
+                        if alarmsOpen == 0 { plain = false }
+                        alarmsOpen -= 1
+                    } else if Self.isPrefix(l, "END:") {
+                        plain = false
+                    }
                 }
-                guard Self.isKeyword(l, "END:", "VEVENT") else { return }
+                guard end else { return }
                 inEvent = false
                 let hash = block.withUnsafeBytes { Fingerprint.rawText(bytes: $0) }
                 scan.texts[hash, default: 0] += 1
