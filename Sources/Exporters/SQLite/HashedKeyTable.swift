@@ -3,11 +3,16 @@
 /// multiply (Fibonacci hashing), where a `Dictionary` would hash each key again with SipHash and probe through
 /// its own bookkeeping. Grows by doubling at half full. Read-only once made, so it may be shared between threads.
 struct HashedKeyTable<Value> {
-    private enum State: UInt8 { case empty, one, ambiguous }
+    fileprivate enum State: UInt8 { case empty, one, ambiguous }
 
-    private var keys: [UInt64]
-    private var values: [Value?]
-    private var states: [State]
+    /// Key, state and value side by side: a lookup touches one cache line.
+    fileprivate struct Slot {
+        var key: UInt64 = 0
+        var state = State.empty
+        var value: Value?
+    }
+
+    private var slots: [Slot]
     private var shift: UInt64
     private(set) var count = 0
 
@@ -15,24 +20,24 @@ struct HashedKeyTable<Value> {
     init(capacity: Int = 0) {
         var bits: UInt64 = 4
         while (1 << bits) < capacity * 2 { bits += 1 }
-        keys = Array(repeating: 0, count: 1 << bits)
-        values = Array(repeating: nil, count: 1 << bits)
-        states = Array(repeating: .empty, count: 1 << bits)
+        slots = Array(repeating: Slot(), count: 1 << bits)
         shift = 64 - bits
     }
 
     /// The slot of `key`, or of the empty slot where it would go.
     private func slot(of key: UInt64) -> Int {
-        let mask = keys.count - 1
-        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-        while states[i] != .empty, keys[i] != key { i = (i + 1) & mask }
-        return i
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while slots[i].state != .empty, slots[i].key != key { i = (i + 1) & mask }
+            return i
+        }
     }
 
     /// The value of `key`; nil when it has none or was given two (`insertUnlessTaken`).
     subscript(key: UInt64) -> Value? {
         let i = slot(of: key)
-        return states[i] == .one ? values[i] : nil
+        return slots[i].state == .one ? slots[i].value : nil
     }
 
     /// Adds `value` for `key`; a key given a second value keeps none (it is ambiguous, found as nil, for good).
@@ -40,11 +45,11 @@ struct HashedKeyTable<Value> {
     @discardableResult
     mutating func insertUnlessTaken(_ value: Value, for key: UInt64) -> Bool {
         let i = slot(of: key)
-        switch states[i] {
+        switch slots[i].state {
         case .empty: fill(i, key, value)
         case .one:
-            states[i] = .ambiguous
-            values[i] = nil
+            slots[i].state = .ambiguous
+            slots[i].value = nil
         case .ambiguous: return false
         }
         return true
@@ -53,36 +58,28 @@ struct HashedKeyTable<Value> {
     /// Changes the value of `key` (`initial` first when it has none).
     mutating func update(_ key: UInt64, initial: Value, _ change: (inout Value) -> Void) {
         let i = slot(of: key)
-        if states[i] == .empty {
+        if slots[i].state == .empty {
             var value = initial
             change(&value)
             fill(i, key, value)
-        } else if var value = values[i] {
-            values[i] = nil
-            change(&value)
-            values[i] = value
+        } else if slots[i].value != nil {
+            change(&slots[i].value!)
         }
     }
 
     private mutating func fill(_ i: Int, _ key: UInt64, _ value: Value) {
-        keys[i] = key
-        values[i] = value
-        states[i] = .one
+        slots[i] = Slot(key: key, state: .one, value: value)
         count += 1
-        if count * 2 > keys.count { grow() }
+        if count * 2 > slots.count { grow() }
     }
 
     private mutating func grow() {
-        var bigger = HashedKeyTable(capacity: keys.count)
-        for i in keys.indices where states[i] != .empty {
-            let j = bigger.slot(of: keys[i])
-            bigger.keys[j] = keys[i]
-            bigger.values[j] = values[i]
-            bigger.states[j] = states[i]
-        }
+        var bigger = HashedKeyTable(capacity: slots.count)
+        for slot in slots where slot.state != .empty { bigger.slots[bigger.slot(of: slot.key)] = slot }
         bigger.count = count
         self = bigger
     }
 }
 
 extension HashedKeyTable: Sendable where Value: Sendable {}
+extension HashedKeyTable.Slot: Sendable where Value: Sendable {}

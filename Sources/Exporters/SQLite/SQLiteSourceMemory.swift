@@ -31,12 +31,15 @@ final class SQLiteSourceMemory: SourceMemory, Sendable {
     init(fingerprint: SourceFingerprint, db: Database, source: String, contextHash: String?) throws {
         self.fingerprint = fingerprint
         self.contextHash = contextHash
-        // Keys seen twice are ambiguous (`HashedKeyTable.insertUnlessTaken`): never a wrong skip.
-        var events = HashedKeyTable<StoredEvent>()
-        var texts = HashedKeyTable<StoredText>()
+        // Sized once (from the events_key index) rather than grown row by row. Keys seen twice are ambiguous
+        // (`HashedKeyTable.insertUnlessTaken`): never a wrong skip.
+        let rows = try db.scalarInt("SELECT count(*) FROM events WHERE source = ?", arguments: [.text(source)]) ?? 0
+        var events = HashedKeyTable<StoredEvent>(capacity: rows)
+        var texts = HashedKeyTable<StoredText>(capacity: contextHash == nil ? 0 : rows)
         var seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]] = [:]
-        var uidCounts = HashedKeyTable<Int32>()
+        var uidCounts = HashedKeyTable<Int32>(capacity: rows)
         var allIDs: [Int64] = []
+        allIDs.reserveCapacity(rows)
         let s = try db.prepare("""
             SELECT id, uid, recurrence_id, content_hash, removed_run, text_hash, start_utc, span_end_utc,
                    rrule IS NULL AND rdate IS NULL AND recurrence_id = ''
