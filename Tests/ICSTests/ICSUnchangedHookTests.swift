@@ -77,7 +77,7 @@ final class ICSUnchangedHookTests: XCTestCase {
             let path = dir.appendingPathComponent("f.ics").path
             try text.write(toFile: path, atomically: false, encoding: .utf8)
             var scan = IncrementalRun.TextScan()
-            return ICSSource.scan(path: path, into: &scan, known: { _ in true })
+            return ICSSource.scan(path: path, into: &scan, known: { _ in StoredText(id: 1, startUTC: 0, spanEndUTC: nil, series: nil) })
         }
         let base = try hash(Self.feed)
         XCTAssertNotNil(base)
@@ -86,7 +86,7 @@ final class ICSUnchangedHookTests: XCTestCase {
         let path = dir.appendingPathComponent("f.ics").path
         try Self.feed.replacingOccurrences(of: "\r\n", with: "\n").write(toFile: path, atomically: false, encoding: .utf8)
         var scan = IncrementalRun.TextScan()
-        XCTAssertEqual(ICSSource.scan(path: path, into: &scan, known: { _ in false }), base)
+        XCTAssertEqual(ICSSource.scan(path: path, into: &scan, known: { _ in nil }), base)
         var offered: [Int64] = []
         _ = try read(workers: 0, unchanged: { hash, _ in
             offered.append(hash)
@@ -98,13 +98,13 @@ final class ICSUnchangedHookTests: XCTestCase {
         try Self.feed.write(toFile: path, atomically: false, encoding: .utf8)
         for chunkSize in [1, 2, 3, 5, 7, 64] {
             var small = IncrementalRun.TextScan()
-            XCTAssertEqual(ICSSource.scan(path: path, into: &small, known: { _ in false }, chunkSize: chunkSize), base, "chunks of \(chunkSize)")
+            XCTAssertEqual(ICSSource.scan(path: path, into: &small, known: { _ in nil }, chunkSize: chunkSize), base, "chunks of \(chunkSize)")
             XCTAssertEqual(small.texts, scan.texts, "chunks of \(chunkSize)")
             XCTAssertEqual(small.newUIDs, scan.newUIDs, "chunks of \(chunkSize)")
         }
         scan = IncrementalRun.TextScan()
         try Self.feed.replacingOccurrences(of: "UID:c", with: "UID;X-P=1:c").write(toFile: path, atomically: false, encoding: .utf8)
-        _ = ICSSource.scan(path: path, into: &scan, known: { _ in false })
+        _ = ICSSource.scan(path: path, into: &scan, known: { _ in nil })
         XCTAssertNil(scan.newUIDs, "a UID with parameters is not read for sure")
         XCTAssertEqual(try hash(Self.feed.replacingOccurrences(of: "SUMMARY:C", with: "SUMMARY:D")), base)
         XCTAssertEqual(try hash(Self.feed.replacingOccurrences(of: "BEGIN:VEVENT\r\nUID:c", with: "begin:vevent\r\nUID:c")), base)

@@ -129,12 +129,12 @@ package final class ICSReader {
     }
 
     /// Leaves out unread the VEVENT whose bytes come next, when a quick pass over the same bytes found it whole
-    /// (`ICSUnchangedRegions`): `lines` physical lines, raw text with hash `textHash`, components nested `depth`
-    /// deep in it. True when the scanner stands where such an event would be read and `Handlers.unchanged` says
-    /// the text is unchanged: the caller then skips those bytes. False: feed them as usual.
-    package func skipEvent(lines: Int, textHash: Int64, depth: Int) throws -> Bool {
+    /// (`ICSUnchangedRegions`): `lines` physical lines, components nested `depth` deep in it. True when the scanner
+    /// stands where such an event would be read and `leaveOut`, given the line of its BEGIN, says it is unchanged
+    /// (as `Handlers.unchanged` would for its text): the caller then skips those bytes. False: feed them as usual.
+    package func skipEvent(lines: Int, depth: Int, leaveOut: (Int) -> Bool) throws -> Bool {
         do {
-            return try scanner.skipEvent(lines: lines, textHash: textHash, depth: depth)
+            return try scanner.skipEvent(lines: lines, depth: depth, leaveOut: leaveOut)
         } catch {
             parallel?.stop()
             throw error

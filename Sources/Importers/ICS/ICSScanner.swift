@@ -191,19 +191,19 @@ final class ICSScanner {
         try emit(.flushPending)
     }
 
-    /// `ICSReader.skipEvent`: the next bytes are a whole VEVENT of `lines` physical lines whose text hashes to
-    /// `textHash`. It is left out, as `closeTop` leaves out an unchanged event, only where reading it would have
-    /// made a top-level event frame: past the header, at a line start, inside a calendar and outside skipped
-    /// components, with room for its nesting. The line read before it is handled first.
-    func skipEvent(lines: Int, textHash: Int64, depth: Int) throws -> Bool {
-        guard let unchanged, checkedHeader, atLineStart, !lineOverlong else { return false }
+    /// `ICSReader.skipEvent`: the next bytes are a whole VEVENT of `lines` physical lines. It is left out, as
+    /// `closeTop` leaves out an unchanged event, only where reading it would have made a top-level event frame:
+    /// past the header, at a line start, inside a calendar and outside skipped components, with room for its
+    /// nesting. The line read before it is handled first.
+    func skipEvent(lines: Int, depth: Int, leaveOut: (Int) -> Bool) throws -> Bool {
+        guard checkedHeader, atLineStart, !lineOverlong else { return false }
         if haveLine {
             // The next line starts with "BEGIN:", not a blank: the pending line is whole (as `scan` handles it).
             try processLine()
             haveLine = false
         }
         guard skipping.isEmpty, let top = stack.last, top.kind == .calendar, stack.count + depth < limits.maxDepth,
-              unchanged(textHash, physicalLine) else { return false }
+              leaveOut(physicalLine) else { return false }
         warnedOutside = false  // as `begin` does
         physicalLine += lines
         return true

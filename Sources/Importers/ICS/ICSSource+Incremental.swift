@@ -17,9 +17,17 @@ extension ICSSource {
         var sha = Fingerprint.ContextHasher()
         sha.update(Self.zoneDatabaseStamp)
         var scan = IncrementalRun.TextScan()
-        let known: (Int64) -> Bool
+        // The memory found once: the pass asks it about every event.
+        let memory = run.memory(for: label)
+        let known: (Int64) -> StoredText?
         let events: Bool
-        if case .events = run.plan(for: label) { known = { run.knowsText($0, source: label) }; events = true } else { known = { _ in true }; events = false }
+        if case .events = run.plan(for: label), let memory {
+            known = { memory.stored(textHash: $0) }
+            events = true
+        } else {
+            known = { _ in StoredText(id: 0, startUTC: 0, spanEndUTC: nil, series: nil) }
+            events = false
+        }
         var regions: [ICSUnchangedRegions?] = []
         for file in files {
             var found: ICSUnchangedRegions?
@@ -33,8 +41,9 @@ extension ICSSource {
 
     /// What the quick pass leaves to the reading of the files.
     struct UnchangedEvents {
-        /// `IncrementalRun.unchangedTextCheck`: the hash of an event's text, its file's index and its line.
-        let check: (Int64, Int, Int) -> Bool
+        /// `IncrementalRun.unchangedTextCheck`: the hash of an event's text, its stored event if found, its file's
+        /// index and its line.
+        let check: (Int64, StoredText?, Int, Int) -> Bool
         /// Per file (in the order read), where its events with a stored text lie (nil: none noted).
         let regions: [ICSUnchangedRegions?]
     }
@@ -52,10 +61,10 @@ extension ICSSource {
     /// with a blank continues the one before, blank lines skipped). Returns SHA-256 (hex) of every line that is not
     /// inside a VEVENT (from a `BEGIN:VEVENT` line to the next `END:VEVENT` line, in any letter case), and adds
     /// to `scan` each VEVENT's raw-text hash (its lines with CRLF, as `Event.sourceText`) and, for a text `known`
-    /// does not know, its UID (a UID line with parameters, or two of them, make `newUIDs` nil). Read in 1 MiB
+    /// does not know (nil), its UID (a UID line with parameters, or two of them, make `newUIDs` nil). Read in 1 MiB
     /// chunks; nil when the file cannot be read or holds a line longer than 8 MiB (then no event is skipped).
     /// With `regions`, hands it where each event with a `known` text lies (`ICSUnchangedRegions`) at the end.
-    static func scan(path: String, into scan: inout IncrementalRun.TextScan, known: (Int64) -> Bool,
+    static func scan(path: String, into scan: inout IncrementalRun.TextScan, known: (Int64) -> StoredText?,
                      regions: ((ICSUnchangedRegions?) -> Void)? = nil, chunkSize: Int = 1 << 20) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -111,15 +120,17 @@ extension ICSSource {
                 inEvent = false
                 let hash = block.withUnsafeBytes { Fingerprint.rawText(bytes: $0) }
                 scan.texts[hash, default: 0] += 1
-                if !known(hash) {
+                guard let stored = known(hash) else {
                     if uidLines > 1 || uidUnsafe {
                         scan.newUIDs = nil
                     } else if let uid {
                         scan.newUIDs?.insert(String(decoding: uid, as: UTF8.self))
                     }
-                } else if found != nil, plain, alarmsOpen == 0, !hadAlarm || !block.contains(where: { $0 >= 0x80 }) {
+                    return
+                }
+                if found != nil, plain, alarmsOpen == 0, !hadAlarm || !block.contains(where: { $0 >= 0x80 }) {
                     found?.append(start: eventStart.offset, end: next.offset, lines: next.lineFeeds - eventStart.lineFeeds,
-                                  textHash: hash, depth: hadAlarm ? 1 : 0)
+                                  stored: stored, depth: hadAlarm ? 1 : 0)
                 }
             } else if Self.isKeyword(l, "BEGIN:", "VEVENT") {
                 inEvent = true

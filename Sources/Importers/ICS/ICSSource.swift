@@ -91,12 +91,14 @@ package final class ICSSource: EventSource {
                 repair: { context.repair($0) }
             )
             handlers.rejectEvent = { location, reason, text in context.report.reject(location, reason, raw: text) }
-            handlers.unchanged = unchanged.map { u in { u.check($0, fileIndex, $1) } }
+            handlers.unchanged = unchanged.map { u in { u.check($0, nil, fileIndex, $1) } }
             let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                                        workers: workers ?? context.runState.idleCores, strict: strict || context.strict, handlers: handlers)
             // The events the quick pass found with a stored text are skipped unread where the check agrees.
             var feeder = ICSUnchangedRegions.Feeder(unchanged.flatMap { fileIndex < $0.regions.count ? $0.regions[fileIndex] : nil }, path: file.path)
-            try chunks.forEachChunk { try feeder.feed($0, to: fileReader) }
+            try chunks.forEachChunk { chunk in
+                try feeder.feed(chunk, to: fileReader) { stored, line in unchanged?.check(0, stored, fileIndex, line) ?? false }
+            }
             try fileReader.finish()
             if !events.isEmpty { try emit(Batch(events: events)) }
         }

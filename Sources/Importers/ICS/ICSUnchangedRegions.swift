@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// Where, in one file, the quick pass of an incremental run (`ICSSource.scan`) found VEVENTs whose raw text a
 /// stored event has, so that reading the file (`ICSSource.read`) skips their bytes unread when the run's check
@@ -13,7 +14,8 @@ struct ICSUnchangedRegions {
     /// (folded continuations included).
     struct Region {
         var start: Int
-        var textHash: Int64
+        /// The stored event with the event's text.
+        var stored: StoredText
         var length: UInt32
         /// Physical lines (line feeds) in the region.
         var lines: UInt32
@@ -29,10 +31,10 @@ struct ICSUnchangedRegions {
         self.identity = identity
     }
 
-    mutating func append(start: Int, end: Int, lines: Int, textHash: Int64, depth: Int) {
+    mutating func append(start: Int, end: Int, lines: Int, stored: StoredText, depth: Int) {
         let previousEnd = regions.last.map { $0.start + Int($0.length) } ?? 0
         guard start >= previousEnd, end > start, end - start <= Int(UInt32.max), lines <= Int(UInt32.max) else { return }
-        regions.append(Region(start: start, textHash: textHash, length: UInt32(end - start), lines: UInt32(lines), depth: UInt8(depth)))
+        regions.append(Region(start: start, stored: stored, length: UInt32(end - start), lines: UInt32(lines), depth: UInt8(depth)))
     }
 
     /// Device, inode, size and modification time of a file.
@@ -80,7 +82,8 @@ struct ICSUnchangedRegions {
             }
         }
 
-        mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, to reader: ICSReader) throws {
+        /// `leaveOut`: whether the stored event of a region, at a line, is left out (the run's check).
+        mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, to reader: ICSReader, leaveOut: (StoredText, Int) -> Bool) throws {
             let n = chunk.count
             var at = 0
             while at < n {
@@ -99,7 +102,7 @@ struct ICSUnchangedRegions {
                 guard start >= at else { continue }
                 if start > at { try reader.feed(UnsafeBufferPointer(rebasing: chunk[at..<start])) }
                 at = start
-                if try reader.skipEvent(lines: Int(region.lines), textHash: region.textHash, depth: Int(region.depth)) {
+                if try reader.skipEvent(lines: Int(region.lines), depth: Int(region.depth), leaveOut: { leaveOut(region.stored, $0) }) {
                     skipEnd = region.start + Int(region.length)
                     skipped += 1
                 }

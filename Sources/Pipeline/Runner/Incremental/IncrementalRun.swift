@@ -292,23 +292,19 @@ public final class IncrementalRun: Sendable {
     package struct TextScan: Sendable {
         /// The raw-text hash of every event in the files, with how many times it occurs.
         package var texts: [Int64: Int] = [:]
-        /// The UIDs of the events whose text the memory does not know (`knowsText`): new or changed events. nil
+        /// The UIDs of the events whose text the memory does not know (`SourceMemory.stored(textHash:)`): new or changed events. nil
         /// when one could not be read for sure (then every series part is parsed).
         package var newUIDs: Set<String>? = []
 
         package init() {}
     }
 
-    /// Whether `hash` is the raw-text hash of a stored event of `source` (a reader's quick pass asks).
-    package func knowsText(_ hash: Int64, source: String) -> Bool {
-        memory(for: source)?.stored(textHash: hash) != nil
-    }
-
-    /// The check's arguments: the hash of the text (`Fingerprint.rawText(bytes:)`), the index of its file (in the
-    /// order given to `setContext`) and the line of its BEGIN. With a `scan` of the files, the parts of a series are left out too when the series is
+    /// The check's arguments: the hash of the text (`Fingerprint.rawText(bytes:)`), the stored event with that text
+    /// when the caller found it already (`SourceMemory.stored(textHash:)`; nil: looked up here), the index of its
+    /// file (in the order given to `setContext`) and the line of its BEGIN. With a `scan` of the files, the parts of a series are left out too when the series is
     /// unchanged as a whole: every stored part's text is in the files once, no new or changed event has its UID,
     /// and no part touches a range the window gained (the expand stage then has nothing to do with it).
-    package func unchangedTextCheck(source: String, scan: TextScan?) -> ((Int64, Int, Int) -> Bool)? {
+    package func unchangedTextCheck(source: String, scan: TextScan?) -> ((Int64, StoredText?, Int, Int) -> Bool)? {
         guard case .events(let delta) = plan(for: source), let memory = memory(for: source),
               let stored = memory.contextHash, stored == context(for: source) else { return nil }
         var unchangedSeries: Set<UInt64> = []
@@ -321,8 +317,8 @@ public final class IncrementalRun: Sendable {
             }
         }
         let mine = state.withLock { $0.progress(of: source) }
-        return { [self] hash, file, line in
-            guard let event = memory.stored(textHash: hash) else { return false }
+        return { [self] hash, found, file, line in
+            guard let event = found ?? memory.stored(textHash: hash) else { return false }
             if let series = event.series {
                 guard unchangedSeries.contains(series) else { return false }
             } else if event.touches(delta) {
