@@ -81,26 +81,33 @@ final class ICSUnchangedHookTests: XCTestCase {
         }
         let base = try hash(Self.feed)
         XCTAssertNotNil(base)
-        // The quick pass finds each event's raw text as the scanner does (folded lines, a nested VALARM), and the
-        // UIDs of the texts it is told are unknown.
+        // The quick pass finds each event's raw text as the scanner does (folded lines, a nested VALARM): it counts
+        // the texts it is told are stored series parts, and notes the UIDs of those it is told are unknown.
         let path = dir.appendingPathComponent("f.ics").path
         try Self.feed.replacingOccurrences(of: "\r\n", with: "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let part: (Int64) -> StoredText? = { StoredText(id: $0, startUTC: 0, spanEndUTC: nil, series: 1) }
         var scan = IncrementalRun.TextScan()
         XCTAssertEqual(ICSSource.scan(path: path, into: &scan, known: { _ in nil }), base)
+        var parts = IncrementalRun.TextScan()
+        XCTAssertEqual(ICSSource.scan(path: path, into: &parts, known: part), base)
         var offered: [Int64] = []
         _ = try read(workers: 0, unchanged: { hash, _ in
             offered.append(hash)
             return false
         })
-        XCTAssertEqual(scan.texts, Dictionary(uniqueKeysWithValues: offered.map { ($0, 1) }))
+        XCTAssertEqual(parts.texts, Dictionary(uniqueKeysWithValues: offered.map { ($0, 1) }))
+        XCTAssertEqual(parts.newUIDs, [])
+        XCTAssertEqual(scan.texts, [:])
         XCTAssertEqual(scan.newUIDs, ["a", "b", "c", "broken"])
         // The same whatever the chunks (lines, folds and CRLFs split anywhere).
         try Self.feed.write(toFile: path, atomically: false, encoding: .utf8)
         for chunkSize in [1, 2, 3, 5, 7, 64] {
             var small = IncrementalRun.TextScan()
             XCTAssertEqual(ICSSource.scan(path: path, into: &small, known: { _ in nil }, chunkSize: chunkSize), base, "chunks of \(chunkSize)")
-            XCTAssertEqual(small.texts, scan.texts, "chunks of \(chunkSize)")
             XCTAssertEqual(small.newUIDs, scan.newUIDs, "chunks of \(chunkSize)")
+            small = IncrementalRun.TextScan()
+            XCTAssertEqual(ICSSource.scan(path: path, into: &small, known: part, chunkSize: chunkSize), base, "chunks of \(chunkSize)")
+            XCTAssertEqual(small.texts, parts.texts, "chunks of \(chunkSize)")
         }
         scan = IncrementalRun.TextScan()
         try Self.feed.replacingOccurrences(of: "UID:c", with: "UID;X-P=1:c").write(toFile: path, atomically: false, encoding: .utf8)

@@ -60,7 +60,8 @@ extension ICSSource {
     /// A quick pass over a file, lines unfolded as the scanner does (CR before LF dropped, a line that starts
     /// with a blank continues the one before, blank lines skipped). Returns SHA-256 (hex) of every line that is not
     /// inside a VEVENT (from a `BEGIN:VEVENT` line to the next `END:VEVENT` line, in any letter case), and adds
-    /// to `scan` each VEVENT's raw-text hash (its lines with CRLF, as `Event.sourceText`) and, for a text `known`
+    /// to `scan` the raw-text hash (its lines with CRLF, as `Event.sourceText`) of each VEVENT whose text `known`
+    /// gives as a stored series part and, for a text `known`
     /// does not know (nil), its UID (a UID line with parameters, or two of them, make `newUIDs` nil). Read in 1 MiB
     /// chunks; nil when the file cannot be read or holds a line longer than 8 MiB (then no event is skipped).
     /// With `regions`, hands it where each event with a `known` text lies (`ICSUnchangedRegions`) at the end.
@@ -119,7 +120,6 @@ extension ICSSource {
                 guard end else { return }
                 inEvent = false
                 let hash = block.withUnsafeBytes { Fingerprint.rawText(bytes: $0) }
-                scan.texts[hash, default: 0] += 1
                 guard let stored = known(hash) else {
                     if uidLines > 1 || uidUnsafe {
                         scan.newUIDs = nil
@@ -128,6 +128,7 @@ extension ICSSource {
                     }
                     return
                 }
+                if stored.series != nil { scan.texts[hash, default: 0] += 1 }
                 if found != nil, plain, alarmsOpen == 0, !hadAlarm || !block.contains(where: { $0 >= 0x80 }) {
                     found?.append(start: eventStart.offset, end: next.offset, lines: next.lineFeeds - eventStart.lineFeeds,
                                   stored: stored, depth: hadAlarm ? 1 : 0)

@@ -290,7 +290,8 @@ public final class IncrementalRun: Sendable {
     /// Series parts are always parsed (the expand stage may need them). nil: every event must be parsed.
     /// What a reader's quick pass over a source's files found (`TextScan`), for `unchangedTextCheck`.
     package struct TextScan: Sendable {
-        /// The raw-text hash of every event in the files, with how many times it occurs.
+        /// The raw-text hash of every event in the files whose text is that of a stored part of a series, with how
+        /// many times it occurs (only series parts are checked by count; other texts are not counted).
         package var texts: [Int64: Int] = [:]
         /// The UIDs of the events whose text the memory does not know (`SourceMemory.stored(textHash:)`): new or changed events. nil
         /// when one could not be read for sure (then every series part is parsed).
