@@ -3,8 +3,8 @@ import XCTest
 @testable import Importers
 import Pipeline
 
-/// The reader's `unchanged` hook (incremental runs, docs/incremental.md "Events left unparsed"): it sees each
-/// VEVENT's raw text exactly as the event's `sourceText` (so the sink's stored hash and the reader's agree), an
+/// The reader's `unchanged` hook (incremental runs, docs/incremental.md "Events left unparsed"): it sees the hash of
+/// each VEVENT's raw text exactly as of the event's `sourceText` (so the sink's stored hash and the reader's agree), an
 /// event it claims is left out and the others come out as without the hook, on one thread and with workers;
 /// events with a problem are never offered. And the `ics` source's context hash ignores the events' own lines.
 final class ICSUnchangedHookTests: XCTestCase {
@@ -39,7 +39,7 @@ final class ICSUnchangedHookTests: XCTestCase {
 
         """
 
-    private func read(workers: Int, unchanged: ((UnsafeRawBufferPointer, Int) -> Bool)?) throws -> [Event] {
+    private func read(workers: Int, unchanged: ((Int64, Int) -> Bool)?) throws -> [Event] {
         var events: [Event] = []
         var handlers = ICSReader.Handlers(event: { events.append($0) }, reject: { _, _ in })
         handlers.unchanged = unchanged
@@ -53,9 +53,10 @@ final class ICSUnchangedHookTests: XCTestCase {
             let all = try read(workers: workers, unchanged: nil)
             XCTAssertEqual(all.map(\.uid), ["a", "b", "c"])
             var offered: [(hash: Int64, line: Int)] = []
-            let kept = try read(workers: workers, unchanged: { text, line in
-                offered.append((Fingerprint.rawText(bytes: text), line))
-                return String(decoding: text, as: UTF8.self).contains("UID:b\r\n")
+            let b = all.first { $0.uid == "b" }?.rawTextHash
+            let kept = try read(workers: workers, unchanged: { hash, line in
+                offered.append((hash, line))
+                return hash == b
             })
             // Every event the scanner found no problem in is offered (the broken DTSTART is found by the parser,
             // after the offer), with the hash of its sourceText and the line of its BEGIN.
@@ -76,34 +77,41 @@ final class ICSUnchangedHookTests: XCTestCase {
             let path = dir.appendingPathComponent("f.ics").path
             try text.write(toFile: path, atomically: false, encoding: .utf8)
             var scan = IncrementalRun.TextScan()
-            return ICSSource.scan(path: path, into: &scan, known: { _ in true })
+            return ICSSource.scan(path: path, into: &scan, known: { _ in StoredText(id: 1, startUTC: 0, spanEndUTC: nil, series: nil) })
         }
         let base = try hash(Self.feed)
         XCTAssertNotNil(base)
-        // The quick pass finds each event's raw text as the scanner does (folded lines, a nested VALARM), and the
-        // UIDs of the texts it is told are unknown.
+        // The quick pass finds each event's raw text as the scanner does (folded lines, a nested VALARM): it counts
+        // the texts it is told are stored series parts, and notes the UIDs of those it is told are unknown.
         let path = dir.appendingPathComponent("f.ics").path
         try Self.feed.replacingOccurrences(of: "\r\n", with: "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let part: (Int64) -> StoredText? = { StoredText(id: $0, startUTC: 0, spanEndUTC: nil, series: 1) }
         var scan = IncrementalRun.TextScan()
-        XCTAssertEqual(ICSSource.scan(path: path, into: &scan, known: { _ in false }), base)
+        XCTAssertEqual(ICSSource.scan(path: path, into: &scan, known: { _ in nil }), base)
+        var parts = IncrementalRun.TextScan()
+        XCTAssertEqual(ICSSource.scan(path: path, into: &parts, known: part), base)
         var offered: [Int64] = []
-        _ = try read(workers: 0, unchanged: { text, _ in
-            offered.append(Fingerprint.rawText(bytes: text))
+        _ = try read(workers: 0, unchanged: { hash, _ in
+            offered.append(hash)
             return false
         })
-        XCTAssertEqual(scan.texts, Dictionary(uniqueKeysWithValues: offered.map { ($0, 1) }))
+        XCTAssertEqual(parts.texts, Dictionary(uniqueKeysWithValues: offered.map { ($0, 1) }))
+        XCTAssertEqual(parts.newUIDs, [])
+        XCTAssertEqual(scan.texts, [:])
         XCTAssertEqual(scan.newUIDs, ["a", "b", "c", "broken"])
         // The same whatever the chunks (lines, folds and CRLFs split anywhere).
         try Self.feed.write(toFile: path, atomically: false, encoding: .utf8)
         for chunkSize in [1, 2, 3, 5, 7, 64] {
             var small = IncrementalRun.TextScan()
-            XCTAssertEqual(ICSSource.scan(path: path, into: &small, known: { _ in false }, chunkSize: chunkSize), base, "chunks of \(chunkSize)")
-            XCTAssertEqual(small.texts, scan.texts, "chunks of \(chunkSize)")
+            XCTAssertEqual(ICSSource.scan(path: path, into: &small, known: { _ in nil }, chunkSize: chunkSize), base, "chunks of \(chunkSize)")
             XCTAssertEqual(small.newUIDs, scan.newUIDs, "chunks of \(chunkSize)")
+            small = IncrementalRun.TextScan()
+            XCTAssertEqual(ICSSource.scan(path: path, into: &small, known: part, chunkSize: chunkSize), base, "chunks of \(chunkSize)")
+            XCTAssertEqual(small.texts, parts.texts, "chunks of \(chunkSize)")
         }
         scan = IncrementalRun.TextScan()
         try Self.feed.replacingOccurrences(of: "UID:c", with: "UID;X-P=1:c").write(toFile: path, atomically: false, encoding: .utf8)
-        _ = ICSSource.scan(path: path, into: &scan, known: { _ in false })
+        _ = ICSSource.scan(path: path, into: &scan, known: { _ in nil })
         XCTAssertNil(scan.newUIDs, "a UID with parameters is not read for sure")
         XCTAssertEqual(try hash(Self.feed.replacingOccurrences(of: "SUMMARY:C", with: "SUMMARY:D")), base)
         XCTAssertEqual(try hash(Self.feed.replacingOccurrences(of: "BEGIN:VEVENT\r\nUID:c", with: "begin:vevent\r\nUID:c")), base)

@@ -9,21 +9,21 @@ final class SQLiteSourceMemory: SourceMemory, Sendable {
     // Filled in `init`, read-only afterwards: every field is a constant.
     let fingerprint: SourceFingerprint
     let contextHash: String?
-    private let events: [UInt64: StoredEvent]
+    private let events: HashedKeyTable<StoredEvent>
     /// Single events by the hash of their raw text (`events.text_hash`), when the source has a stored context.
-    private let texts: [Int64: StoredText]
+    private let texts: HashedKeyTable<StoredText>
     let seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]]
-    private let uidCounts: [UInt64: Int32]
+    private let uidCounts: HashedKeyTable<Int32>
     let allIDs: [Int64]
 
     /// The fingerprint only (a source that will be skipped or read in full needs no event hashes).
     init(fingerprint: SourceFingerprint) {
         self.fingerprint = fingerprint
         contextHash = nil
-        events = [:]
-        texts = [:]
+        events = HashedKeyTable()
+        texts = HashedKeyTable()
         seriesParts = [:]
-        uidCounts = [:]
+        uidCounts = HashedKeyTable()
         allIDs = []
     }
 
@@ -31,13 +31,15 @@ final class SQLiteSourceMemory: SourceMemory, Sendable {
     init(fingerprint: SourceFingerprint, db: Database, source: String, contextHash: String?) throws {
         self.fingerprint = fingerprint
         self.contextHash = contextHash
-        var events: [UInt64: StoredEvent] = [:]
-        var texts: [Int64: StoredText] = [:]
-        var ambiguousTexts: Set<Int64> = []
+        // Sized once (from the events_key index) rather than grown row by row. Keys seen twice are ambiguous
+        // (`HashedKeyTable.insertUnlessTaken`): never a wrong skip.
+        let rows = try db.scalarInt("SELECT count(*) FROM events WHERE source = ?", arguments: [.text(source)]) ?? 0
+        var events = HashedKeyTable<StoredEvent>(capacity: rows)
+        var texts = HashedKeyTable<StoredText>(capacity: contextHash == nil ? 0 : rows)
         var seriesParts: [UInt64: [(textHash: Int64?, part: StoredText)]] = [:]
-        var ambiguous: Set<UInt64> = []
-        var uidCounts: [UInt64: Int32] = [:]
+        var uidCounts = HashedKeyTable<Int32>(capacity: rows)
         var allIDs: [Int64] = []
+        allIDs.reserveCapacity(rows)
         let s = try db.prepare("""
             SELECT id, uid, recurrence_id, content_hash, removed_run, text_hash, start_utc, span_end_utc,
                    rrule IS NULL AND rdate IS NULL AND recurrence_id = ''
@@ -56,19 +58,12 @@ final class SQLiteSourceMemory: SourceMemory, Sendable {
                 // A part that is removed or has no hash yet: its series is never left unparsed (no text hash).
                 let text = live ? s.optionalInt64(at: 5) : nil
                 if let series { seriesParts[series, default: []].append((text, stored)) }
-                if let text, !ambiguousTexts.contains(text), texts.updateValue(stored, forKey: text) != nil {
-                    texts[text] = nil
-                    ambiguousTexts.insert(text)
-                }
+                if let text { texts.insertUnlessTaken(stored, for: UInt64(bitPattern: text)) }
             }
             guard live, let hash = s.optionalInt64(at: 3) else { continue }
             let key = s.withTextBytes(at: 1) { uid in s.withTextBytes(at: 2) { Self.key(uid: uid, recurrenceID: $0) } }
-            if ambiguous.contains(key) { continue }
-            if events.updateValue(StoredEvent(id: id, contentHash: hash, textHash: s.optionalInt64(at: 5)), forKey: key) != nil {
-                events[key] = nil
-                ambiguous.insert(key)
-            }
-            uidCounts[uidKey, default: 0] += 1
+            guard events.insertUnlessTaken(StoredEvent(id: id, contentHash: hash, textHash: s.optionalInt64(at: 5)), for: key) else { continue }
+            uidCounts.update(uidKey, initial: 0) { $0 += 1 }
         }
         self.events = events
         self.texts = texts
@@ -82,7 +77,7 @@ final class SQLiteSourceMemory: SourceMemory, Sendable {
     }
 
     func stored(textHash: Int64) -> StoredText? {
-        texts[textHash]
+        texts[UInt64(bitPattern: textHash)]
     }
 
     func seriesKey(uid: String) -> UInt64 { Self.key(uid: uid, recurrenceID: nil) }

@@ -39,10 +39,11 @@ package final class ICSReader {
         /// A record kept with a part dropped or fixed (never called under `strict`: the record is rejected
         /// instead). Nil: repairs are given to `warn` as text.
         package var repair: ((Repair) -> Void)?
-        /// Called with each VEVENT's raw text (BEGIN to END, unfolded: the event's `sourceText`) and the line of
-        /// its BEGIN unless the scanner rejects it, before it is parsed; true leaves it out (an
-        /// incremental run knows it unchanged, `IncrementalRun.unchangedTextCheck`). Nil: every event is made.
-        package var unchanged: ((UnsafeRawBufferPointer, Int) -> Bool)?
+        /// Called with the hash of each VEVENT's raw text (`Fingerprint.rawText(bytes:)` of BEGIN to END, unfolded:
+        /// the event's `sourceText`) and the line of its BEGIN unless the scanner rejects it, before it is parsed;
+        /// true leaves it out (an incremental run knows it unchanged, `IncrementalRun.unchangedTextCheck`). Nil:
+        /// every event is made.
+        package var unchanged: ((Int64, Int) -> Bool)?
 
         package init(event: @escaping (consuming Event) throws -> Void, reject: @escaping (SourceLocation, String) throws -> Void,
                     warn: @escaping (String) -> Void = { _ in }, skip: @escaping (String) -> Void = { _ in },
@@ -121,6 +122,19 @@ package final class ICSReader {
     package func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         do {
             try scanner.feed(bytes)
+        } catch {
+            parallel?.stop()
+            throw error
+        }
+    }
+
+    /// Leaves out unread the VEVENT whose bytes come next, when a quick pass over the same bytes found it whole
+    /// (`ICSUnchangedRegions`): `lines` physical lines, components nested `depth` deep in it. True when the scanner
+    /// stands where such an event would be read and `leaveOut`, given the line of its BEGIN, says it is unchanged
+    /// (as `Handlers.unchanged` would for its text): the caller then skips those bytes. False: feed them as usual.
+    package func skipEvent(lines: Int, depth: Int, leaveOut: (Int) -> Bool) throws -> Bool {
+        do {
+            return try scanner.skipEvent(lines: lines, depth: depth, leaveOut: leaveOut)
         } catch {
             parallel?.stop()
             throw error

@@ -19,7 +19,7 @@ final class ICSScanner {
     /// Receives the commands in input order; errors it throws stop reading and come out of `feed`/`finish`.
     let emit: (ICSCommand) throws -> Void
     /// `ICSReader.Handlers.unchanged`: events it knows are left out before they are made.
-    var unchanged: ((UnsafeRawBufferPointer, Int) -> Bool)?
+    var unchanged: ((Int64, Int) -> Bool)?
     // Line assembly.
     @exclusivity(unchecked) private var line: [UInt8] = []
     @exclusivity(unchecked) private var lineOverlong = false
@@ -189,6 +189,24 @@ final class ICSScanner {
         try endSkipping(at: nil)
         while !stack.isEmpty { try closeUnclosed(at: nil) }
         try emit(.flushPending)
+    }
+
+    /// `ICSReader.skipEvent`: the next bytes are a whole VEVENT of `lines` physical lines. It is left out, as
+    /// `closeTop` leaves out an unchanged event, only where reading it would have made a top-level event frame:
+    /// past the header, at a line start, inside a calendar and outside skipped components, with room for its
+    /// nesting. The line read before it is handled first.
+    func skipEvent(lines: Int, depth: Int, leaveOut: (Int) -> Bool) throws -> Bool {
+        guard checkedHeader, atLineStart, !lineOverlong else { return false }
+        if haveLine {
+            // The next line starts with "BEGIN:", not a blank: the pending line is whole (as `scan` handles it).
+            try processLine()
+            haveLine = false
+        }
+        guard skipping.isEmpty, let top = stack.last, top.kind == .calendar, stack.count + depth < limits.maxDepth,
+              leaveOut(physicalLine) else { return false }
+        warnedOutside = false  // as `begin` does
+        physicalLine += lines
+        return true
     }
 
     // MARK: - Header check
@@ -563,7 +581,7 @@ final class ICSScanner {
         case .calendar:
             try emit(.calendarEnd)
         case .event:
-            if let unchanged, frame.failure == nil, frame.text.withUnsafeBytes({ unchanged($0, frame.beginLine) }) { return }
+            if let unchanged, frame.failure == nil, unchanged(frame.text.withUnsafeBytes(Fingerprint.rawText(bytes:)), frame.beginLine) { return }
             try emit(.event(frame))
         case .timezone:
             try emit(.timezone(frame))

@@ -63,7 +63,7 @@ package final class ICSSource: EventSource {
     }
 
     /// Reads one file of the input.
-    private func read(_ file: InputSpec.Input, fileIndex: Int, unchanged: ((UnsafeRawBufferPointer, Int, Int) -> Bool)?,
+    private func read(_ file: InputSpec.Input, fileIndex: Int, unchanged: UnchangedEvents?,
                       context: RunContext, emit: (Batch) throws -> Void) throws {
         let chunks = try ChunkReader(path: file.path, label: file.label, progress: context.report)
         var events: [Event] = []
@@ -91,10 +91,14 @@ package final class ICSSource: EventSource {
                 repair: { context.repair($0) }
             )
             handlers.rejectEvent = { location, reason, text in context.report.reject(location, reason, raw: text) }
-            handlers.unchanged = unchanged.map { check in { check($0, fileIndex, $1) } }
+            handlers.unchanged = unchanged.map { u in { u.check($0, nil, fileIndex, $1) } }
             let fileReader = ICSReader(label: file.label, zones: context.environment.zones, fallbackZone: context.zone,
                                        workers: workers ?? context.runState.idleCores, strict: strict || context.strict, handlers: handlers)
-            try chunks.forEachChunk { try fileReader.feed($0) }
+            // The events the quick pass found with a stored text are skipped unread where the check agrees.
+            var feeder = ICSUnchangedRegions.Feeder(unchanged.flatMap { fileIndex < $0.regions.count ? $0.regions[fileIndex] : nil }, path: file.path)
+            try chunks.forEachChunk { chunk in
+                try feeder.feed(chunk, to: fileReader) { stored, line in unchanged?.check(0, stored, fileIndex, line) ?? false }
+            }
             try fileReader.finish()
             if !events.isEmpty { try emit(Batch(events: events)) }
         }

@@ -283,32 +283,29 @@ public final class IncrementalRun: Sendable {
 
     private static func position(file: Int, line: Int) -> Int64 { Int64(file) << 40 | Int64(line & 0xFF_FFFF_FFFF) }
 
-    /// For a source read event by event whose context is the stored one: a check a reader calls with an event's
-    /// raw text (BEGIN to END, unfolded, as `Event.sourceText`) before it parses it. True when the text is that of
+    /// For a source read event by event whose context is the stored one: a check a reader calls with the hash of an
+    /// event's raw text (BEGIN to END, unfolded, as `Event.sourceText`) before it parses it. True when the text is that of
     /// a stored single event that needs no work (as `filter` decides for parsed events: not seen before in this
     /// run, not touching a range the window gained): the reader leaves it out unparsed and its row is kept.
     /// Series parts are always parsed (the expand stage may need them). nil: every event must be parsed.
     /// What a reader's quick pass over a source's files found (`TextScan`), for `unchangedTextCheck`.
     package struct TextScan: Sendable {
-        /// The raw-text hash of every event in the files, with how many times it occurs.
+        /// The raw-text hash of every event in the files whose text is that of a stored part of a series, with how
+        /// many times it occurs (only series parts are checked by count; other texts are not counted).
         package var texts: [Int64: Int] = [:]
-        /// The UIDs of the events whose text the memory does not know (`knowsText`): new or changed events. nil
+        /// The UIDs of the events whose text the memory does not know (`SourceMemory.stored(textHash:)`): new or changed events. nil
         /// when one could not be read for sure (then every series part is parsed).
         package var newUIDs: Set<String>? = []
 
         package init() {}
     }
 
-    /// Whether `hash` is the raw-text hash of a stored event of `source` (a reader's quick pass asks).
-    package func knowsText(_ hash: Int64, source: String) -> Bool {
-        memory(for: source)?.stored(textHash: hash) != nil
-    }
-
-    /// The check's arguments: the text, the index of its file (in the order given to `setContext`) and the line
-    /// of its BEGIN. With a `scan` of the files, the parts of a series are left out too when the series is
+    /// The check's arguments: the hash of the text (`Fingerprint.rawText(bytes:)`), the stored event with that text
+    /// when the caller found it already (`SourceMemory.stored(textHash:)`; nil: looked up here), the index of its
+    /// file (in the order given to `setContext`) and the line of its BEGIN. With a `scan` of the files, the parts of a series are left out too when the series is
     /// unchanged as a whole: every stored part's text is in the files once, no new or changed event has its UID,
     /// and no part touches a range the window gained (the expand stage then has nothing to do with it).
-    package func unchangedTextCheck(source: String, scan: TextScan?) -> ((UnsafeRawBufferPointer, Int, Int) -> Bool)? {
+    package func unchangedTextCheck(source: String, scan: TextScan?) -> ((Int64, StoredText?, Int, Int) -> Bool)? {
         guard case .events(let delta) = plan(for: source), let memory = memory(for: source),
               let stored = memory.contextHash, stored == context(for: source) else { return nil }
         var unchangedSeries: Set<UInt64> = []
@@ -321,8 +318,8 @@ public final class IncrementalRun: Sendable {
             }
         }
         let mine = state.withLock { $0.progress(of: source) }
-        return { [self] text, file, line in
-            guard let event = memory.stored(textHash: Fingerprint.rawText(bytes: text)) else { return false }
+        return { [self] hash, found, file, line in
+            guard let event = found ?? memory.stored(textHash: hash) else { return false }
             if let series = event.series {
                 guard unchangedSeries.contains(series) else { return false }
             } else if event.touches(delta) {
