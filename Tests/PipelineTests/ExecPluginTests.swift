@@ -204,13 +204,15 @@ final class ExecPluginTests: XCTestCase {
     func testSIGTERMStopsTheRunAndTheProgram() throws {
         try write("""
         #!/bin/sh
-        echo $$ > program.pid
+        echo $$ > program.pid.part && mv program.pid.part program.pid
         while IFS= read -r line; do sleep 60; echo "$line"; done
         """, to: "slow.sh", executable: true)
         try writePipeline(stages: #"{ "type": "exec", "command": ["./slow.sh"] }"#)
         let run = try CalpipeProcess(["run", "pipeline.json"], in: dir, environment: [
             "CALPIPE_STATE": url("state/runs").path, "CALPIPE_LOCKS": url("state/locks").path,
         ])
+        // The program writes its pid to a temporary name and renames it: the shell creates a redirect's file before
+        // `echo` writes into it, and a test that read it in between found it empty.
         XCTAssertTrue(CalpipeProcess.wait { FileManager.default.fileExists(atPath: self.url("program.pid").path) })
         let pidText = try String(contentsOf: url("program.pid"), encoding: .utf8)
         let pid = try XCTUnwrap(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
