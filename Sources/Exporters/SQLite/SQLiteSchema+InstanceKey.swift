@@ -56,8 +56,8 @@ extension SQLiteSchema {
     static let keyedIndexes: [(name: String, sql: String)] = [
         ("day_entries_key", "CREATE UNIQUE INDEX day_entries_key ON \(dayTable) (event_id, instance_key, day)"),
         ("day_entries_by_day", "CREATE INDEX day_entries_by_day ON \(dayTable) (day)"),
-        // The rows that name their occurrence (an occurrence's second and later days): `occurrences` finds an
-        // occurrence whose first row is gone by this id. Only multi-day occurrences have such rows.
+        // The rows that name their occurrence (an occurrence's later days): `occurrences` finds by this id an
+        // occurrence whose earliest row is not the one that gave it its id. Only multi-day occurrences have such rows.
         ("day_entries_occurrence", "CREATE INDEX day_entries_occurrence ON \(dayTable) (occurrence_id) WHERE occurrence_id IS NOT NULL"),
     ]
 
@@ -100,8 +100,8 @@ extension SQLiteSchema {
     /// row by the unique key. Two parts, so that the id is a column SQLite can seek, not `coalesce(occurrence_id,
     /// id)`: a join `day_entries d JOIN occurrences o ON o.id = d.occurrence_id` or a lookup `WHERE id = ?` would
     /// otherwise scan every day row for each row it looks up. An occurrence's first row holds NULL in
-    /// `occurrence_id`, its id is the row's (found by the rowid); where that row is gone (the window moved past
-    /// the occurrence's first day), the earliest row left names the id (found by `day_entries_occurrence`).
+    /// `occurrence_id`, its id is the row's (found by the rowid); where the earliest row is another (a window moved
+    /// back gained a day before it, or that row went), the earliest row names the id (found by `day_entries_occurrence`).
     static let occurrencesViewV12 = """
         CREATE VIEW occurrences AS
         \(occurrencesPart(id: "r.id", where: "r.occurrence_id IS NULL"))
